@@ -1,0 +1,629 @@
+package state
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/linxGnu/grocksdb"
+)
+
+// DefaultWriteBufferBytes is the memtable size of a RocksDB store's data
+// column families unless RocksDBOptions says otherwise.
+const DefaultWriteBufferBytes = 16 << 20
+
+// RocksDBOptions tunes a RocksDB store.
+type RocksDBOptions struct {
+	// WriteBufferBytes is the memtable size of each data column family; 0
+	// means DefaultWriteBufferBytes (16 MiB). Without a WAL, data committed
+	// since the last memtable flush is replayed from the changelog after a
+	// crash, so a small buffer gives a quiet store a short replay.
+	// compat fills it from stoatflow.store.<name>.rocksdb.write-buffer-bytes,
+	// else stoatflow.rocksdb.write-buffer-bytes.
+	WriteBufferBytes int64
+	// ConfigSetter, when set, is called with the store name and the options
+	// before the store opens: the counterpart of Kafka Streams'
+	// rocksdb.config.setter. atomic_flush is forced on afterwards, since the
+	// commit protocol depends on it.
+	ConfigSetter func(storeName string, opts *grocksdb.Options)
+}
+
+const offsetsCF = "offsets"
+
+// rocksBase is the committed layer of a RocksDB store: one database with
+// column families "default", "offsets" and one per data segment.
+type rocksBase struct {
+	name, path string
+	segName    func(seg int64) string
+	parseSeg   func(cf string) (int64, bool)
+
+	db       *grocksdb.DB
+	opts     *grocksdb.Options
+	offOpts  *grocksdb.Options
+	wo       *grocksdb.WriteOptions
+	ro       *grocksdb.ReadOptions
+	fo       *grocksdb.FlushOptions
+	offsets  *grocksdb.ColumnFamilyHandle
+	handles  []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
+	writerMu sync.Mutex                     // serializes apply
+
+	mu struct {
+		sync.RWMutex
+		closed bool
+		segs   map[int64]*grocksdb.ColumnFamilyHandle
+		iters  map[*rocksIter]struct{}
+		views  map[*rocksView]struct{}
+	}
+}
+
+// openRocksBase opens or creates the database at path. fixed lists data
+// column families that always exist (seg → name); segName and parseSeg map
+// further segments to column family names and back (nil for key-value
+// stores).
+func openRocksBase(name, path string, fixed map[int64]string, segName func(int64) string, parseSeg func(string) (int64, bool), ro RocksDBOptions) (_ *rocksBase, err error) {
+	corrupt := func(err error) error { return &CorruptionError{Store: name, Path: path, Err: err} }
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return nil, storeErr(name, "open", err)
+	}
+	fresh, err := isFreshDir(path)
+	if err != nil {
+		return nil, corrupt(err)
+	}
+
+	opts := grocksdb.NewDefaultOptions()
+	opts.SetCreateIfMissing(true)
+	opts.SetCreateIfMissingColumnFamilies(true)
+	opts.SetInfoLogLevel(grocksdb.WarnInfoLogLevel)
+	opts.SetKeepLogFileNum(2)
+	wb := ro.WriteBufferBytes
+	if wb <= 0 {
+		wb = DefaultWriteBufferBytes
+	}
+	opts.SetWriteBufferSize(uint64(wb))
+	if ro.ConfigSetter != nil {
+		ro.ConfigSetter(name, opts)
+	}
+	opts.SetAtomicFlush(true)
+	offOpts := grocksdb.NewDefaultOptions()
+	offOpts.SetWriteBufferSize(1 << 20)
+	offOpts.SetCompression(grocksdb.NoCompression)
+
+	b := &rocksBase{name: name, path: path, segName: segName, parseSeg: parseSeg, opts: opts, offOpts: offOpts}
+	defer func() {
+		if err != nil {
+			opts.Destroy()
+			offOpts.Destroy()
+		}
+	}()
+
+	want := map[string]bool{"default": true, offsetsCF: true}
+	for _, n := range fixed {
+		want[n] = true
+	}
+	if !fresh {
+		names, lerr := grocksdb.ListColumnFamilies(opts, path)
+		if lerr != nil {
+			return nil, corrupt(lerr)
+		}
+		for _, n := range names {
+			want[n] = true
+		}
+	}
+	names := make([]string, 0, len(want))
+	for n := range want {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	cfOpts := make([]*grocksdb.Options, len(names))
+	for i, n := range names {
+		cfOpts[i] = opts
+		if n == offsetsCF {
+			cfOpts[i] = offOpts
+		}
+	}
+	db, handles, oerr := grocksdb.OpenDbColumnFamilies(opts, path, names, cfOpts)
+	if oerr != nil {
+		if !fresh && !isLockError(oerr) {
+			return nil, corrupt(oerr)
+		}
+		return nil, storeErr(name, "open", oerr)
+	}
+	b.db = db
+	b.handles = handles
+	b.mu.segs = map[int64]*grocksdb.ColumnFamilyHandle{}
+	b.mu.iters = map[*rocksIter]struct{}{}
+	b.mu.views = map[*rocksView]struct{}{}
+	byName := map[string]*grocksdb.ColumnFamilyHandle{}
+	for i, n := range names {
+		byName[n] = handles[i]
+	}
+	b.offsets = byName[offsetsCF]
+	for seg, n := range fixed {
+		b.mu.segs[seg] = byName[n]
+	}
+	if parseSeg != nil {
+		for n, h := range byName {
+			if seg, ok := parseSeg(n); ok {
+				b.mu.segs[seg] = h
+			}
+		}
+	}
+	b.wo = grocksdb.NewDefaultWriteOptions()
+	b.wo.DisableWAL(true)
+	b.ro = grocksdb.NewDefaultReadOptions()
+	b.fo = grocksdb.NewDefaultFlushOptions()
+	b.fo.SetWait(true)
+	if !fresh {
+		// Touch the offsets so that a store whose files open but cannot be
+		// read fails here, as corrupted, rather than at its first query.
+		it := db.NewIteratorCF(b.ro, b.offsets)
+		for it.SeekToFirst(); it.Valid(); it.Next() {
+		}
+		ierr := it.Err()
+		it.Close()
+		if ierr != nil {
+			b.closeLocked()
+			return nil, corrupt(ierr)
+		}
+	}
+	return b, nil
+}
+
+// isFreshDir reports whether path holds no database yet. A directory with
+// files but no CURRENT is a damaged database, not a fresh one.
+func isFreshDir(path string) (bool, error) {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return false, err
+	}
+	if len(entries) == 0 {
+		return true, nil
+	}
+	if _, err := os.Stat(filepath.Join(path, "CURRENT")); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return false, fmt.Errorf("database files present but CURRENT is missing")
+		}
+		return false, err
+	}
+	return false, nil
+}
+
+func isLockError(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "lock") && (strings.Contains(s, "unavailable") || strings.Contains(s, "Resource"))
+}
+
+// classify turns a RocksDB read error into a CorruptionError when it is one.
+func (b *rocksBase) classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if strings.Contains(s, "Corruption") || strings.Contains(s, "No such file") || strings.Contains(s, "IO error") {
+		return &CorruptionError{Store: b.name, Path: b.path, Err: err}
+	}
+	return storeErr(b.name, op, err)
+}
+
+func (b *rocksBase) persistent() bool { return true }
+
+func (b *rocksBase) get(seg int64, key []byte) ([]byte, bool, error) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.mu.closed {
+		return nil, false, ErrClosed
+	}
+	cf := b.mu.segs[seg]
+	if cf == nil {
+		return nil, false, nil
+	}
+	return b.getCF(b.ro, cf, key)
+}
+
+func (b *rocksBase) getCF(ro *grocksdb.ReadOptions, cf *grocksdb.ColumnFamilyHandle, key []byte) ([]byte, bool, error) {
+	h, err := b.db.GetPinnedCF(ro, cf, key)
+	if err != nil {
+		return nil, false, b.classify("get", err)
+	}
+	defer h.Destroy()
+	if !h.Exists() {
+		return nil, false, nil
+	}
+	d := h.Data()
+	v := make([]byte, len(d))
+	copy(v, d)
+	return v, true, nil
+}
+
+func (b *rocksBase) committedOffset(tp TopicPartition) (int64, bool, error) {
+	v, ok, err := b.meta(tp.String())
+	if err != nil || !ok {
+		return 0, false, err
+	}
+	if len(v) != 8 {
+		return 0, false, &CorruptionError{Store: b.name, Path: b.path, Err: fmt.Errorf("offset of %s has %d bytes, want 8", tp, len(v))}
+	}
+	return int64(binary.BigEndian.Uint64(v)), true, nil
+}
+
+func (b *rocksBase) meta(key string) ([]byte, bool, error) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.mu.closed {
+		return nil, false, ErrClosed
+	}
+	return b.getCF(b.ro, b.offsets, []byte(key))
+}
+
+func (b *rocksBase) approxEntries() (int64, error) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.mu.closed {
+		return 0, ErrClosed
+	}
+	var n int64
+	for _, cf := range b.mu.segs {
+		if v, ok := b.db.GetIntPropertyCF("rocksdb.estimate-num-keys", cf); ok {
+			n += int64(v)
+		}
+	}
+	return n, nil
+}
+
+func (b *rocksBase) apply(cb *commitBatch) error {
+	b.writerMu.Lock()
+	defer b.writerMu.Unlock()
+	if err := b.createSegments(cb); err != nil {
+		return err
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.mu.closed {
+		return ErrClosed
+	}
+	wb := grocksdb.NewWriteBatch()
+	defer wb.Destroy()
+	for _, w := range cb.writes {
+		cf := b.mu.segs[w.seg]
+		if cf == nil {
+			continue // a tombstone for a segment that never existed
+		}
+		if w.e.Tombstone {
+			wb.DeleteCF(cf, w.e.Key)
+		} else {
+			wb.PutCF(cf, w.e.Key, w.e.Value)
+		}
+	}
+	if cb.clearOffsets {
+		it := b.db.NewIteratorCF(b.ro, b.offsets)
+		for it.SeekToFirst(); it.Valid(); it.Next() {
+			k := it.Key().Data()
+			if !strings.HasPrefix(string(k), "stoatflow.") {
+				wb.DeleteCF(b.offsets, append([]byte(nil), k...))
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return b.classify("commit", err)
+		}
+	}
+	for tp, off := range cb.offsets {
+		if off == nil {
+			wb.DeleteCF(b.offsets, []byte(tp.String()))
+			continue
+		}
+		wb.PutCF(b.offsets, []byte(tp.String()), binary.BigEndian.AppendUint64(nil, uint64(*off)))
+	}
+	if cb.position != nil {
+		wb.PutCF(b.offsets, []byte(positionKey), cb.position)
+	}
+	for k, v := range cb.meta {
+		wb.PutCF(b.offsets, []byte(k), v)
+	}
+	if err := b.db.Write(b.wo, wb); err != nil {
+		return b.classify("commit", err)
+	}
+	if len(cb.drop) == 0 {
+		return nil
+	}
+	b.mu.RUnlock()
+	err := b.dropSegments(cb.drop)
+	b.mu.RLock()
+	return err
+}
+
+func (b *rocksBase) createSegments(cb *commitBatch) error {
+	var missing []int64
+	b.mu.RLock()
+	if b.mu.closed {
+		b.mu.RUnlock()
+		return ErrClosed
+	}
+	for _, w := range cb.writes {
+		if !w.e.Tombstone && b.mu.segs[w.seg] == nil {
+			missing = append(missing, w.seg)
+		}
+	}
+	b.mu.RUnlock()
+	if len(missing) == 0 {
+		return nil
+	}
+	if b.segName == nil {
+		return storeErr(b.name, "commit", fmt.Errorf("%w: segment %d on an unsegmented store", ErrInvalidArgument, missing[0]))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, seg := range missing {
+		if b.mu.segs[seg] != nil {
+			continue
+		}
+		h, err := b.db.CreateColumnFamily(b.opts, b.segName(seg))
+		if err != nil {
+			return b.classify("create segment", err)
+		}
+		b.handles = append(b.handles, h)
+		b.mu.segs[seg] = h
+	}
+	return nil
+}
+
+// dropSegments removes expired segments. The batch that expired them is
+// flushed first, data column families before offsets, so that the durable
+// offset never claims data that a dropped segment took away and a crash
+// between flush and drop leaves only a segment the next open drops again.
+func (b *rocksBase) dropSegments(segs []int64) error {
+	if err := b.flush(); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, seg := range segs {
+		cf := b.mu.segs[seg]
+		if cf == nil {
+			continue
+		}
+		if err := b.db.DropColumnFamily(cf); err != nil {
+			return b.classify("drop segment", err)
+		}
+		// Open iterators may still read the dropped family; its handle is
+		// destroyed on close.
+		delete(b.mu.segs, seg)
+	}
+	return nil
+}
+
+// flush writes every memtable to disk, data before offsets.
+func (b *rocksBase) flush() error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.mu.closed {
+		return ErrClosed
+	}
+	for _, cf := range b.mu.segs {
+		if err := b.db.FlushCF(cf, b.fo); err != nil {
+			return b.classify("flush", err)
+		}
+	}
+	if err := b.db.FlushCF(b.offsets, b.fo); err != nil {
+		return b.classify("flush", err)
+	}
+	return nil
+}
+
+func (b *rocksBase) view() (baseView, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mu.closed {
+		return nil, ErrClosed
+	}
+	snap := b.db.NewSnapshot()
+	ro := grocksdb.NewDefaultReadOptions()
+	ro.SetSnapshot(snap)
+	v := &rocksView{b: b, snap: snap, ro: ro, segs: make(map[int64]*grocksdb.ColumnFamilyHandle, len(b.mu.segs))}
+	for id, cf := range b.mu.segs {
+		v.segs[id] = cf
+		v.ids = append(v.ids, id)
+	}
+	sort.Slice(v.ids, func(i, j int) bool { return v.ids[i] < v.ids[j] })
+	b.mu.views[v] = struct{}{}
+	return v, nil
+}
+
+func (b *rocksBase) close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mu.closed {
+		return nil
+	}
+	var err error
+	for _, cf := range b.mu.segs {
+		if ferr := b.db.FlushCF(cf, b.fo); ferr != nil && err == nil {
+			err = b.classify("close", ferr)
+		}
+	}
+	if ferr := b.db.FlushCF(b.offsets, b.fo); ferr != nil && err == nil {
+		err = b.classify("close", ferr)
+	}
+	b.closeLocked()
+	return err
+}
+
+func (b *rocksBase) closeLocked() {
+	b.mu.closed = true
+	for it := range b.mu.iters {
+		it.release()
+	}
+	b.mu.iters = nil
+	for v := range b.mu.views {
+		b.db.ReleaseSnapshot(v.snap)
+	}
+	b.mu.views = nil
+	for _, h := range b.handles {
+		h.Destroy()
+	}
+	b.handles = nil
+	b.db.Close()
+	b.opts.Destroy()
+	b.offOpts.Destroy()
+	if b.wo != nil {
+		b.wo.Destroy()
+		b.ro.Destroy()
+		b.fo.Destroy()
+	}
+}
+
+type rocksView struct {
+	b    *rocksBase
+	snap *grocksdb.Snapshot
+	ro   *grocksdb.ReadOptions
+	ids  []int64
+	segs map[int64]*grocksdb.ColumnFamilyHandle
+	once sync.Once
+}
+
+func (v *rocksView) segments() []int64 { return v.ids }
+
+func (v *rocksView) get(seg int64, key []byte) ([]byte, bool, error) {
+	cf := v.segs[seg]
+	if cf == nil {
+		return nil, false, nil
+	}
+	v.b.mu.RLock()
+	defer v.b.mu.RUnlock()
+	if v.b.mu.closed {
+		return nil, false, ErrClosed
+	}
+	return v.b.getCF(v.ro, cf, key)
+}
+
+func (v *rocksView) iter(seg int64, lo, hi []byte, reverse bool) rawIter {
+	cf := v.segs[seg]
+	if cf == nil {
+		return emptyIter{}
+	}
+	b := v.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.mu.closed {
+		return &errIter{err0: ErrClosed}
+	}
+	it := &rocksIter{b: b, lo: lo, hi: hi, reverse: reverse}
+	it.it = b.db.NewIteratorCF(v.ro, cf)
+	b.mu.iters[it] = struct{}{}
+	return it
+}
+
+func (v *rocksView) release() {
+	v.once.Do(func() {
+		v.b.mu.Lock()
+		defer v.b.mu.Unlock()
+		if !v.b.mu.closed {
+			delete(v.b.mu.views, v)
+			v.b.db.ReleaseSnapshot(v.snap)
+		}
+		v.ro.Destroy()
+	})
+}
+
+// rocksIter walks [lo, hi) of one column family. Its mutex guards against a
+// concurrent store Close, which releases it.
+type rocksIter struct {
+	b       *rocksBase
+	lo, hi  []byte
+	reverse bool
+
+	mu      sync.Mutex
+	it      *grocksdb.Iterator
+	started bool
+	k, v    []byte
+	e       error
+}
+
+func (r *rocksIter) next() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.it == nil {
+		if r.e == nil {
+			r.e = ErrClosed
+		}
+		return false
+	}
+	if !r.started {
+		r.started = true
+		switch {
+		case !r.reverse && r.lo != nil:
+			r.it.Seek(r.lo)
+		case !r.reverse:
+			r.it.SeekToFirst()
+		case r.hi != nil:
+			r.it.SeekForPrev(r.hi)
+			if r.it.Valid() && string(r.it.Key().Data()) == string(r.hi) {
+				r.it.Prev()
+			}
+		default:
+			r.it.SeekToLast()
+		}
+	} else if r.reverse {
+		r.it.Prev()
+	} else {
+		r.it.Next()
+	}
+	if !r.it.Valid() {
+		if err := r.it.Err(); err != nil {
+			r.e = r.b.classify("iterate", err)
+		}
+		return false
+	}
+	k := r.it.Key().Data()
+	if !r.reverse && r.hi != nil && string(k) >= string(r.hi) {
+		return false
+	}
+	if r.reverse && r.lo != nil && string(k) < string(r.lo) {
+		return false
+	}
+	r.k = append(r.k[:0], k...)
+	r.v = append(r.v[:0], r.it.Value().Data()...)
+	return true
+}
+
+func (r *rocksIter) key() []byte   { return r.k }
+func (r *rocksIter) value() []byte { return r.v }
+func (r *rocksIter) err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.e
+}
+
+func (r *rocksIter) close() {
+	r.b.mu.Lock()
+	if r.b.mu.iters != nil {
+		delete(r.b.mu.iters, r)
+	}
+	r.b.mu.Unlock()
+	r.release()
+}
+
+// release frees the native iterator; called by close or by the store's
+// Close (which holds the base lock).
+func (r *rocksIter) release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.it != nil {
+		r.it.Close()
+		r.it = nil
+	}
+}
+
+type errIter struct{ err0 error }
+
+func (e *errIter) next() bool    { return false }
+func (e *errIter) key() []byte   { return nil }
+func (e *errIter) value() []byte { return nil }
+func (e *errIter) err() error    { return e.err0 }
+func (e *errIter) close()        {}
