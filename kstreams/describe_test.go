@@ -1,0 +1,123 @@
+package kstreams_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.describe.txt from the current output (never testdata/kafka/ or testdata/jvm/)")
+
+func words(v string) []string { return strings.Fields(strings.ToLower(v)) }
+
+// wordCount is Kafka's WordCountDemo: stream → flatMapValues → groupBy(value) → count → toStream → to.
+func wordCount(opts ...kstreams.AggOption[string, int64]) *kstreams.StreamsBuilder {
+	b := kstreams.NewStreamsBuilder()
+	src := kstreams.Stream(b, []string{"streams-plaintext-input"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	ws := kstreams.FlatMapValues(src, words)
+	counts := kstreams.GroupBy(ws, func(_, w string) string { return w }).Count(opts...)
+	counts.ToStream().To("streams-wordcount-output", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	return b
+}
+
+var describeCases = map[string]func() *kstreams.StreamsBuilder{
+	"wordcount": func() *kstreams.StreamsBuilder { return wordCount() },
+	"wordcount-materialized": func() *kstreams.StreamsBuilder {
+		return wordCount(kstreams.MaterializedAs[string, int64]("counts-store"))
+	},
+	"stateless": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream[string, string](b, []string{"input"})
+		f := src.Filter(func(_, v string) bool { return v != "" }).FilterNot(func(k, _ string) bool { return k == "skip" })
+		m := kstreams.Map(f, func(k, v string) (string, int) { return v, len(k) })
+		mv := kstreams.MapValues(m, func(n int) string { return strings.Repeat("x", n) }, kstreams.Named("to-x"))
+		mv.Peek(func(string, string) {}).To("output")
+		mv.Foreach(func(string, string) {})
+		return b
+	},
+	"windowed-count": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream(b, []string{"clicks"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		keyed := kstreams.SelectKey(src, func(_, v string) string { return v })
+		w := kstreams.WindowedBy(keyed.GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(time.Minute, 10*time.Second).AdvanceBy(30*time.Second))
+		w.Count().ToStream().To("clicks-per-minute")
+		return b
+	},
+	"session-count": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream(b, []string{"events"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		g := kstreams.GroupBy(src, func(_, v string) string { return v }, kstreams.Grouped[string, string]{Name: "by-user"})
+		kstreams.WindowedBySession(g, kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Minute)).
+			Count(kstreams.MaterializedAs[string, int64]("sessions")).ToStream(kstreams.Named("sessions-out")).To("session-counts")
+		return b
+	},
+	"table-source": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		kstreams.Table(b, "users", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).ToStream().To("users-out")
+		kstreams.Table(b, "prices", kstreams.Consumed[string, string]{Name: "prices-source"},
+			kstreams.MaterializedAs[string, string]("prices-store")).ToStream().To("prices-out")
+		return b
+	},
+	"reduce-aggregate": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream[string, string](b, []string{"a", "b"})
+		g := src.GroupByKey()
+		g.Reduce(func(x, y string) string { return x + y }).ToStream().To("reduced")
+		kstreams.Aggregate(g, func() int64 { return 0 }, func(_, v string, a int64) int64 { return a + int64(len(v)) },
+			kstreams.Named("agg"), kstreams.Materialized[string, int64]{ValueSerde: serde.Long{}, LoggingDisabled: true}).
+			ToStream().To("lengths")
+		return b
+	},
+}
+
+func describe(t *testing.T, b *kstreams.StreamsBuilder) string {
+	t.Helper()
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo.Describe().String()
+}
+
+func TestDescribeGolden(t *testing.T) {
+	for name, build := range describeCases {
+		t.Run(name, func(t *testing.T) {
+			got := describe(t, build())
+			path := filepath.Join("testdata", name+".describe.txt")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("describe mismatch for %s\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+			}
+		})
+	}
+}
+
+// TestDescribeMatchesJVMCapture compares with the description captured from a
+// real Kafka Streams 4.4 run of the word count twin, once that file exists.
+func TestDescribeMatchesJVMCapture(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("testdata", "jvm", "wordcount.describe.txt"))
+	if os.IsNotExist(err) {
+		t.Skip("testdata/jvm/wordcount.describe.txt not captured yet")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(t, wordCount()); got != string(want) {
+		t.Errorf("describe differs from the JVM capture\n--- got ---\n%s\n--- jvm ---\n%s", got, want)
+	}
+}

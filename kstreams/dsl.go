@@ -1,0 +1,459 @@
+package kstreams
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// Name prefixes of generated processors and stores, as Kafka Streams spells them.
+const (
+	prefixSource        = "KSTREAM-SOURCE-"
+	prefixSink          = "KSTREAM-SINK-"
+	prefixFilter        = "KSTREAM-FILTER-"
+	prefixMap           = "KSTREAM-MAP-"
+	prefixMapValues     = "KSTREAM-MAPVALUES-"
+	prefixFlatMap       = "KSTREAM-FLATMAP-"
+	prefixFlatMapValues = "KSTREAM-FLATMAPVALUES-"
+	prefixKeySelect     = "KSTREAM-KEY-SELECT-"
+	prefixPeek          = "KSTREAM-PEEK-"
+	prefixForeach       = "KSTREAM-FOREACH-"
+	prefixAggregate     = "KSTREAM-AGGREGATE-"
+	prefixReduce        = "KSTREAM-REDUCE-"
+	prefixTableSource   = "KTABLE-SOURCE-"
+	prefixToStream      = "KTABLE-TOSTREAM-"
+	repartitionSuffix   = "-repartition"
+)
+
+var generatedBase = regexp.MustCompile(`^KSTREAM.*-[0-9]{10}$`)
+
+// StreamsBuilder builds a Topology with the DSL. Processors and stores share
+// one name counter, so every generated name uses up an index in API-call
+// order, as in Kafka Streams; the same calls give the same names.
+type StreamsBuilder struct {
+	topo   *Topology
+	index  int
+	err    error
+	topics map[string]bool
+	built  bool
+}
+
+// NewStreamsBuilder returns an empty builder.
+func NewStreamsBuilder() *StreamsBuilder {
+	return &StreamsBuilder{topo: newTopology(), topics: map[string]bool{}}
+}
+
+func (b *StreamsBuilder) newProcessorName(prefix string) string {
+	n := fmt.Sprintf("%s%010d", prefix, b.index)
+	b.index++
+	return n
+}
+
+func (b *StreamsBuilder) newStoreName(prefix string) string {
+	n := fmt.Sprintf("%sSTATE-STORE-%010d", prefix, b.index)
+	b.index++
+	return n
+}
+
+func (b *StreamsBuilder) orGenerate(name, prefix string) string {
+	if name != "" {
+		return name
+	}
+	return b.newProcessorName(prefix)
+}
+
+// fail records the first construction error; Build returns it.
+func (b *StreamsBuilder) fail(err error) {
+	if b.err == nil && err != nil {
+		b.err = err
+	}
+}
+
+func (b *StreamsBuilder) addNode(n *nodeSpec) {
+	if b.built {
+		b.fail(invalidTopology("the topology was already built"))
+		return
+	}
+	b.fail(b.topo.addNode(n))
+}
+
+// Build returns the topology, or the first error met while it was described.
+// A builder builds once; later DSL calls on it fail the build.
+func (b *StreamsBuilder) Build() (*Topology, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if !b.built {
+		b.topo.finish()
+		b.built = true
+	}
+	return b.topo, nil
+}
+
+func spec[T any](s serde.Serde[T]) serdeSpec { return serdeSpec{explicit: serde.Erase(s)} }
+
+func orSpec[T any](s serde.Serde[T], fallback serdeSpec) serdeSpec {
+	if s != nil {
+		return spec(s)
+	}
+	return fallback
+}
+
+// KStream is a record stream: Kafka's KStream<K, V>. Type-preserving
+// operations are methods; operations that change K or V are package functions
+// (Map, MapValues, FlatMap, FlatMapValues, SelectKey, GroupBy, Aggregate).
+type KStream[K, V any] struct {
+	b                   *StreamsBuilder
+	name                string
+	key, val            serdeSpec
+	repartitionRequired bool
+}
+
+func derive[K, V, KR, VR any](s *KStream[K, V], name string, key, val serdeSpec, repartition bool) *KStream[KR, VR] {
+	return &KStream[KR, VR]{b: s.b, name: name, key: key, val: val, repartitionRequired: repartition}
+}
+
+// Stream adds a source reading topics: StreamsBuilder.stream.
+func Stream[K, V any](b *StreamsBuilder, topics []string, consumed ...Consumed[K, V]) *KStream[K, V] {
+	var c Consumed[K, V]
+	if len(consumed) > 0 {
+		c = consumed[0]
+	}
+	if len(topics) == 0 {
+		b.fail(invalidTopology("You must provide at least one topic"))
+	}
+	for _, t := range topics {
+		if b.topics[t] {
+			b.fail(invalidTopology("Topic %s has already been registered by another source.", t))
+		}
+		b.topics[t] = true
+	}
+	name := b.orGenerate(c.Name, prefixSource)
+	key, val := spec(c.KeySerde), spec(c.ValueSerde)
+	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val})
+	return &KStream[K, V]{b: b, name: name, key: key, val: val}
+}
+
+// Table adds a table over topic: StreamsBuilder.table. The table's store is
+// materialized (and changelogged) only when m names it.
+func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Materialized[K, V]) *KTable[K, V] {
+	var mat Materialized[K, V]
+	if len(m) > 0 {
+		mat = m[0]
+	}
+	storeName := mat.Name
+	if storeName == "" {
+		storeName = b.newStoreName(topic + "-")
+	}
+	if b.topics[topic] {
+		b.fail(invalidTopology("Topic %s has already been registered by another source.", topic))
+	}
+	b.topics[topic] = true
+	sourceName := b.orGenerate(c.Name, prefixSource)
+	tableName := c.Name + "-table-source"
+	if c.Name == "" {
+		tableName = b.newProcessorName(prefixTableSource)
+	}
+	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
+	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde)})
+	materialized := mat.Name != ""
+	store := ""
+	if materialized {
+		store = storeName
+	}
+	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store)})
+	if materialized {
+		b.fail(b.topo.addStore(kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
+		b.fail(b.topo.connectStore(tableName, storeName))
+	}
+	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store}
+}
+
+func kvStoreSpec(name string, st StoreType, noLog bool, logCfg map[string]string, noCache bool, key, val serdeSpec) *StoreSpec {
+	return &StoreSpec{Name: name, Kind: KeyValueStoreKind, Timestamped: true, Type: st, Caching: !noCache,
+		Logging: !noLog, LogConfig: logCfg, key: key, val: val}
+}
+
+func (s *KStream[K, V]) processor(prefix string, named []Named, supplier func() Processor) string {
+	name := s.b.orGenerate(firstNamed(named), prefix)
+	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name}, supplier: supplier})
+	return name
+}
+
+// Filter keeps the records pred accepts.
+func (s *KStream[K, V]) Filter(pred func(K, V) bool, named ...Named) *KStream[K, V] {
+	name := s.processor(prefixFilter, named, filterSupplier(pred, false))
+	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+}
+
+// FilterNot drops the records pred accepts.
+func (s *KStream[K, V]) FilterNot(pred func(K, V) bool, named ...Named) *KStream[K, V] {
+	name := s.processor(prefixFilter, named, filterSupplier(pred, true))
+	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+}
+
+// Peek calls fn for each record and forwards it unchanged.
+func (s *KStream[K, V]) Peek(fn func(K, V), named ...Named) *KStream[K, V] {
+	name := s.processor(prefixPeek, named, stateless(func(ctx ProcessorContext, r Record) error {
+		fn(as[K](r.Key), as[V](r.Value))
+		return ctx.Forward(r)
+	}))
+	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+}
+
+// Foreach calls fn for each record; the stream ends here.
+func (s *KStream[K, V]) Foreach(fn func(K, V), named ...Named) {
+	s.processor(prefixForeach, named, stateless(func(_ ProcessorContext, r Record) error {
+		fn(as[K](r.Key), as[V](r.Value))
+		return nil
+	}))
+}
+
+// To writes the stream to topic: KStream.to. Serdes not given in p are the
+// stream's own, else the application defaults.
+func (s *KStream[K, V]) To(topic string, p ...Produced[K, V]) {
+	var pr Produced[K, V]
+	if len(p) > 0 {
+		pr = p[0]
+	}
+	name := s.b.orGenerate(pr.Name, prefixSink)
+	s.b.addNode(&nodeSpec{name: name, kind: SinkNode, preds: []string{s.name}, topic: topic,
+		key: orSpec(pr.KeySerde, s.key), val: orSpec(pr.ValueSerde, s.val)})
+}
+
+// Map changes key and value; downstream grouping repartitions.
+func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Named) *KStream[KR, VR] {
+	name := s.processor(prefixMap, named, stateless(func(ctx ProcessorContext, r Record) error {
+		k, v := fn(as[K](r.Key), as[V](r.Value))
+		r.Key, r.Value = k, v
+		return ctx.Forward(r)
+	}))
+	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
+}
+
+// MapValues changes the value only.
+func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *KStream[K, VR] {
+	name := s.processor(prefixMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
+		r.Value = fn(as[V](r.Value))
+		return ctx.Forward(r)
+	}))
+	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
+}
+
+// FlatMap turns each record into zero or more records with new keys.
+func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR], named ...Named) *KStream[KR, VR] {
+	name := s.processor(prefixFlatMap, named, stateless(func(ctx ProcessorContext, r Record) error {
+		for _, kv := range fn(as[K](r.Key), as[V](r.Value)) {
+			out := r
+			out.Key, out.Value = kv.Key, kv.Value
+			if err := ctx.Forward(out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
+}
+
+// FlatMapValues turns each value into zero or more values under the same key.
+func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Named) *KStream[K, VR] {
+	name := s.processor(prefixFlatMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
+		for _, v := range fn(as[V](r.Value)) {
+			out := r
+			out.Value = v
+			if err := ctx.Forward(out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
+}
+
+// SelectKey sets a new key; downstream grouping repartitions.
+func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named) *KStream[KR, V] {
+	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn))
+	return derive[K, V, KR, V](s, name, serdeSpec{}, s.val, true)
+}
+
+func keySelectSupplier[K, V, KR any](fn func(K, V) KR) func() Processor {
+	return stateless(func(ctx ProcessorContext, r Record) error {
+		r.Key = fn(as[K](r.Key), as[V](r.Value))
+		return ctx.Forward(r)
+	})
+}
+
+// KGroupedStream is a grouped stream awaiting an aggregation.
+type KGroupedStream[K, V any] struct {
+	b                   *StreamsBuilder
+	name                string
+	key, val            serdeSpec
+	repartitionRequired bool
+	repartitionName     string
+}
+
+// GroupByKey groups by the current key; if an earlier operation changed the
+// key, the aggregation repartitions first.
+func (s *KStream[K, V]) GroupByKey(grouped ...Grouped[K, V]) *KGroupedStream[K, V] {
+	var g Grouped[K, V]
+	if len(grouped) > 0 {
+		g = grouped[0]
+	}
+	return &KGroupedStream[K, V]{b: s.b, name: s.name, key: orSpec(g.KeySerde, s.key), val: orSpec(g.ValueSerde, s.val),
+		repartitionRequired: s.repartitionRequired, repartitionName: g.Name}
+}
+
+// GroupBy groups by a new key: a KSTREAM-KEY-SELECT processor (named by
+// Grouped.Name if given) and, at aggregation, a repartition topic.
+func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Grouped[KR, V]) *KGroupedStream[KR, V] {
+	var g Grouped[KR, V]
+	if len(grouped) > 0 {
+		g = grouped[0]
+	}
+	var named []Named
+	if g.Name != "" {
+		named = []Named{Named(g.Name)}
+	}
+	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn))
+	return &KGroupedStream[KR, V]{b: s.b, name: name, key: spec(g.KeySerde), val: orSpec(g.ValueSerde, s.val),
+		repartitionRequired: true, repartitionName: g.Name}
+}
+
+// repartitionIfRequired inserts the repartition topic with its sink, null-key
+// filter and source, and returns the node the aggregation hangs off.
+func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
+	if !g.repartitionRequired {
+		return g.name
+	}
+	base := g.repartitionName
+	if base == "" {
+		base = storeName
+	}
+	return createRepartition(g.b, g.name, base, g.key, g.val)
+}
+
+func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) string {
+	topic := base
+	if !strings.HasSuffix(topic, repartitionSuffix) {
+		topic += repartitionSuffix
+	}
+	sink := b.newProcessorName(prefixSink)
+	filter := b.newProcessorName(prefixFilter)
+	source := b.newProcessorName(prefixSource)
+	if !generatedBase.MatchString(base) {
+		sink, filter, source = topic+"-sink", topic+"-filter", topic+"-source"
+	}
+	if _, dup := b.topo.repartition[topic]; dup {
+		b.fail(invalidTopology("Topic %s has already been registered by another source.", topic))
+	}
+	b.topo.repartition[topic] = &repartitionSpec{name: topic}
+	b.addNode(&nodeSpec{name: filter, kind: ProcessorNode, preds: []string{parent}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
+		if r.Key == nil {
+			return nil
+		}
+		return ctx.Forward(r)
+	})})
+	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
+	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, failOnInvalidTimestamp: true})
+	return source
+}
+
+// aggregation adds the store, the processor and, if needed, the repartition
+// topic, in Kafka's naming order: store name, processor name, repartition
+// names.
+func (g *KGroupedStream[K, V]) aggregation(prefix, named, storeName string, store *StoreSpec, supplier func() Processor) string {
+	procName := g.b.orGenerate(named, prefix)
+	parent := g.repartitionIfRequired(storeName)
+	g.b.fail(g.b.topo.addStore(store))
+	g.b.addNode(&nodeSpec{name: procName, kind: ProcessorNode, preds: []string{parent}, supplier: supplier})
+	g.b.fail(g.b.topo.connectStore(procName, storeName))
+	return procName
+}
+
+// Count counts records per key: KGroupedStream.count.
+func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int64] {
+	o := parseAggOpts(g.b, opts)
+	if o.hasMat && o.mat.Name == "" {
+		g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
+	}
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = g.b.newStoreName(prefixAggregate)
+	}
+	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
+	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
+		func() any { return int64(0) },
+		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }, false))
+	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+}
+
+// Count is g.Count, as a function.
+func Count[K, V any](g *KGroupedStream[K, V], opts ...AggOption[K, int64]) *KTable[K, int64] {
+	return g.Count(opts...)
+}
+
+// Reduce combines the values of each key: KGroupedStream.reduce.
+func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[K, V] {
+	o := parseAggOpts(g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = g.b.newStoreName(prefixReduce)
+	}
+	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, g.val)
+	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, nil,
+		func(_ any, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }, true))
+	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+}
+
+// Aggregate folds the values of each key into an aggregate:
+// KGroupedStream.aggregate.
+func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
+	o := parseAggOpts(g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = g.b.newStoreName(prefixAggregate)
+	}
+	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
+	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
+		func() any { return init() },
+		func(k any, v any, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }, false))
+	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+}
+
+// KTable is a changelog stream: Kafka's KTable<K, V>. Internally its records
+// carry change values (new and old).
+type KTable[K, V any] struct {
+	b         *StreamsBuilder
+	name      string
+	key, val  serdeSpec
+	storeName string
+}
+
+// QueryableStoreName is the name of the table's store, or "" if it has none.
+func (t *KTable[K, V]) QueryableStoreName() string { return t.storeName }
+
+// ToStream turns the table's updates into a stream of new values.
+func (t *KTable[K, V]) ToStream(named ...Named) *KStream[K, V] {
+	name := t.b.orGenerate(firstNamed(named), prefixToStream)
+	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
+		if c, ok := r.Value.(Change); ok {
+			r.Value = c.New
+		}
+		return ctx.Forward(r)
+	})})
+	return &KStream[K, V]{b: t.b, name: name, key: t.key, val: t.val}
+}
+
+// as converts a record field to T; Kafka's null becomes T's zero value.
+func as[T any](v any) T {
+	if v == nil {
+		var zero T
+		return zero
+	}
+	return v.(T)
+}

@@ -1,0 +1,50 @@
+package kstreams
+
+import "github.com/stoatflow/stoatflow/kstreams/serde"
+
+// StateStore is any store a task holds. The runtime backs these interfaces
+// with the state package's transactional stores; kstreams only needs the
+// byte-level operations below.
+type StateStore interface {
+	Name() string
+}
+
+// KeyValueBytesStore is a byte-level key-value store. A nil value from Get
+// means absent.
+type KeyValueBytesStore interface {
+	StateStore
+	Get(key []byte) ([]byte, error)
+	Put(key, value []byte) error
+	Delete(key []byte) error
+	// Range calls fn for keys in [from, to] in byte order; nil bounds are open.
+	// fn returning false stops the iteration.
+	Range(from, to []byte, fn func(key, value []byte) bool) error
+}
+
+// WindowBytesStore is a byte-level window store: values under (key, window
+// start). A nil value deletes. Retention is the store's business: a put for a
+// window older than its retention is dropped, and fetches skip expired windows.
+type WindowBytesStore interface {
+	StateStore
+	Put(key []byte, windowStart int64, value []byte) error
+	Fetch(key []byte, windowStart int64) ([]byte, error)
+	// FetchRange calls fn for key's windows with start in [from, to], ascending.
+	FetchRange(key []byte, from, to int64, fn func(windowStart int64, value []byte) bool) error
+}
+
+// SessionBytesStore is a byte-level session store.
+type SessionBytesStore interface {
+	StateStore
+	// FindSessions calls fn for key's sessions with end >= earliestEnd and
+	// start <= latestStart, ordered by end then start.
+	FindSessions(key []byte, earliestEnd, latestStart int64, fn func(w serde.Window, value []byte) bool) error
+	Put(key []byte, w serde.Window, value []byte) error
+	Remove(key []byte, w serde.Window) error
+}
+
+// ChangelogWriter receives the changelog records stores write, in Kafka's
+// changelog formats (reference §4): the runtime sends them to
+// <application.id>-<store>-changelog at the task's partition.
+type ChangelogWriter interface {
+	LogChange(store string, key, value []byte, timestamp int64) error
+}

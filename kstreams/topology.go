@@ -1,0 +1,331 @@
+package kstreams
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// ErrInvalidTopology is the class of topology construction errors, Kafka's
+// TopologyException. Messages carry Kafka's "Invalid topology: " prefix.
+var ErrInvalidTopology = errors.New("kstreams: invalid topology")
+
+type topologyError struct{ msg string }
+
+func (e *topologyError) Error() string        { return "Invalid topology: " + e.msg }
+func (e *topologyError) Is(target error) bool { return target == ErrInvalidTopology }
+
+func invalidTopology(format string, args ...any) error {
+	return &topologyError{msg: fmt.Sprintf(format, args...)}
+}
+
+// NodeKind says whether a topology node is a source, a processor or a sink.
+type NodeKind int
+
+// Node kinds.
+const (
+	SourceNode NodeKind = iota
+	ProcessorNode
+	SinkNode
+)
+
+// serdeSpec names a serde that may be left to the application's default
+// (default.key.serde / default.value.serde) and may wrap that default, as the
+// windowed key serdes do.
+type serdeSpec struct {
+	explicit serde.Untyped
+	wrap     func(serde.Untyped) serde.Untyped
+}
+
+func (s serdeSpec) resolve(def serde.Untyped) (serde.Untyped, error) {
+	base := s.explicit
+	if base == nil {
+		base = def
+	}
+	if base == nil {
+		return nil, errNoDefaultSerde
+	}
+	if s.wrap != nil {
+		return s.wrap(base), nil
+	}
+	return base, nil
+}
+
+var errNoDefaultSerde = errors.New("kstreams: no serde given and no default serde configured")
+
+type nodeSpec struct {
+	name     string
+	kind     NodeKind
+	preds    []string
+	succs    []string
+	topics   []string // source
+	topic    string   // sink
+	stores   []string // processor, in connection order
+	key, val serdeSpec
+	supplier func() Processor
+	// timestamp extraction: repartition sources fail on invalid (negative) timestamps.
+	failOnInvalidTimestamp bool
+}
+
+// StoreKind is the shape of a state store.
+type StoreKind int
+
+// Store kinds.
+const (
+	KeyValueStoreKind StoreKind = iota
+	WindowStoreKind
+	SessionStoreKind
+)
+
+func (k StoreKind) String() string {
+	switch k {
+	case WindowStoreKind:
+		return "window"
+	case SessionStoreKind:
+		return "session"
+	}
+	return "key-value"
+}
+
+// StoreType is the storage engine a Materialized asks for.
+type StoreType int
+
+// Store types, as Kafka's dsl.store.suppliers / Materialized.withStoreType.
+const (
+	RocksDB StoreType = iota
+	InMemory
+)
+
+// StoreSpec describes a state store of the topology.
+type StoreSpec struct {
+	Name string
+	Kind StoreKind
+	// Timestamped stores keep an 8-byte big-endian timestamp before each value
+	// (Kafka's ValueAndTimestamp layout); their changelog carries the raw value
+	// with the timestamp as record timestamp. All DSL key-value and window
+	// aggregation stores are timestamped; session stores are not.
+	Timestamped bool
+	Type        StoreType
+	Caching     bool
+	Logging     bool
+	// LogConfig is the per-store changelog topic config
+	// (Materialized.withLoggingEnabled(map)); it wins over topic.* settings.
+	LogConfig map[string]string
+	// Retention is the window or session store retention in milliseconds.
+	Retention int64
+	// WindowSize is the window size in milliseconds for window stores.
+	WindowSize int64
+
+	key, val serdeSpec
+	users    []string
+}
+
+type repartitionSpec struct {
+	name       string // undecorated, ends with -repartition
+	partitions int    // 0 = derived from upstream
+}
+
+// Topology is a built processing graph: nodes, stores and internal topics,
+// with its sub-topologies numbered as Kafka Streams numbers them.
+type Topology struct {
+	nodes       []*nodeSpec
+	byName      map[string]*nodeSpec
+	stores      map[string]*StoreSpec
+	storeOrder  []string
+	repartition map[string]*repartitionSpec
+	groups      [][]string // node names per sub-topology, in insertion order
+	groupOf     map[string]int
+}
+
+func newTopology() *Topology {
+	return &Topology{
+		byName:      map[string]*nodeSpec{},
+		stores:      map[string]*StoreSpec{},
+		repartition: map[string]*repartitionSpec{},
+	}
+}
+
+func (t *Topology) addNode(n *nodeSpec) error {
+	if n.name == "" {
+		return invalidTopology("Processor name must not be empty.")
+	}
+	if _, ok := t.byName[n.name]; ok {
+		return invalidTopology("Processor %s is already added.", n.name)
+	}
+	for _, p := range n.preds {
+		pn, ok := t.byName[p]
+		if !ok {
+			return invalidTopology("Predecessor processor %s is not added yet for %s", p, n.name)
+		}
+		if pn.kind == SinkNode {
+			return invalidTopology("Sink %s cannot be used a parent.", p)
+		}
+		pn.succs = append(pn.succs, n.name)
+	}
+	t.nodes = append(t.nodes, n)
+	t.byName[n.name] = n
+	return nil
+}
+
+func (t *Topology) addStore(s *StoreSpec) error {
+	if _, ok := t.stores[s.Name]; ok {
+		return invalidTopology("A different StateStore has already been added with the name %s", s.Name)
+	}
+	t.stores[s.Name] = s
+	t.storeOrder = append(t.storeOrder, s.Name)
+	return nil
+}
+
+func (t *Topology) connectStore(processor, store string) error {
+	s, ok := t.stores[store]
+	if !ok {
+		return invalidTopology("StateStore %s is not added yet.", store)
+	}
+	n := t.byName[processor]
+	if n == nil || n.kind != ProcessorNode {
+		return invalidTopology("Processor %s is not added yet.", processor)
+	}
+	if !slices.Contains(n.stores, store) {
+		n.stores = append(n.stores, store)
+	}
+	if !slices.Contains(s.users, processor) {
+		s.users = append(s.users, processor)
+	}
+	return nil
+}
+
+// finish groups nodes into sub-topologies: union-find over parent/child edges
+// and over processors sharing a store, groups numbered by the first of their
+// nodes in insertion order (Kafka's InternalTopologyBuilder.makeNodeGroups).
+func (t *Topology) finish() {
+	parent := map[string]string{}
+	var root func(string) string
+	root = func(x string) string {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	unite := func(a, b string) {
+		ra, rb := root(a), root(b)
+		if ra != rb {
+			parent[rb] = ra
+		}
+	}
+	for _, n := range t.nodes {
+		parent[n.name] = n.name
+	}
+	for _, n := range t.nodes {
+		for _, p := range n.preds {
+			unite(n.name, p)
+		}
+	}
+	for _, name := range t.storeOrder {
+		users := t.stores[name].users
+		for i := 1; i < len(users); i++ {
+			unite(users[0], users[i])
+		}
+	}
+	t.groups = nil
+	t.groupOf = map[string]int{}
+	rootGroup := map[string]int{}
+	for _, n := range t.nodes {
+		r := root(n.name)
+		g, ok := rootGroup[r]
+		if !ok {
+			g = len(t.groups)
+			rootGroup[r] = g
+			t.groups = append(t.groups, nil)
+		}
+		t.groups[g] = append(t.groups[g], n.name)
+		t.groupOf[n.name] = g
+	}
+}
+
+// TopicRef names a topic as the topology knows it. Internal topics are kept
+// undecorated; Decorated gives the name on the broker.
+type TopicRef struct {
+	Name     string
+	Internal bool
+}
+
+// Decorated returns the broker topic name: internal topics are prefixed with
+// the application id and a dash.
+func (r TopicRef) Decorated(applicationID string) string {
+	if r.Internal {
+		return applicationID + "-" + r.Name
+	}
+	return r.Name
+}
+
+// ChangelogTopic returns a store's changelog topic name,
+// <application.id>-<store>-changelog.
+func ChangelogTopic(applicationID, store string) string {
+	return applicationID + "-" + store + "-changelog"
+}
+
+// SubtopologyInfo is what a runtime needs to know about one sub-topology.
+type SubtopologyInfo struct {
+	ID int
+	// Nodes in insertion order, which is a topological order.
+	Nodes []string
+	// Sources and Sinks in the order their nodes were added.
+	Sources []TopicRef
+	Sinks   []TopicRef
+	// Stores connected to the sub-topology's processors, in creation order.
+	Stores []*StoreSpec
+}
+
+// Subtopologies lists the sub-topologies in id order.
+func (t *Topology) Subtopologies() []SubtopologyInfo {
+	out := make([]SubtopologyInfo, len(t.groups))
+	for id, names := range t.groups {
+		info := SubtopologyInfo{ID: id, Nodes: slices.Clone(names)}
+		storeSet := map[string]bool{}
+		for _, name := range names {
+			n := t.byName[name]
+			switch n.kind {
+			case SourceNode:
+				for _, topic := range n.topics {
+					info.Sources = append(info.Sources, TopicRef{Name: topic, Internal: t.repartition[topic] != nil})
+				}
+			case SinkNode:
+				ref := TopicRef{Name: n.topic, Internal: t.repartition[n.topic] != nil}
+				if !slices.Contains(info.Sinks, ref) {
+					info.Sinks = append(info.Sinks, ref)
+				}
+			case ProcessorNode:
+				for _, s := range n.stores {
+					storeSet[s] = true
+				}
+			}
+		}
+		for _, s := range t.storeOrder {
+			if storeSet[s] {
+				info.Stores = append(info.Stores, t.stores[s])
+			}
+		}
+		out[id] = info
+	}
+	return out
+}
+
+// Store returns the spec of a store by name.
+func (t *Topology) Store(name string) (*StoreSpec, bool) {
+	s, ok := t.stores[name]
+	return s, ok
+}
+
+// SubtopologyOfTopic returns the id of the sub-topology that reads topic
+// (undecorated for internal topics).
+func (t *Topology) SubtopologyOfTopic(topic string) (int, bool) {
+	for _, n := range t.nodes {
+		if n.kind == SourceNode && slices.Contains(n.topics, topic) {
+			return t.groupOf[n.name], true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,375 @@
+package kstreams
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// TimeWindowedKStream is a grouped stream over time windows.
+type TimeWindowedKStream[K, V any] struct {
+	g       *KGroupedStream[K, V]
+	windows TimeWindows
+}
+
+// SessionWindowedKStream is a grouped stream over session windows.
+type SessionWindowedKStream[K, V any] struct {
+	g       *KGroupedStream[K, V]
+	windows SessionWindows
+}
+
+// WindowedBy aggregates per time window: KGroupedStream.windowedBy(TimeWindows).
+// It is a function, not a method, because a method would instantiate
+// Windowed[Windowed[...]] without end.
+func WindowedBy[K, V any](g *KGroupedStream[K, V], w TimeWindows) *TimeWindowedKStream[K, V] {
+	g.b.fail(w.err)
+	return &TimeWindowedKStream[K, V]{g: g, windows: w}
+}
+
+// WindowedBySession aggregates per session: KGroupedStream.windowedBy(SessionWindows).
+func WindowedBySession[K, V any](g *KGroupedStream[K, V], w SessionWindows) *SessionWindowedKStream[K, V] {
+	g.b.fail(w.err)
+	return &SessionWindowedKStream[K, V]{g: g, windows: w}
+}
+
+func timeWindowedKey[K any](size int64) func(serde.Untyped) serde.Untyped {
+	return func(inner serde.Untyped) serde.Untyped { return windowedKeySerde[K]{inner: inner, size: size} }
+}
+
+func sessionWindowedKey[K any]() func(serde.Untyped) serde.Untyped {
+	return func(inner serde.Untyped) serde.Untyped { return windowedKeySerde[K]{inner: inner, session: true} }
+}
+
+// windowedKeySerde writes Windowed[K] keys in Kafka's formats: time windows as
+// key ++ start (TimeWindowedSerializer), sessions as key ++ end ++ start.
+type windowedKeySerde[K any] struct {
+	inner   serde.Untyped
+	size    int64
+	session bool
+}
+
+func (s windowedKeySerde[K]) SerializeAny(topic string, v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	w, ok := v.(Windowed[K])
+	if !ok {
+		return nil, &serde.SerializationError{Msg: "windowed key serde got a value of another type"}
+	}
+	kb, err := s.inner.SerializeAny(topic, w.Key)
+	if err != nil {
+		return nil, err
+	}
+	if s.session {
+		return serde.AppendSessionKey(nil, kb, w.Window), nil
+	}
+	return binary.BigEndian.AppendUint64(append([]byte(nil), kb...), uint64(w.Window.Start)), nil
+}
+
+func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error) {
+	if b == nil {
+		return nil, nil
+	}
+	var kb []byte
+	var win Window
+	if s.session {
+		var err error
+		if kb, win, err = serde.SplitSessionKey(b); err != nil {
+			return nil, err
+		}
+	} else {
+		if len(b) < 8 {
+			return nil, &serde.SerializationError{Msg: "Size of data received by TimeWindowedDeserializer is shorter than 8"}
+		}
+		kb = b[:len(b)-8]
+		win.Start = int64(binary.BigEndian.Uint64(b[len(b)-8:]))
+		win.End = win.Start + s.size
+		if win.End < 0 {
+			win.End = math.MaxInt64
+		}
+	}
+	k, err := s.inner.DeserializeAny(topic, kb)
+	if err != nil {
+		return nil, err
+	}
+	return Windowed[K]{Key: as[K](k), Window: win}, nil
+}
+
+func (w *TimeWindowedKStream[K, V]) retention(storeName string, m int64) int64 {
+	min := w.windows.SizeMs + w.windows.GraceMs
+	if m == 0 {
+		return min
+	}
+	if m < min {
+		w.g.b.fail(errIllegalArgument("The retention period of the window store " + storeName +
+			" must be no smaller than its window size plus the grace period. Got size=[" + itoa(int(w.windows.SizeMs)) +
+			"], grace=[" + itoa(int(w.windows.GraceMs)) + "], retention=[" + itoa(int(m)) + "]"))
+	}
+	return m
+}
+
+func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
+	init func() any, agg func(k, v, agg any) any) *KTable[Windowed[K], any] {
+	g := w.g
+	key := orSpec(mat.KeySerde, g.key)
+	st := &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.StoreType, Caching: !mat.CachingDisabled,
+		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: w.retention(storeName, mat.Retention.Milliseconds()),
+		WindowSize: w.windows.SizeMs, key: key, val: val}
+	windows := w.windows
+	name := g.aggregation(prefix, named, storeName, st, func() Processor {
+		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K]}
+	})
+	tkey := serdeSpec{explicit: key.explicit, wrap: timeWindowedKey[K](w.windows.SizeMs)}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName}
+}
+
+func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
+	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName}
+}
+
+func anyMat[K, V any](m Materialized[K, V]) Materialized[K, any] {
+	return Materialized[K, any]{Name: m.Name, KeySerde: m.KeySerde, StoreType: m.StoreType, LoggingDisabled: m.LoggingDisabled,
+		LogConfig: m.LogConfig, CachingDisabled: m.CachingDisabled, Retention: m.Retention}
+}
+
+// Count counts records per key and window.
+func (w *TimeWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[Windowed[K], int64] {
+	o := parseAggOpts(w.g.b, opts)
+	if o.hasMat && o.mat.Name == "" {
+		w.g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
+	}
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixAggregate)
+	}
+	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
+	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val,
+		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 }))
+}
+
+// Reduce combines the values of each key and window.
+func (w *TimeWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixReduce)
+	}
+	val := orSpec(o.mat.ValueSerde, w.g.val)
+	return retype[Windowed[K], V](w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
+		nil, func(_, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }))
+}
+
+// WindowedAggregate folds the values of each key and time window:
+// TimeWindowedKStream.aggregate.
+func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixAggregate)
+	}
+	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
+		func() any { return init() }, func(k, v, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }))
+}
+
+func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
+	init func() any, agg func(k, v, agg any) any, merge func(k, a, b any) any) *KTable[Windowed[K], any] {
+	g := w.g
+	key := orSpec(mat.KeySerde, g.key)
+	min := w.windows.GapMs + w.windows.GraceMs
+	ret := mat.Retention.Milliseconds()
+	if ret == 0 {
+		ret = min
+	} else if ret < min {
+		g.b.fail(errIllegalArgument("The retention period of the session store " + storeName +
+			" must be no smaller than the session inactivity gap plus the grace period. Got gap=[" + itoa(int(w.windows.GapMs)) +
+			"], grace=[" + itoa(int(w.windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
+	}
+	st := &StoreSpec{Name: storeName, Kind: SessionStoreKind, Type: mat.StoreType, Caching: !mat.CachingDisabled,
+		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: ret, key: key, val: val}
+	windows := w.windows
+	name := g.aggregation(prefix, named, storeName, st, func() Processor {
+		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K]}
+	})
+	tkey := serdeSpec{explicit: key.explicit, wrap: sessionWindowedKey[K]()}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName}
+}
+
+// Count counts records per key and session.
+func (w *SessionWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[Windowed[K], int64] {
+	o := parseAggOpts(w.g.b, opts)
+	if o.hasMat && o.mat.Name == "" {
+		w.g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
+	}
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixAggregate)
+	}
+	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
+	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val,
+		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 },
+		func(_, a, b any) any { return a.(int64) + b.(int64) }))
+}
+
+// Reduce combines the values of each key and session; merging sessions
+// reduces their aggregates too.
+func (w *SessionWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixReduce)
+	}
+	val := orSpec(o.mat.ValueSerde, w.g.val)
+	red := func(_, v any, agg any) any {
+		if agg == nil {
+			return v
+		}
+		return reducer(as[V](agg), as[V](v))
+	}
+	return retype[Windowed[K], V](w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
+		func() any { return nil }, red, func(k, a, b any) any { return red(k, b, a) }))
+}
+
+// SessionAggregate folds the values of each key and session; merge combines
+// the aggregates of sessions a new record joins: SessionWindowedKStream.aggregate.
+func SessionAggregate[K, V, VA any](w *SessionWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, merge func(K, VA, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.mat.Name
+	if storeName == "" {
+		storeName = w.g.b.newStoreName(prefixAggregate)
+	}
+	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
+		func() any { return init() }, func(k, v, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) },
+		func(k, a, b any) any { return merge(as[K](k), as[VA](a), as[VA](b)) }))
+}
+
+// windowAggregate is KStreamWindowAggregate: each record updates every window
+// containing its timestamp whose end is after stream time minus grace; other
+// windows drop it and count it as dropped.
+type windowAggregate struct {
+	ctx        ProcessorContext
+	storeName  string
+	store      *TimestampedWindowStore
+	windows    TimeWindows
+	init       func() any // nil: reduce
+	agg        func(k, v, agg any) any
+	mk         func(k any, w Window) any
+	streamTime int64
+}
+
+func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
+	p.ctx = ctx
+	p.streamTime = -1 << 63
+	p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName)
+	return err
+}
+
+func (p *windowAggregate) Process(r Record) error {
+	if r.Key == nil || (p.init == nil && r.Value == nil) {
+		p.ctx.RecordDropped("Skipping record due to null key.")
+		return nil
+	}
+	p.streamTime = max(p.streamTime, r.Timestamp)
+	closeTime := p.streamTime - p.windows.GraceMs
+	for _, start := range p.windows.windowsFor(r.Timestamp) {
+		end := start + p.windows.SizeMs
+		if end < 0 {
+			end = math.MaxInt64
+		}
+		if end <= closeTime {
+			p.ctx.RecordDropped("Skipping record for expired window.")
+			continue
+		}
+		old, oldTs, ok, err := p.store.Fetch(r.Key, start)
+		if err != nil {
+			return err
+		}
+		ts := r.Timestamp
+		var next any
+		switch {
+		case !ok && p.init == nil:
+			next = r.Value
+		case !ok:
+			next = p.agg(r.Key, r.Value, p.init())
+		default:
+			next = p.agg(r.Key, r.Value, old)
+			ts = max(ts, oldTs)
+		}
+		if err := p.store.Put(r.Key, start, next, ts); err != nil {
+			return err
+		}
+		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: Change{New: next}, Timestamp: ts, Headers: r.Headers}
+		if err := p.ctx.Forward(wk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *windowAggregate) Close() error { return nil }
+
+func windowedMaker[K any](k any, w Window) any { return Windowed[K]{Key: as[K](k), Window: w} }
+
+// sessionAggregate is KStreamSessionWindowAggregate: a record opens a session
+// [ts, ts] and merges every session of its key within the inactivity gap;
+// merged sessions are removed (and retracted downstream with a nil value).
+type sessionAggregate struct {
+	ctx        ProcessorContext
+	storeName  string
+	store      *SessionStore
+	windows    SessionWindows
+	init       func() any
+	agg        func(k, v, agg any) any
+	merge      func(k, a, b any) any
+	mk         func(k any, w Window) any
+	streamTime int64
+}
+
+func (p *sessionAggregate) Init(ctx ProcessorContext) (err error) {
+	p.ctx = ctx
+	p.streamTime = -1 << 63
+	p.store, err = storeAs[*SessionStore](ctx, p.storeName)
+	return err
+}
+
+func (p *sessionAggregate) Process(r Record) error {
+	if r.Key == nil {
+		p.ctx.RecordDropped("Skipping record due to null key.")
+		return nil
+	}
+	ts := r.Timestamp
+	p.streamTime = max(p.streamTime, ts)
+	closeTime := p.streamTime - p.windows.GraceMs
+	merged, err := p.store.FindSessions(r.Key, ts-p.windows.GapMs, ts+p.windows.GapMs)
+	if err != nil {
+		return err
+	}
+	win := Window{Start: ts, End: ts}
+	agg := p.init()
+	for _, s := range merged {
+		agg = p.merge(r.Key, agg, s.Value)
+		win.Start = min(win.Start, s.Window.Start)
+		win.End = max(win.End, s.Window.End)
+	}
+	if win.End < closeTime {
+		p.ctx.RecordDropped("Skipping record for expired window.")
+		return nil
+	}
+	if win != (Window{Start: ts, End: ts}) {
+		for _, s := range merged {
+			if err := p.store.Remove(r.Key, s.Window); err != nil {
+				return err
+			}
+			if err := p.ctx.Forward(Record{Key: p.mk(r.Key, s.Window), Value: Change{}, Timestamp: s.Window.End, Headers: r.Headers}); err != nil {
+				return err
+			}
+		}
+	}
+	agg = p.agg(r.Key, r.Value, agg)
+	if err := p.store.Put(r.Key, win, agg); err != nil {
+		return err
+	}
+	return p.ctx.Forward(Record{Key: p.mk(r.Key, win), Value: Change{New: agg}, Timestamp: win.End, Headers: r.Headers})
+}
+
+func (p *sessionAggregate) Close() error { return nil }
