@@ -1,6 +1,9 @@
 package kstreams
 
-import "github.com/stoatflow/stoatflow/kstreams/serde"
+import (
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+)
 
 // StateStore is any store a task holds. The runtime backs these interfaces
 // with the state package's transactional stores; kstreams only needs the
@@ -9,16 +12,16 @@ type StateStore interface {
 	Name() string
 }
 
-// KeyValueBytesStore is a byte-level key-value store. A nil value from Get
-// means absent.
+// KeyValueBytesStore is a byte-level key-value store: the subset of
+// state.KeyValueStore the DSL uses, so the state package's transactional
+// stores back it as they are. A nil value from Get means absent; Put with a
+// nil value deletes; ranges include both ends and nil bounds are open.
 type KeyValueBytesStore interface {
 	StateStore
 	Get(key []byte) ([]byte, error)
 	Put(key, value []byte) error
-	Delete(key []byte) error
-	// Range calls fn for keys in [from, to] in byte order; nil bounds are open.
-	// fn returning false stops the iteration.
-	Range(from, to []byte, fn func(key, value []byte) bool) error
+	Delete(key []byte) ([]byte, error)
+	Range(from, to []byte) (state.Iterator, error)
 }
 
 // WindowBytesStore is a byte-level window store: values under (key, window

@@ -89,7 +89,7 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 		return err
 	}
 	if value == nil {
-		if err := s.inner.Delete(kb); err != nil {
+		if _, err := s.inner.Delete(kb); err != nil {
 			return err
 		}
 		return s.logChange(kb, nil, s.now())

@@ -1,0 +1,280 @@
+// Package kstreamstest runs a kstreams Topology in process, like Kafka
+// Streams' TopologyTestDriver: records piped into source topics go through
+// the topology synchronously, repartition topics are routed in process, and
+// every record written (to sinks, repartition topics and changelogs) is kept
+// for inspection with its partition and timestamp.
+package kstreamstest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// Config configures a Driver.
+type Config struct {
+	// ApplicationID prefixes internal topics; "test" if empty.
+	ApplicationID string
+	// DefaultKeySerde and DefaultValueSerde stand in for
+	// default.key.serde / default.value.serde.
+	DefaultKeySerde, DefaultValueSerde serde.Untyped
+	// Partitions is the partition count of every topic; 1 if zero.
+	Partitions int
+}
+
+// Record is one record the topology wrote.
+type Record struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Key       []byte
+	Value     []byte
+	Timestamp int64
+	Headers   []kstreams.Header
+}
+
+// Driver runs a topology in process. It is not safe for concurrent use.
+type Driver struct {
+	topo       *kstreams.Topology
+	cfg        Config
+	tasks      map[kstreams.TaskID]*kstreams.Task
+	stores     map[kstreams.TaskID]map[string]kstreams.StateStore
+	topicSub   map[string]int // broker topic → sub-topology reading it
+	internal   map[string]bool
+	changelogs map[string]string // changelog topic → store
+	records    map[string][]Record
+	read       map[string]int
+	offsets    map[string]map[int32]int64
+	queue      []Record
+	dropped    []Dropped
+}
+
+// Dropped is a record a processor skipped.
+type Dropped struct {
+	Task      kstreams.TaskID
+	Processor string
+	Reason    string
+}
+
+// New returns a driver for topo.
+func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
+	if cfg.ApplicationID == "" {
+		cfg.ApplicationID = "test"
+	}
+	if cfg.Partitions <= 0 {
+		cfg.Partitions = 1
+	}
+	d := &Driver{topo: topo, cfg: cfg, tasks: map[kstreams.TaskID]*kstreams.Task{},
+		stores: map[kstreams.TaskID]map[string]kstreams.StateStore{}, topicSub: map[string]int{},
+		internal: map[string]bool{}, changelogs: map[string]string{}, records: map[string][]Record{},
+		read: map[string]int{}, offsets: map[string]map[int32]int64{}}
+	for _, st := range topo.Subtopologies() {
+		for _, src := range st.Sources {
+			name := src.Decorated(cfg.ApplicationID)
+			d.topicSub[name] = st.ID
+			d.internal[name] = src.Internal
+		}
+		for _, s := range st.Stores {
+			d.changelogs[kstreams.ChangelogTopic(cfg.ApplicationID, s.Name)] = s.Name
+		}
+	}
+	return d, nil
+}
+
+func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
+	id := kstreams.TaskID{Subtopology: sub, Partition: partition}
+	if t, ok := d.tasks[id]; ok {
+		return t, nil
+	}
+	stores := map[string]kstreams.StateStore{}
+	for _, s := range d.topo.Subtopologies()[sub].Stores {
+		switch s.Kind {
+		case kstreams.KeyValueStoreKind:
+			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
+		case kstreams.WindowStoreKind:
+			stores[s.Name] = newWindowStore(s.Name, s.Retention)
+		case kstreams.SessionStoreKind:
+			stores[s.Name] = newSessionStore(s.Name, s.Retention)
+		}
+	}
+	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
+		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
+		OnDroppedRecord: func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) }})
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Init(); err != nil {
+		return nil, err
+	}
+	d.tasks[id] = t
+	d.stores[id] = stores
+	return t, nil
+}
+
+func (d *Driver) nextOffset(topic string, partition int32) int64 {
+	m := d.offsets[topic]
+	if m == nil {
+		m = map[int32]int64{}
+		d.offsets[topic] = m
+	}
+	o := m[partition]
+	m[partition] = o + 1
+	return o
+}
+
+// Send implements kstreams.RecordCollector: it keeps the record and, for a
+// repartition topic, queues it for the sub-topology reading it.
+func (d *Driver) Send(topic string, partition int32, key, value []byte, ts int64, headers []kstreams.Header) error {
+	if partition < 0 {
+		partition = kstreams.DefaultPartition(key, d.cfg.Partitions)
+	}
+	r := Record{Topic: topic, Partition: partition, Offset: d.nextOffset(topic, partition),
+		Key: slices.Clone(key), Value: slices.Clone(value), Timestamp: ts, Headers: headers}
+	d.records[topic] = append(d.records[topic], r)
+	if d.internal[topic] {
+		d.queue = append(d.queue, r)
+	}
+	return nil
+}
+
+// Pipe writes one record to a source topic and processes it, and whatever
+// it sends through repartition topics, to the end.
+func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers ...kstreams.Header) error {
+	if _, ok := d.topicSub[topic]; !ok || d.internal[topic] {
+		return fmt.Errorf("kstreamstest: %s is not a source topic of the topology", topic)
+	}
+	partition := kstreams.DefaultPartition(key, d.cfg.Partitions)
+	d.queue = append(d.queue, Record{Topic: topic, Partition: partition, Offset: d.nextOffset("\x00in:"+topic, partition),
+		Key: key, Value: value, Timestamp: timestamp, Headers: headers})
+	for len(d.queue) > 0 {
+		r := d.queue[0]
+		d.queue = d.queue[1:]
+		t, err := d.task(d.topicSub[r.Topic], r.Partition)
+		if err != nil {
+			d.queue = nil
+			return err
+		}
+		if err := t.Process(r.Topic, r.Partition, r.Offset, r.Key, r.Value, r.Timestamp, r.Headers); err != nil {
+			d.queue = nil
+			return err
+		}
+	}
+	return nil
+}
+
+// Records returns every record written to topic (a sink, repartition or
+// changelog topic, by broker name), in write order.
+func (d *Driver) Records(topic string) []Record { return slices.Clone(d.records[topic]) }
+
+// ReadOutput returns the records written to topic since the last ReadOutput
+// of it, like TestOutputTopic.readRecordsToList.
+func (d *Driver) ReadOutput(topic string) []Record {
+	all := d.records[topic]
+	out := slices.Clone(all[d.read[topic]:])
+	d.read[topic] = len(all)
+	return out
+}
+
+// Changelog returns the records written to store's changelog topic.
+func (d *Driver) Changelog(store string) []Record {
+	return d.Records(kstreams.ChangelogTopic(d.cfg.ApplicationID, store))
+}
+
+// Dropped returns the records processors skipped, in order.
+func (d *Driver) Dropped() []Dropped { return slices.Clone(d.dropped) }
+
+// Task returns a running task, if a record has reached it.
+func (d *Driver) Task(id kstreams.TaskID) (*kstreams.Task, bool) {
+	t, ok := d.tasks[id]
+	return t, ok
+}
+
+// Close closes every task and store.
+func (d *Driver) Close() error {
+	var first error
+	for id, t := range d.tasks {
+		if err := t.Close(); err != nil && first == nil {
+			first = err
+		}
+		for _, s := range d.stores[id] {
+			if c, ok := s.(interface{ Close() error }); ok {
+				if err := c.Close(); err != nil && first == nil {
+					first = err
+				}
+			}
+		}
+	}
+	d.tasks = map[kstreams.TaskID]*kstreams.Task{}
+	return first
+}
+
+// InputTopic pipes typed records into a source topic.
+type InputTopic[K, V any] struct {
+	d     *Driver
+	topic string
+	key   serde.Serde[K]
+	val   serde.Serde[V]
+}
+
+// NewInputTopic returns a typed writer for a source topic.
+func NewInputTopic[K, V any](d *Driver, topic string, k serde.Serde[K], v serde.Serde[V]) *InputTopic[K, V] {
+	return &InputTopic[K, V]{d: d, topic: topic, key: k, val: v}
+}
+
+// Pipe serializes and pipes one record.
+func (in *InputTopic[K, V]) Pipe(key K, value V, timestamp int64) error {
+	kb, err := in.key.Serialize(in.topic, key)
+	if err != nil {
+		return err
+	}
+	vb, err := in.val.Serialize(in.topic, value)
+	if err != nil {
+		return err
+	}
+	return in.d.Pipe(in.topic, kb, vb, timestamp)
+}
+
+// PipeNullValue pipes a record with a null value (a tombstone).
+func (in *InputTopic[K, V]) PipeNullValue(key K, timestamp int64) error {
+	kb, err := in.key.Serialize(in.topic, key)
+	if err != nil {
+		return err
+	}
+	return in.d.Pipe(in.topic, kb, nil, timestamp)
+}
+
+// TestRecord is a typed output record. ValueNull tells a null value from a zero one.
+type TestRecord[K, V any] struct {
+	Key       K
+	Value     V
+	ValueNull bool
+	Timestamp int64
+	Partition int32
+}
+
+// ReadOutput reads and deserializes the records written to topic since the
+// last read.
+func ReadOutput[K, V any](d *Driver, topic string, k serde.Serde[K], v serde.Serde[V]) ([]TestRecord[K, V], error) {
+	var out []TestRecord[K, V]
+	for _, r := range d.ReadOutput(topic) {
+		var tr TestRecord[K, V]
+		var err error
+		if tr.Key, err = k.Deserialize(topic, r.Key); err != nil {
+			return nil, err
+		}
+		if r.Value == nil {
+			tr.ValueNull = true
+		} else if tr.Value, err = v.Deserialize(topic, r.Value); err != nil {
+			return nil, err
+		}
+		tr.Timestamp, tr.Partition = r.Timestamp, r.Partition
+		out = append(out, tr)
+	}
+	return out, nil
+}
+
+// The state package's key-value stores back the DSL's key-value stores as they are.
+var _ kstreams.KeyValueBytesStore = state.KeyValueStore(nil)

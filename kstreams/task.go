@@ -1,0 +1,317 @@
+package kstreams
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// RecordCollector receives what a task writes: records for sink topics
+// (broker names, internal topics decorated) and changelog records.
+type RecordCollector interface {
+	// Send writes one record. partition is -1 when the collector should
+	// choose by key, as Kafka's default partitioner does (murmur2 of the key
+	// bytes); changelog records name the task's partition.
+	Send(topic string, partition int32, key, value []byte, timestamp int64, headers []Header) error
+}
+
+// TaskConfig configures one task of a sub-topology.
+type TaskConfig struct {
+	ApplicationID string
+	Subtopology   int
+	Partition     int32
+	// DefaultKeySerde and DefaultValueSerde stand in wherever the topology
+	// gave no serde (default.key.serde / default.value.serde).
+	DefaultKeySerde, DefaultValueSerde serde.Untyped
+	// Stores holds a byte store for every store of the sub-topology: a
+	// KeyValueBytesStore, WindowBytesStore or SessionBytesStore as its
+	// StoreSpec.Kind says.
+	Stores map[string]StateStore
+	// Output receives sink and changelog records.
+	Output RecordCollector
+	// OnDroppedRecord, if set, is called for every record a processor skips.
+	OnDroppedRecord func(processor, reason string)
+}
+
+// Task runs the processors of one sub-topology for one partition,
+// synchronously: Process returns when the record and everything it caused
+// have gone through. A task is not safe for concurrent use.
+type Task struct {
+	id         TaskID
+	appID      string
+	topo       *Topology
+	nodes      map[string]*taskNode
+	order      []*taskNode
+	sources    map[string]*taskNode // decorated topic → source
+	stores     map[string]StateStore
+	out        RecordCollector
+	onDrop     func(string, string)
+	streamTime int64
+	curTs      int64
+	md         RecordMetadata
+	hasMD      bool
+	dropped    int64
+}
+
+type taskNode struct {
+	task     *Task
+	spec     *nodeSpec
+	children []*taskNode
+	proc     Processor
+	key, val serde.Untyped
+	topic    string // sink: broker topic name
+}
+
+// NewTask instantiates the processors of one task with the given stores.
+func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
+	if cfg.Subtopology < 0 || cfg.Subtopology >= len(t.groups) {
+		return nil, fmt.Errorf("kstreams: no sub-topology %d", cfg.Subtopology)
+	}
+	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
+		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{},
+		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1}
+	decorate := func(topic string) string {
+		return TopicRef{Name: topic, Internal: t.repartition[topic] != nil}.Decorated(cfg.ApplicationID)
+	}
+	for _, name := range t.groups[cfg.Subtopology] {
+		spec := t.byName[name]
+		n := &taskNode{task: task, spec: spec}
+		var err error
+		switch spec.kind {
+		case SourceNode, SinkNode:
+			if n.key, err = spec.key.resolve(cfg.DefaultKeySerde); err != nil {
+				return nil, fmt.Errorf("kstreams: %s key serde: %w", name, err)
+			}
+			if n.val, err = spec.val.resolve(cfg.DefaultValueSerde); err != nil {
+				return nil, fmt.Errorf("kstreams: %s value serde: %w", name, err)
+			}
+			if spec.kind == SourceNode {
+				for _, topic := range spec.topics {
+					task.sources[decorate(topic)] = n
+				}
+			} else {
+				n.topic = decorate(spec.topic)
+			}
+		case ProcessorNode:
+			n.proc = spec.supplier()
+		}
+		task.nodes[name] = n
+		task.order = append(task.order, n)
+	}
+	for _, n := range task.order {
+		for _, c := range n.spec.succs {
+			n.children = append(n.children, task.nodes[c])
+		}
+	}
+	for _, s := range t.Subtopologies()[cfg.Subtopology].Stores {
+		view, err := task.storeView(s, cfg)
+		if err != nil {
+			return nil, err
+		}
+		task.stores[s.Name] = view
+	}
+	return task, nil
+}
+
+func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
+	inner, ok := cfg.Stores[s.Name]
+	if !ok {
+		return nil, fmt.Errorf("kstreams: task %s: no store %s given", task.id, s.Name)
+	}
+	key, err := s.key.resolve(cfg.DefaultKeySerde)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s key serde: %w", s.Name, err)
+	}
+	val, err := s.val.resolve(cfg.DefaultValueSerde)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s value serde: %w", s.Name, err)
+	}
+	base := storeBase{name: s.Name, key: key, val: val, topic: ChangelogTopic(cfg.ApplicationID, s.Name),
+		now: func() int64 { return task.curTs }}
+	if s.Logging {
+		base.log = changelogWriter{task: task, topic: base.topic}
+	}
+	switch s.Kind {
+	case KeyValueStoreKind:
+		kv, ok := inner.(KeyValueBytesStore)
+		if !ok {
+			return nil, fmt.Errorf("kstreams: store %s: %T is not a KeyValueBytesStore", s.Name, inner)
+		}
+		return &TimestampedKeyValueStore{storeBase: base, inner: kv}, nil
+	case WindowStoreKind:
+		ws, ok := inner.(WindowBytesStore)
+		if !ok {
+			return nil, fmt.Errorf("kstreams: store %s: %T is not a WindowBytesStore", s.Name, inner)
+		}
+		return &TimestampedWindowStore{storeBase: base, inner: ws}, nil
+	default:
+		ss, ok := inner.(SessionBytesStore)
+		if !ok {
+			return nil, fmt.Errorf("kstreams: store %s: %T is not a SessionBytesStore", s.Name, inner)
+		}
+		return &SessionStore{storeBase: base, inner: ss}, nil
+	}
+}
+
+type changelogWriter struct {
+	task  *Task
+	topic string
+}
+
+func (w changelogWriter) LogChange(_ string, key, value []byte, ts int64) error {
+	return w.task.out.Send(w.topic, w.task.id.Partition, key, value, ts, nil)
+}
+
+// ID returns the task id.
+func (task *Task) ID() TaskID { return task.id }
+
+// SourceTopics returns the broker names of the topics the task reads.
+func (task *Task) SourceTopics() []string {
+	out := make([]string, 0, len(task.sources))
+	for t := range task.sources {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// StreamTime is the largest timestamp the task has processed, -1 before any.
+func (task *Task) StreamTime() int64 { return task.streamTime }
+
+// DroppedRecords counts the records the task's processors skipped.
+func (task *Task) DroppedRecords() int64 { return task.dropped }
+
+// Store returns the task's view of a store (a *TimestampedKeyValueStore,
+// *TimestampedWindowStore or *SessionStore).
+func (task *Task) Store(name string) (StateStore, bool) {
+	s, ok := task.stores[name]
+	return s, ok
+}
+
+// Init initializes the processors in topological order.
+func (task *Task) Init() error {
+	for _, n := range task.order {
+		if n.proc != nil {
+			if err := n.proc.Init(nodeContext{n}); err != nil {
+				return fmt.Errorf("kstreams: task %s: init %s: %w", task.id, n.spec.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Close closes the processors.
+func (task *Task) Close() error {
+	var first error
+	for _, n := range task.order {
+		if n.proc != nil {
+			if err := n.proc.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+// ProcessError is a failure while processing one input record.
+type ProcessError struct {
+	Task      TaskID
+	Topic     string
+	Partition int32
+	Offset    int64
+	Node      string
+	Err       error
+}
+
+func (e *ProcessError) Error() string {
+	return fmt.Sprintf("kstreams: task %s: processing %s-%d@%d at %s: %v", e.Task, e.Topic, e.Partition, e.Offset, e.Node, e.Err)
+}
+
+func (e *ProcessError) Unwrap() error { return e.Err }
+
+// Process deserializes one input record of topic (its broker name) and runs
+// it through the sub-topology.
+func (task *Task) Process(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) error {
+	src, ok := task.sources[topic]
+	if !ok {
+		return fmt.Errorf("kstreams: task %s does not read topic %s", task.id, topic)
+	}
+	fail := func(node string, err error) error {
+		return &ProcessError{Task: task.id, Topic: topic, Partition: partition, Offset: offset, Node: node, Err: err}
+	}
+	if timestamp < 0 {
+		return fail(src.spec.name, fmt.Errorf("input record has invalid (negative) timestamp %d", timestamp))
+	}
+	k, err := src.key.DeserializeAny(topic, key)
+	if err != nil {
+		return fail(src.spec.name, err)
+	}
+	v, err := src.val.DeserializeAny(topic, value)
+	if err != nil {
+		return fail(src.spec.name, err)
+	}
+	task.streamTime = max(task.streamTime, timestamp)
+	task.md, task.hasMD = RecordMetadata{Topic: topic, Partition: partition, Offset: offset}, true
+	defer func() { task.hasMD = false }()
+	if err := src.process(Record{Key: k, Value: v, Timestamp: timestamp, Headers: headers}); err != nil {
+		return fail(src.spec.name, err)
+	}
+	return nil
+}
+
+func (n *taskNode) process(r Record) error {
+	task := n.task
+	prev := task.curTs
+	task.curTs = r.Timestamp
+	defer func() { task.curTs = prev }()
+	switch n.spec.kind {
+	case SourceNode:
+		return nodeContext{n}.Forward(r)
+	case SinkNode:
+		kb, err := n.key.SerializeAny(n.topic, r.Key)
+		if err != nil {
+			return fmt.Errorf("%s: key: %w", n.spec.name, err)
+		}
+		vb, err := n.val.SerializeAny(n.topic, r.Value)
+		if err != nil {
+			return fmt.Errorf("%s: value: %w", n.spec.name, err)
+		}
+		return task.out.Send(n.topic, -1, kb, vb, r.Timestamp, r.Headers)
+	}
+	if err := n.proc.Process(r); err != nil {
+		return fmt.Errorf("%s: %w", n.spec.name, err)
+	}
+	return nil
+}
+
+// nodeContext is the ProcessorContext of one node.
+type nodeContext struct{ n *taskNode }
+
+func (c nodeContext) Forward(r Record) error {
+	for _, child := range c.n.children {
+		if err := child.process(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c nodeContext) StateStore(name string) (StateStore, error) {
+	if !slices.Contains(c.n.spec.stores, name) {
+		return nil, fmt.Errorf("%w: processor %s has no access to store %s", ErrStoreNotConnected, c.n.spec.name, name)
+	}
+	return c.n.task.stores[name], nil
+}
+
+func (c nodeContext) RecordMetadata() (RecordMetadata, bool) { return c.n.task.md, c.n.task.hasMD }
+func (c nodeContext) StreamTime() int64                      { return c.n.task.streamTime }
+func (c nodeContext) TaskID() TaskID                         { return c.n.task.id }
+func (c nodeContext) ApplicationID() string                  { return c.n.task.appID }
+
+func (c nodeContext) RecordDropped(reason string) {
+	c.n.task.dropped++
+	if c.n.task.onDrop != nil {
+		c.n.task.onDrop(c.n.spec.name, reason)
+	}
+}
