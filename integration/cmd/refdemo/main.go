@@ -1,0 +1,171 @@
+// Command refdemo runs the word count of Kafka Streams 4.4 (the reference
+// twin of examples/wordcount) on a local broker: it creates fresh topics,
+// feeds sample lines, prints each count as it changes, and stops by itself.
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/integration"
+)
+
+var sample = []string{
+	"The quick brown fox jumps over the lazy dog",
+	"the dog sleeps; the fox runs",
+	"Kafka Streams counts words, and so does StoatFlow",
+	"a fox, a dog, a stoat",
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "refdemo:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("refdemo", flag.ContinueOnError)
+	bootstrap := fs.String("bootstrap", "127.0.0.1:9092", "Kafka bootstrap address")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	root, err := integration.RepoRoot()
+	if err != nil {
+		return err
+	}
+	suffix := time.Now().Format("20060102-150405")
+	in, out := "demo-lines-"+suffix, "demo-counts-"+suffix
+	if err := createTopics(ctx, *bootstrap, in, out); err != nil {
+		return err
+	}
+	if err := produce(*bootstrap, in, sample); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "fed %d lines into %s; starting the Kafka Streams 4.4 word count (exactly_once_v2)\n", len(sample), in)
+
+	stateDir, err := os.MkdirTemp("", "stoatflow-refdemo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(stateDir)
+	app, err := integration.StartReference(ctx, integration.ReferenceOptions{
+		App:     "wordcount",
+		Configs: []string{filepath.Join(root, "examples", "wordcount", "streams.properties")},
+		Set: map[string]string{
+			"application.id":    "demo-wordcount-" + suffix,
+			"bootstrap.servers": *bootstrap,
+			"state.dir":         stateDir,
+		},
+		Args: map[string]string{"input": in, "output": out},
+	})
+	if err != nil {
+		return err
+	}
+	defer app.Stop(45 * time.Second) //nolint:errcheck // best effort on the way out
+	if err := app.WaitState(ctx, "RUNNING"); err != nil {
+		return err
+	}
+	return printCounts(ctx, *bootstrap, out, stdout)
+}
+
+func createTopics(ctx context.Context, bootstrap string, topics ...string) error {
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err != nil {
+		return err
+	}
+	defer admin.Close()
+	var specs []kafka.TopicSpecification
+	for _, t := range topics {
+		specs = append(specs, kafka.TopicSpecification{Topic: t, NumPartitions: 2, ReplicationFactor: 1})
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := admin.CreateTopics(ctx, specs)
+	if err != nil {
+		return fmt.Errorf("creating topics on %s: %w", bootstrap, err)
+	}
+	for _, r := range res {
+		if r.Error.Code() != kafka.ErrNoError {
+			return fmt.Errorf("creating topic %s: %w", r.Topic, r.Error)
+		}
+	}
+	return nil
+}
+
+func produce(bootstrap, topic string, lines []string) error {
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.reports": false})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	for _, l := range lines {
+		if err := p.Produce(&kafka.Message{
+			TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+			Value:          []byte(l),
+		}, nil); err != nil {
+			return err
+		}
+	}
+	if left := p.Flush(30_000); left > 0 {
+		return fmt.Errorf("%d lines not delivered to %s", left, topic)
+	}
+	return nil
+}
+
+// printCounts prints every count update until the output has been quiet for
+// a few seconds.
+func printCounts(ctx context.Context, bootstrap, topic string, stdout io.Writer) error {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{
+		"bootstrap.servers": bootstrap,
+		"group.id":          topic + "-reader",
+		"isolation.level":   "read_committed",
+		"auto.offset.reset": "earliest",
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Subscribe(topic, nil); err != nil {
+		return err
+	}
+	last := time.Now()
+	seen := 0
+	deadline := time.Now().Add(2 * time.Minute)
+	for ctx.Err() == nil {
+		if seen > 0 && time.Since(last) > 4*time.Second {
+			fmt.Fprintf(stdout, "%d count updates, output quiet: done\n", seen)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("no word counts arrived within 2 minutes")
+		}
+		ev := c.Poll(200)
+		m, ok := ev.(*kafka.Message)
+		if !ok {
+			continue
+		}
+		seen++
+		last = time.Now()
+		n := "?"
+		if len(m.Value) == 8 {
+			n = fmt.Sprint(binary.BigEndian.Uint64(m.Value))
+		}
+		fmt.Fprintf(stdout, "  %-12s %s\n", strings.TrimSpace(string(m.Key)), n)
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,353 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// RepoRoot returns the directory holding go.mod, found by walking up from the
+// working directory.
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("integration: go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+var buildMu sync.Mutex
+
+// ReferenceJar builds the Kafka Streams 4.4 reference applications
+// (integration/reference, Maven) once and returns the path of the runnable
+// jar. The jar is cached under .cache/reference, keyed by a hash of the
+// project's pom and sources, so later calls and later runs reuse it; a file
+// lock keeps concurrent test binaries from building at once.
+func ReferenceJar(ctx context.Context) (string, error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	project := filepath.Join(root, "integration", "reference")
+	sum, err := hashTree(project, "target")
+	if err != nil {
+		return "", fmt.Errorf("integration: hashing %s: %w", project, err)
+	}
+	cache := filepath.Join(root, ".cache", "reference")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", err
+	}
+	jar := filepath.Join(cache, "stoatflow-reference-"+sum[:16]+".jar")
+	if _, err := os.Stat(jar); err == nil {
+		return jar, nil
+	}
+
+	lock, err := os.OpenFile(filepath.Join(cache, ".build.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("integration: locking the reference build: %w", err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // released on close anyway
+	if _, err := os.Stat(jar); err == nil {
+		return jar, nil // another process built it while we waited
+	}
+
+	cmd := exec.CommandContext(ctx, "mvn", "-B", "-q", "-f", filepath.Join(project, "pom.xml"), "package")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("integration: building the Kafka Streams reference jar (mvn package in %s): %w\n%s",
+			project, err, tail(string(out), 40))
+	}
+	built := filepath.Join(project, "target", "stoatflow-reference.jar")
+	tmp := jar + ".tmp"
+	if err := copyFile(built, tmp); err != nil {
+		return "", err
+	}
+	return jar, os.Rename(tmp, jar)
+}
+
+// ReferenceApp is a running Kafka Streams 4.4 reference application.
+type ReferenceApp struct {
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+
+	mu     sync.Mutex
+	states []string
+	errs   []string
+	closed bool
+	change chan struct{} // closed and replaced on every state line
+
+	exited chan struct{}
+	err    error
+}
+
+// ReferenceOptions configure one run of a reference application.
+type ReferenceOptions struct {
+	App     string            // "wordcount"
+	Configs []string          // .properties files, loaded in order
+	Set     map[string]string // --set overrides
+	Args    map[string]string // the application's own arguments, e.g. input, output
+}
+
+// Describe runs the reference application with --describe and returns its
+// topology.describe() text.
+func Describe(ctx context.Context, opts ReferenceOptions) (string, error) {
+	jar, err := ReferenceJar(ctx)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "java", append([]string{"-jar", jar}, refArgs(opts, true)...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("integration: %s --describe: %w\n%s", opts.App, err, tail(stderr.String(), 20))
+	}
+	return string(out), nil
+}
+
+// StartReference starts a reference application as a child process and
+// returns once it has started; use WaitState to wait for RUNNING.
+func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, error) {
+	jar, err := ReferenceJar(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("java", append([]string{"-Xmx512m", "-jar", jar}, refArgs(opts, false)...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	a := &ReferenceApp{cmd: cmd, stderr: &tailBuffer{max: 64 << 10}, change: make(chan struct{}), exited: make(chan struct{})}
+	cmd.Stderr = a.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("integration: starting %s: %w", opts.App, err)
+	}
+	var reader sync.WaitGroup
+	reader.Add(1)
+	go func() {
+		defer reader.Done()
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			a.line(sc.Text())
+		}
+	}()
+	go func() {
+		reader.Wait()
+		a.err = cmd.Wait()
+		close(a.exited)
+		a.mu.Lock()
+		close(a.change)
+		a.change = make(chan struct{})
+		a.mu.Unlock()
+	}()
+	return a, nil
+}
+
+func (a *ReferenceApp) line(l string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case strings.HasPrefix(l, "STATE "):
+		a.states = append(a.states, strings.TrimPrefix(l, "STATE "))
+	case strings.HasPrefix(l, "ERROR "):
+		a.errs = append(a.errs, strings.TrimPrefix(l, "ERROR "))
+	case l == "CLOSED":
+		a.closed = true
+	default:
+		return
+	}
+	close(a.change)
+	a.change = make(chan struct{})
+}
+
+// WaitState waits until the application reports state (e.g. "RUNNING"). It
+// fails early when the application reports ERROR or exits.
+func (a *ReferenceApp) WaitState(ctx context.Context, state string) error {
+	for {
+		a.mu.Lock()
+		for _, s := range a.states {
+			if s == state {
+				a.mu.Unlock()
+				return nil
+			}
+		}
+		errs := append([]string(nil), a.errs...)
+		change := a.change
+		a.mu.Unlock()
+		if len(errs) > 0 {
+			return fmt.Errorf("integration: reference app failed: %s\n%s", strings.Join(errs, "; "), a.stderr.String())
+		}
+		select {
+		case <-a.exited:
+			return fmt.Errorf("integration: reference app exited before %s: %v\n%s", state, a.err, a.stderr.String())
+		case <-ctx.Done():
+			return fmt.Errorf("integration: waiting for %s: %w\n%s", state, ctx.Err(), a.stderr.String())
+		case <-change:
+		}
+	}
+}
+
+// Stop sends SIGTERM, which closes Kafka Streams cleanly through its shutdown
+// hook, and waits for the process; after timeout it kills it. It is safe to
+// call more than once.
+func (a *ReferenceApp) Stop(timeout time.Duration) error {
+	select {
+	case <-a.exited:
+		return nil
+	default:
+	}
+	_ = a.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-a.exited:
+	case <-time.After(timeout):
+		_ = a.cmd.Process.Kill()
+		<-a.exited
+		return fmt.Errorf("integration: reference app did not stop within %v; killed", timeout)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.closed {
+		return fmt.Errorf("integration: reference app exited without a clean close: %v\n%s", a.err, a.stderr.String())
+	}
+	return nil
+}
+
+// Kill ends the application with SIGKILL and waits for it.
+func (a *ReferenceApp) Kill() {
+	_ = a.cmd.Process.Kill()
+	<-a.exited
+}
+
+// Stderr returns the tail of the application's log.
+func (a *ReferenceApp) Stderr() string { return a.stderr.String() }
+
+func refArgs(opts ReferenceOptions, describe bool) []string {
+	args := []string{opts.App}
+	for _, c := range opts.Configs {
+		args = append(args, "--config", c)
+	}
+	for _, k := range sortedKeys(opts.Set) {
+		args = append(args, "--set", k+"="+opts.Set[k])
+	}
+	for _, k := range sortedKeys(opts.Args) {
+		args = append(args, "--arg", k+"="+opts.Args[k])
+	}
+	if describe {
+		args = append(args, "--describe")
+	}
+	return args
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// hashTree hashes every file's path and content under dir, skipping the
+// named subdirectories.
+func hashTree(dir string, skip ...string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			for _, s := range skip {
+				if rel == s {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%s\x00", rel)
+		_, err = io.Copy(h, f)
+		return err
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func tail(s string, lines int) string {
+	parts := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(parts) > lines {
+		parts = parts[len(parts)-lines:]
+	}
+	return strings.Join(parts, "\n")
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > b.max {
+		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return tail(string(b.buf), 40)
+}

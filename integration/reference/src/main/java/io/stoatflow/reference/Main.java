@@ -1,0 +1,115 @@
+package io.stoatflow.reference;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+
+/**
+ * Runs one Kafka Streams 4.4 reference application, the twin of a StoatFlow example.
+ *
+ * <pre>
+ * java -jar stoatflow-reference.jar APP --config FILE [--config FILE2] [--set key=value]...
+ *      [--arg name=value]... [--describe]
+ * </pre>
+ *
+ * Lines on stdout are the protocol with the Go harness: {@code STATE <state>} on every state
+ * change, {@code ERROR <message>} on a fatal error, {@code CLOSED} after a clean close. With
+ * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
+ */
+public final class Main {
+    private static final Map<String, Function<Map<String, String>, Topology>> APPS = new TreeMap<>();
+
+    static {
+        APPS.put("wordcount", WordCount::topology);
+    }
+
+    private Main() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        if (args.length < 1 || !APPS.containsKey(args[0])) {
+            System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe]");
+            System.err.println("apps: " + APPS.keySet());
+            System.exit(2);
+        }
+        Properties props = new Properties();
+        Map<String, String> appArgs = new TreeMap<>();
+        boolean describe = false;
+        List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
+        for (int i = 0; i < rest.size(); i++) {
+            String a = rest.get(i);
+            switch (a) {
+                case "--describe" -> describe = true;
+                case "--config" -> {
+                    try (InputStream in = new FileInputStream(rest.get(++i))) {
+                        props.load(in);
+                    }
+                }
+                case "--set" -> putPair(props, rest.get(++i));
+                case "--arg" -> {
+                    String kv = rest.get(++i);
+                    int eq = kv.indexOf('=');
+                    appArgs.put(kv.substring(0, eq), kv.substring(eq + 1));
+                }
+                default -> {
+                    System.err.println("unknown argument: " + a);
+                    System.exit(2);
+                }
+            }
+        }
+
+        Topology topology = APPS.get(args[0]).apply(appArgs);
+        if (describe) {
+            out.print(topology.describe().toString());
+            out.flush();
+            return;
+        }
+
+        KafkaStreams streams = new KafkaStreams(topology, props);
+        CountDownLatch done = new CountDownLatch(1);
+        streams.setStateListener((next, prev) -> {
+            out.println("STATE " + next);
+            if (next == KafkaStreams.State.ERROR || next == KafkaStreams.State.NOT_RUNNING) {
+                done.countDown();
+            }
+        });
+        streams.setUncaughtExceptionHandler(e -> {
+            out.println("ERROR " + e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close(Duration.ofSeconds(30));
+            out.println("CLOSED");
+            out.flush();
+        }));
+        streams.start();
+        done.await();
+    }
+
+    private static void putPair(Properties props, String kv) throws IOException {
+        int eq = kv.indexOf('=');
+        if (eq < 0) {
+            throw new IOException("--set wants key=value, got " + kv);
+        }
+        props.setProperty(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+
+    static String arg(Map<String, String> args, String name, String dflt) {
+        return args.getOrDefault(name, dflt);
+    }
+}

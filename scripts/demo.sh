@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Word count end to end on a local Apache Kafka 4.4 broker: starts the broker
+# when none runs, feeds sample lines, prints the counts as they change, and
+# stops what it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+started=0
+if ! addr="$(integration/kafka.sh status 2>/dev/null)"; then
+	addr="$(integration/kafka.sh up)"
+	started=1
+fi
+stop() {
+	if ((started)); then integration/kafka.sh down || true; fi
+}
+trap stop EXIT
+go run ./integration/cmd/refdemo -bootstrap "$addr"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# gofmt, go vet, go mod tidy and staticcheck: each must be clean.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail=0
+
+unformatted="$(gofmt -l $(git ls-files '*.go' | grep -v '^\.cache/') 2>&1 || true)"
+if [[ -n "$unformatted" ]]; then
+	echo "lint: gofmt wants to rewrite:" >&2
+	echo "$unformatted" >&2
+	fail=1
+fi
+
+go vet ./... || fail=1
+
+cp go.mod /tmp/stoatflow-go.mod.$$ && cp go.sum /tmp/stoatflow-go.sum.$$
+go mod tidy
+if ! git diff --quiet -- go.mod go.sum; then
+	echo "lint: go.mod/go.sum are not tidy; run go mod tidy and commit:" >&2
+	git --no-pager diff -- go.mod go.sum >&2
+	fail=1
+fi
+cp /tmp/stoatflow-go.mod.$$ go.mod && cp /tmp/stoatflow-go.sum.$$ go.sum
+rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
+
+"${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
+
+if ((fail)); then
+	echo "lint: FAILED" >&2
+	exit 1
+fi
+echo "lint: gofmt, go vet, go mod tidy, staticcheck clean" >&2

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Starts the local Kafka 4.4 broker, runs every test against it, and stops
+# the broker even when tests fail. Integration tests see the broker through
+# STOATFLOW_TEST_BOOTSTRAP; CI=true turns a missing broker into a failure.
+#
+#   STOATFLOW_TEST_FLAGS   extra flags for go test (e.g. -run X, -v)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=0
+if ! addr="$(integration/kafka.sh status 2>/dev/null)"; then
+	addr="$(integration/kafka.sh up)"
+	started=1
+fi
+stop() {
+	if ((started)); then integration/kafka.sh down || true; fi
+}
+trap stop EXIT
+export STOATFLOW_TEST_BOOTSTRAP="$addr"
+echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP" >&2
+
+# shellcheck disable=SC2086
+go test -count=1 -timeout 40m ${STOATFLOW_TEST_FLAGS:-} ./...
+# The concurrent packages once more under the race detector.
+race_pkgs=()
+for p in state txn kstreams metrics; do
+	[[ -n "$(find "$p" -name '*_test.go' -print -quit 2>/dev/null)" ]] && race_pkgs+=("./$p/...")
+done
+if ((${#race_pkgs[@]})); then
+	# shellcheck disable=SC2086
+	go test -count=1 -race -short -timeout 30m ${STOATFLOW_TEST_FLAGS:-} "${race_pkgs[@]}"
+fi
