@@ -109,7 +109,8 @@ func (c *core) uncommittedBytes() int64 { return c.ov.Bytes() }
 
 // commit writes the overlay, the offsets, the position and meta in one
 // batch, then empties the overlay.
-func (c *core) commit(offsets map[TopicPartition]*int64, meta map[string][]byte, drop []int64) error {
+// Writes to segments below minSeg (expired by stream time) are discarded.
+func (c *core) commit(offsets map[TopicPartition]*int64, meta map[string][]byte, drop []int64, minSeg int64) error {
 	if err := c.check(); err != nil {
 		return err
 	}
@@ -121,6 +122,9 @@ func (c *core) commit(offsets map[TopicPartition]*int64, meta map[string][]byte,
 		if c.segmented {
 			w.seg = decodeSegPrefix(e.Key)
 			w.e.Key = e.Key[8:]
+			if w.seg < minSeg {
+				return true
+			}
 		}
 		cb.writes = append(cb.writes, w)
 		return true

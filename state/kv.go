@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 )
 
@@ -117,7 +118,7 @@ func (s *kvStore) Persistent() bool { return s.c.base.persistent() }
 func (s *kvStore) Rollback()        { s.c.rollback() }
 func (s *kvStore) Close() error     { return s.c.close() }
 func (s *kvStore) Commit(offsets map[TopicPartition]*int64) error {
-	return s.c.commit(offsets, nil, nil)
+	return s.c.commit(offsets, nil, nil, math.MinInt64)
 }
 func (s *kvStore) CommittedOffset(tp TopicPartition) (int64, bool, error) {
 	return s.c.committedOffset(tp)
