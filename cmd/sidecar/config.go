@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/properties"
+)
+
+// exampleProcessID stands in for the process id (a UUID the running
+// application persists in its state directory) when printing client settings.
+const exampleProcessID = "00000000-0000-0000-0000-000000000000"
+
+// loadConfig reads the files and overrides, resolves config providers and
+// loads the typed config, printing every finding to stderr. It returns
+// errReported when there was any error.
+func loadConfig(files, sets []string, env *properties.Environment, stderr io.Writer) (*compat.Config, error) {
+	p, err := properties.Load(files, sets)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, errReported
+	}
+	warnings, rerr := properties.Resolve(p, env)
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "warning: "+w)
+	}
+	if rerr != nil {
+		fmt.Fprintln(stderr, rerr)
+	}
+	cfg, diags := compat.Load(p)
+	for _, d := range diags {
+		fmt.Fprintln(stderr, d.String())
+	}
+	if rerr != nil || diags.HasErrors() {
+		n := len(diags.Errors())
+		if rerr != nil {
+			n++
+		}
+		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d); nothing was started\n", n)
+		return cfg, errReported
+	}
+	return cfg, nil
+}
+
+func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("config", stderr)
+	var files, sets stringList
+	fs.Var(&files, "config", "a .properties `file` (repeatable; later files win)")
+	fs.Var(&sets, "set", "a `key=value` override (repeatable; wins over files)")
+	processID := fs.String("process-id", exampleProcessID, "process `id` (UUID) used to show the derived client ids")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sidecar config: unexpected argument %q; give files with --config\n", fs.Arg(0))
+		return errUsage
+	}
+	if len(files) == 0 && len(sets) == 0 {
+		fmt.Fprintln(stderr, "sidecar config: give at least one --config FILE or --set key=value")
+		return errUsage
+	}
+	cfg, err := loadConfig(files, sets, nil, stderr)
+	if err != nil {
+		return err
+	}
+	if err := cfg.WriteStreamsConfig(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := cfg.WriteStoatFlowConfig(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return cfg.WriteClientConfigs(stdout, *processID)
+}

@@ -1,0 +1,17 @@
+// Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
+// application, reading the application's .properties file unchanged.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// version is the sidecar's version; release builds set it with
+// -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// command is one subcommand. Adding a subcommand is one entry in commands.
+type command struct {
+	// summary is the one-line description shown by help.
+	summary string
+	// run executes the subcommand with the arguments after its name.
+	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+// commands is the subcommand table.
+var commands = map[string]command{
+	"config":  {summary: "validate .properties files and print the effective configuration", run: runConfig},
+	"version": {summary: "print the version", run: runVersion},
+}
+
+// errUsage marks a command-line mistake; the message has been printed.
+var errUsage = errors.New("sidecar: usage")
+
+// errReported marks a failure whose details have been printed.
+var errReported = errors.New("sidecar: failed")
+
+// run dispatches args to a subcommand.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return errUsage
+		}
+		return nil
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "sidecar: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return errUsage
+	}
+	return cmd.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: sidecar <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+}
+
+// exitCode maps run's error to a process exit code, printing unexpected errors.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	case errors.Is(err, errReported):
+		return 1
+	}
+	fmt.Fprintln(stderr, err)
+	return 1
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
+// newFlagSet returns a flag set that reports errors to stderr as usage errors.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("sidecar "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", stderr)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	_, err := fmt.Fprintf(stdout, "stoatflow sidecar %s (Kafka Streams 4.4 compatible)\n", version)
+	return err
+}

@@ -1,0 +1,249 @@
+package compat
+
+import "strings"
+
+// Serde is a built-in serde StoatFlow implements, named by the Kafka class it
+// stands for.
+type Serde int
+
+// The built-in serdes (org.apache.kafka.common.serialization.Serdes$...).
+const (
+	SerdeUnset Serde = iota
+	SerdeString
+	SerdeLong
+	SerdeInteger
+	SerdeShort
+	SerdeFloat
+	SerdeDouble
+	SerdeByteArray
+	SerdeBytes
+	SerdeByteBuffer
+	SerdeVoid
+	SerdeUUID
+	SerdeBoolean
+)
+
+const serdesPrefix = "org.apache.kafka.common.serialization.Serdes$"
+
+var serdeClasses = map[string]Serde{
+	serdesPrefix + "StringSerde":     SerdeString,
+	serdesPrefix + "LongSerde":       SerdeLong,
+	serdesPrefix + "IntegerSerde":    SerdeInteger,
+	serdesPrefix + "ShortSerde":      SerdeShort,
+	serdesPrefix + "FloatSerde":      SerdeFloat,
+	serdesPrefix + "DoubleSerde":     SerdeDouble,
+	serdesPrefix + "ByteArraySerde":  SerdeByteArray,
+	serdesPrefix + "BytesSerde":      SerdeBytes,
+	serdesPrefix + "ByteBufferSerde": SerdeByteBuffer,
+	serdesPrefix + "VoidSerde":       SerdeVoid,
+	serdesPrefix + "UUIDSerde":       SerdeUUID,
+	serdesPrefix + "BooleanSerde":    SerdeBoolean,
+}
+
+// String returns the Kafka class name of the serde, or "null" when unset.
+func (s Serde) String() string {
+	for k, v := range serdeClasses {
+		if v == s {
+			return k
+		}
+	}
+	return "null"
+}
+
+// ProcessingGuarantee is processing.guarantee.
+type ProcessingGuarantee int
+
+// The processing guarantees.
+const (
+	AtLeastOnce ProcessingGuarantee = iota
+	ExactlyOnceV2
+)
+
+// String returns the processing.guarantee value.
+func (g ProcessingGuarantee) String() string {
+	if g == ExactlyOnceV2 {
+		return "exactly_once_v2"
+	}
+	return "at_least_once"
+}
+
+// DeserializationHandler is the built-in DeserializationExceptionHandler in use.
+type DeserializationHandler int
+
+// The built-in deserialization exception handlers.
+const (
+	DeserializationLogAndFail DeserializationHandler = iota
+	DeserializationLogAndContinue
+)
+
+var deserializationClasses = map[string]DeserializationHandler{
+	"org.apache.kafka.streams.errors.LogAndFailExceptionHandler":     DeserializationLogAndFail,
+	"org.apache.kafka.streams.errors.LogAndContinueExceptionHandler": DeserializationLogAndContinue,
+}
+
+// String returns the Kafka class name.
+func (h DeserializationHandler) String() string {
+	if h == DeserializationLogAndContinue {
+		return "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler"
+	}
+	return "org.apache.kafka.streams.errors.LogAndFailExceptionHandler"
+}
+
+// ProcessingHandler is the built-in ProcessingExceptionHandler in use.
+type ProcessingHandler int
+
+// The built-in processing exception handlers.
+const (
+	ProcessingLogAndFail ProcessingHandler = iota
+	ProcessingLogAndContinue
+)
+
+var processingClasses = map[string]ProcessingHandler{
+	"org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler":     ProcessingLogAndFail,
+	"org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler": ProcessingLogAndContinue,
+}
+
+// String returns the Kafka class name.
+func (h ProcessingHandler) String() string {
+	if h == ProcessingLogAndContinue {
+		return "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler"
+	}
+	return "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"
+}
+
+// ProductionHandler is the built-in ProductionExceptionHandler in use.
+type ProductionHandler int
+
+// The built-in production exception handler: fail on every send error except
+// RecordTooLarge... as Kafka's DefaultProductionExceptionHandler decides.
+const (
+	ProductionDefault ProductionHandler = iota
+)
+
+var productionClasses = map[string]ProductionHandler{
+	"org.apache.kafka.streams.errors.DefaultProductionExceptionHandler": ProductionDefault,
+}
+
+// String returns the Kafka class name.
+func (h ProductionHandler) String() string {
+	return "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler"
+}
+
+// TimestampExtractor is the built-in TimestampExtractor in use.
+type TimestampExtractor int
+
+// The built-in timestamp extractors.
+const (
+	FailOnInvalidTimestamp TimestampExtractor = iota
+	LogAndSkipOnInvalidTimestamp
+	UsePartitionTimeOnInvalidTimestamp
+	WallclockTimestampExtractor
+)
+
+var timestampClasses = map[string]TimestampExtractor{
+	"org.apache.kafka.streams.processor.FailOnInvalidTimestamp":             FailOnInvalidTimestamp,
+	"org.apache.kafka.streams.processor.LogAndSkipOnInvalidTimestamp":       LogAndSkipOnInvalidTimestamp,
+	"org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp": UsePartitionTimeOnInvalidTimestamp,
+	"org.apache.kafka.streams.processor.WallclockTimestampExtractor":        WallclockTimestampExtractor,
+}
+
+// String returns the Kafka class name.
+func (t TimestampExtractor) String() string {
+	for k, v := range timestampClasses {
+		if v == t {
+			return k
+		}
+	}
+	return "?"
+}
+
+// DSLStore is the kind of store DSL operators create.
+type DSLStore int
+
+// The built-in DSL store kinds.
+const (
+	DSLStoreRocksDB DSLStore = iota
+	DSLStoreInMemory
+)
+
+var dslStoreClasses = map[string]DSLStore{
+	"org.apache.kafka.streams.state.BuiltInDslStoreSuppliers$RocksDBDslStoreSuppliers":  DSLStoreRocksDB,
+	"org.apache.kafka.streams.state.BuiltInDslStoreSuppliers$InMemoryDslStoreSuppliers": DSLStoreInMemory,
+}
+
+// String returns the Kafka class name.
+func (d DSLStore) String() string {
+	if d == DSLStoreInMemory {
+		return "org.apache.kafka.streams.state.BuiltInDslStoreSuppliers$InMemoryDslStoreSuppliers"
+	}
+	return "org.apache.kafka.streams.state.BuiltInDslStoreSuppliers$RocksDBDslStoreSuppliers"
+}
+
+// IsolationLevel is the default isolation level of interactive queries.
+type IsolationLevel int
+
+// The isolation levels.
+const (
+	ReadUncommitted IsolationLevel = iota
+	ReadCommitted
+)
+
+// String returns READ_UNCOMMITTED or READ_COMMITTED.
+func (l IsolationLevel) String() string {
+	if l == ReadCommitted {
+		return "READ_COMMITTED"
+	}
+	return "READ_UNCOMMITTED"
+}
+
+// ParseIsolationLevel parses READ_UNCOMMITTED or READ_COMMITTED in any case.
+func ParseIsolationLevel(s string) (IsolationLevel, bool) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "READ_UNCOMMITTED":
+		return ReadUncommitted, true
+	case "READ_COMMITTED":
+		return ReadCommitted, true
+	}
+	return 0, false
+}
+
+// GroupProtocol is group.protocol.
+type GroupProtocol int
+
+// The rebalance protocols.
+const (
+	GroupProtocolClassic GroupProtocol = iota
+	GroupProtocolStreams
+)
+
+// String returns classic or streams.
+func (g GroupProtocol) String() string {
+	if g == GroupProtocolStreams {
+		return "streams"
+	}
+	return "classic"
+}
+
+// LogFormat is stoatflow.log.format.
+type LogFormat int
+
+// The log formats.
+const (
+	LogText LogFormat = iota
+	LogJSON
+)
+
+// String returns text or json.
+func (f LogFormat) String() string {
+	if f == LogJSON {
+		return "json"
+	}
+	return "text"
+}
+
+func shortClass(name string) string {
+	if i := strings.LastIndexAny(name, ".$"); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}

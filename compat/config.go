@@ -1,0 +1,266 @@
+package compat
+
+import (
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Secret is a string that never prints: String, Format verbs and text
+// marshalling all give "[hidden]", as Kafka's Password does. Use Value for the
+// secret itself.
+type Secret struct{ v string }
+
+// NewSecret wraps s.
+func NewSecret(s string) Secret { return Secret{s} }
+
+// Value returns the secret.
+func (s Secret) Value() string { return s.v }
+
+// IsSet reports whether the secret is non-empty.
+func (s Secret) IsSet() bool { return s.v != "" }
+
+// String returns "[hidden]".
+func (s Secret) String() string { return "[hidden]" }
+
+// GoString returns "[hidden]".
+func (s Secret) GoString() string { return "[hidden]" }
+
+// MarshalText returns "[hidden]".
+func (s Secret) MarshalText() ([]byte, error) { return []byte("[hidden]"), nil }
+
+// LogValue keeps the secret out of slog output.
+func (s Secret) LogValue() slog.Value { return slog.StringValue("[hidden]") }
+
+// Config is StoatFlow's typed configuration, built by Load from a Kafka Streams
+// .properties file. Nothing downstream reads raw keys. Each field names its key
+// and its default.
+type Config struct {
+	// ApplicationID identifies the application (application.id; required).
+	ApplicationID string
+	// BootstrapServers are the brokers (bootstrap.servers; required).
+	BootstrapServers []string
+	// ClientID is the prefix of client ids (client.id; default "", meaning
+	// <ApplicationID>-<processId>; see EffectiveClientID).
+	ClientID string
+	// ProcessingGuarantee is at_least_once or exactly_once_v2
+	// (processing.guarantee; default AtLeastOnce).
+	ProcessingGuarantee ProcessingGuarantee
+	// NumStreamThreads is the number of stream threads (num.stream.threads; default 1).
+	NumStreamThreads int
+	// CommitInterval is how often to commit (commit.interval.ms or
+	// stoatflow.commit-barrier.interval-ms; default 30s, 100ms under exactly_once_v2).
+	CommitInterval time.Duration
+	// StateDir is the root of local state (state.dir or stoatflow.state.dir;
+	// default <os.TempDir()>/kafka-streams).
+	StateDir string
+	// ReplicationFactor of internal topics (replication.factor; default -1 = broker default).
+	ReplicationFactor int
+	// NumStandbyReplicas per task (num.standby.replicas; default 0).
+	NumStandbyReplicas int
+	// DefaultKeySerde (default.key.serde; default SerdeUnset).
+	DefaultKeySerde Serde
+	// DefaultValueSerde (default.value.serde; default SerdeUnset).
+	DefaultValueSerde Serde
+	// DeserializationExceptionHandler (deserialization.exception.handler, or the
+	// deprecated default.deserialization.exception.handler; default LogAndFail).
+	DeserializationExceptionHandler DeserializationHandler
+	// ProcessingExceptionHandler (processing.exception.handler; default LogAndFail).
+	ProcessingExceptionHandler ProcessingHandler
+	// ProcessingExceptionHandlerGlobal applies it to global stores too
+	// (processing.exception.handler.global.enabled; default false).
+	ProcessingExceptionHandlerGlobal bool
+	// ProductionExceptionHandler (production.exception.handler, or the deprecated
+	// default.production.exception.handler; default ProductionDefault).
+	ProductionExceptionHandler ProductionHandler
+	// TimestampExtractor (default.timestamp.extractor; default FailOnInvalidTimestamp).
+	TimestampExtractor TimestampExtractor
+	// DeadLetterQueueTopic receives records the built-in handlers give up on
+	// (errors.dead.letter.queue.topic.name; default "" = none).
+	DeadLetterQueueTopic string
+	// MaxTaskIdle (max.task.idle.ms; default 0; negative means never wait).
+	MaxTaskIdle time.Duration
+	// BufferedRecordsPerPartition (buffered.records.per.partition; default 1000).
+	BufferedRecordsPerPartition int
+	// StatestoreCacheMaxBytes for all threads (statestore.cache.max.bytes, or the
+	// deprecated cache.max.bytes.buffering; default 10 MiB).
+	StatestoreCacheMaxBytes int64
+	// UncommittedMaxBytes is the instance's uncommitted-bytes budget
+	// (statestore.uncommitted.max.bytes or stoatflow.state.uncommitted-max-bytes;
+	// default 64 MiB; <= 0 disables). See UncommittedBytesPerThread.
+	UncommittedMaxBytes int64
+	// IsolationLevel of interactive queries that name none
+	// (stoatflow.state.interactive-query-isolation-level or
+	// default.interactive.query.isolation.level; default ReadUncommitted).
+	IsolationLevel IsolationLevel
+	// ApplicationServer is this instance's query endpoint (application.server or
+	// stoatflow.application-server; default "").
+	ApplicationServer string
+	// TopicConfigs are the topic.* settings for internal topics, without the prefix.
+	TopicConfigs map[string]string
+	// RepartitionPurgeInterval (repartition.purge.interval.ms; default 30s).
+	RepartitionPurgeInterval time.Duration
+	// WindowstoreChangelogAdditionalRetention
+	// (windowstore.changelog.additional.retention.ms; default 24h).
+	WindowstoreChangelogAdditionalRetention time.Duration
+	// PollTimeout is the longest a poll blocks (poll.ms; default 100ms).
+	PollTimeout time.Duration
+	// AcceptableRecoveryLag (acceptable.recovery.lag; default 10000).
+	AcceptableRecoveryLag int64
+	// MaxWarmupReplicas (max.warmup.replicas; default 2).
+	MaxWarmupReplicas int
+	// ProbingRebalanceInterval (probing.rebalance.interval.ms; default 10m).
+	ProbingRebalanceInterval time.Duration
+	// TaskTimeout (task.timeout.ms; default 5m).
+	TaskTimeout time.Duration
+	// Optimizations are the enabled DSL optimizations (topology.optimization;
+	// default none), each one of the Optimize* names other than none and all.
+	Optimizations []string
+	// DSLStore is the store kind of DSL operators (dsl.store.suppliers.class, or
+	// the deprecated default.dsl.store; default DSLStoreRocksDB).
+	DSLStore DSLStore
+	// DSLStoreHeaders selects headers-aware DSL stores (dsl.store.format=HEADERS; default false).
+	DSLStoreHeaders bool
+	// GroupProtocol (group.protocol; default classic).
+	GroupProtocol GroupProtocol
+	// EnsureExplicitInternalResourceNaming
+	// (ensure.explicit.internal.resource.naming; default false).
+	EnsureExplicitInternalResourceNaming bool
+	// StateCleanupDelay (state.cleanup.delay.ms; default 10m).
+	StateCleanupDelay time.Duration
+	// StateCleanupDirMaxAge (state.cleanup.dir.max.age.ms; default -1ms = never).
+	StateCleanupDirMaxAge time.Duration
+	// LogSummaryInterval (log.summary.interval.ms; default 2m; negative disables).
+	LogSummaryInterval time.Duration
+	// MetricsRecordingLevel (metrics.recording.level; default INFO).
+	MetricsRecordingLevel string
+	// ClientTags are the client.tag.* settings, without the prefix.
+	ClientTags map[string]string
+	// RackAwareAssignmentTags (rack.aware.assignment.tags; default empty).
+	RackAwareAssignmentTags []string
+	// UpgradeFrom (upgrade.from; default "").
+	UpgradeFrom string
+	// MaxPollRecords is what the main consumer's max.poll.records resolves to
+	// (consumer./main.consumer. prefixes apply; default 1000). librdkafka has no
+	// such setting, so the engine bounds its own batches with it.
+	MaxPollRecords int
+
+	// Topology names the registered Go topology to run (stoatflow.topology; default "").
+	Topology string
+	// EmbeddedBroker runs an in-process broker (stoatflow.embedded-broker; default false).
+	EmbeddedBroker bool
+	// HTTPListen is the HTTP server's address (stoatflow.http.listen; default 127.0.0.1:7070).
+	HTTPListen string
+	// HTTPAuthToken is the HTTP bearer token (stoatflow.http.auth-token; default none).
+	HTTPAuthToken Secret
+	// HTTPTLSCertFile (stoatflow.http.tls.cert-file; default "" = plain HTTP).
+	HTTPTLSCertFile string
+	// HTTPTLSKeyFile (stoatflow.http.tls.key-file; default "").
+	HTTPTLSKeyFile string
+	// ShutdownTimeout (stoatflow.shutdown.timeout-ms; default 30s).
+	ShutdownTimeout time.Duration
+	// LogFormat (stoatflow.log.format; default text).
+	LogFormat LogFormat
+	// LogLevel (stoatflow.log.level; default info).
+	LogLevel slog.Level
+	// RocksDBWriteBufferBytes per store (stoatflow.rocksdb.write-buffer-bytes; default 16 MiB).
+	RocksDBWriteBufferBytes int64
+	// StoreWriteBufferBytes overrides it per store
+	// (stoatflow.store.<store>.rocksdb.write-buffer-bytes). See WriteBufferBytes.
+	StoreWriteBufferBytes map[string]int64
+	// Strict makes unknown keys errors (stoatflow.config.strict; default false).
+	Strict bool
+
+	// values holds the effective value of every catalog key, for the printer.
+	values map[string]Value
+	// clients holds the librdkafka settings shared by all instances of a
+	// client kind; the per-thread methods add the derived ids.
+	clients map[ClientKind]map[string]string
+}
+
+// EffectiveClientID returns client.id, or <ApplicationID>-<processID> when it is empty.
+func (c *Config) EffectiveClientID(processID string) string {
+	if c.ClientID != "" {
+		return c.ClientID
+	}
+	return c.ApplicationID + "-" + processID
+}
+
+// ExactlyOnce reports whether processing.guarantee is exactly_once_v2.
+func (c *Config) ExactlyOnce() bool { return c.ProcessingGuarantee == ExactlyOnceV2 }
+
+// UncommittedBytesPerThread returns each thread's share of UncommittedMaxBytes:
+// the budget divided evenly by numThreads, plus one share for the global thread
+// when hasGlobal. It returns -1 (no bound) when the budget is <= 0.
+func (c *Config) UncommittedBytesPerThread(numThreads int, hasGlobal bool) int64 {
+	return UncommittedShare(c.UncommittedMaxBytes, numThreads, hasGlobal)
+}
+
+// UncommittedShare divides total as Kafka Streams 4.4 does: -1 when total <= 0,
+// else total / (numThreads + 1 if hasGlobal), and total itself when the divisor is 0.
+func UncommittedShare(total int64, numThreads int, hasGlobal bool) int64 {
+	if total <= 0 {
+		return -1
+	}
+	d := int64(numThreads)
+	if hasGlobal {
+		d++
+	}
+	if d <= 0 {
+		return total
+	}
+	return total / d
+}
+
+// WriteBufferBytes returns the RocksDB write buffer of store.
+func (c *Config) WriteBufferBytes(store string) int64 {
+	if n, ok := c.StoreWriteBufferBytes[store]; ok {
+		return n
+	}
+	return c.RocksDBWriteBufferBytes
+}
+
+// Validate checks the typed fields, for a Config built or changed in code.
+// Load already reports everything Validate would.
+func (c *Config) Validate() error {
+	var errs []string
+	if c.ApplicationID == "" {
+		errs = append(errs, `Missing required configuration "application.id" which has no default value.`)
+	}
+	if len(c.BootstrapServers) == 0 && !c.EmbeddedBroker {
+		errs = append(errs, "Configuration 'bootstrap.servers' must not be empty. Valid values include: any non-empty value")
+	}
+	if c.NumStreamThreads < 1 {
+		errs = append(errs, fmt.Sprintf("num.stream.threads is %d; StoatFlow needs at least 1 stream thread", c.NumStreamThreads))
+	}
+	if c.CommitInterval < 0 {
+		errs = append(errs, invalid(CommitIntervalMsConfig, fmt.Sprint(c.CommitInterval.Milliseconds()), "Value must be at least 0"))
+	}
+	if c.UncommittedMaxBytes < -1 {
+		errs = append(errs, invalid(StatestoreUncommittedMaxBytesConfig, fmt.Sprint(c.UncommittedMaxBytes), "Value must be at least -1"))
+	}
+	if c.StatestoreCacheMaxBytes < 0 {
+		errs = append(errs, invalid(StatestoreCacheMaxBytesConfig, fmt.Sprint(c.StatestoreCacheMaxBytes), "Value must be at least 0"))
+	}
+	if c.StateDir == "" {
+		errs = append(errs, "state.dir must not be empty")
+	}
+	if (c.HTTPTLSCertFile == "") != (c.HTTPTLSKeyFile == "") {
+		errs = append(errs, "stoatflow.http.tls.cert-file and stoatflow.http.tls.key-file must be set together")
+	}
+	if c.RocksDBWriteBufferBytes < 1 {
+		errs = append(errs, invalid(RocksDBWriteBufferBytesConfig, fmt.Sprint(c.RocksDBWriteBufferBytes), "Value must be at least 1"))
+	}
+	for s, n := range c.StoreWriteBufferBytes {
+		if n < 1 {
+			errs = append(errs, invalid(StoreWriteBufferKey(s), fmt.Sprint(n), "Value must be at least 1"))
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.Strings(errs)
+	return fmt.Errorf("%w: %s", ErrInvalidConfig, strings.Join(errs, "; "))
+}

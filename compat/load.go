@@ -1,0 +1,591 @@
+package compat
+
+import (
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/stoatflow/stoatflow/properties"
+)
+
+// internalConfigs are Kafka Streams' private settings, accepted and ignored.
+var internalConfigs = set(`internal.task.assignor.class __iq.consistency.offset.vector.enabled__
+__emit.interval.ms.kstreams.outer.join.spurious.results.fix__ __emit.interval.ms.kstreams.windowed.aggregation__
+__processing.threads.enabled__ __internal.override.topic.prefix__`)
+
+// loader carries the state of one Load.
+type loader struct {
+	p      *properties.Properties
+	diags  Diagnostics
+	values map[string]Value // effective values of catalog keys
+	set    map[string]bool  // catalog keys given in the input (and parsed)
+	bad    map[string]bool  // keys whose values failed to parse or validate
+}
+
+func (l *loader) add(sev Severity, key, msg, hint string) {
+	e, _ := l.p.Get(key)
+	l.diags = append(l.diags, Diagnostic{Severity: sev, Key: key, Pos: e.Pos, Message: msg, Hint: hint})
+}
+
+func (l *loader) errorf(key, hint, format string, args ...any) {
+	l.add(SeverityError, key, fmt.Sprintf(format, args...), hint)
+}
+
+func (l *loader) warnf(key, hint, format string, args ...any) {
+	l.add(SeverityWarning, key, fmt.Sprintf(format, args...), hint)
+}
+
+// Load turns properties into a Config, checking every key with Kafka's rules.
+// It returns the Config (filled with defaults where a value was bad, so it can
+// still be printed) and every finding; the Config must not be run when
+// Diagnostics.HasErrors. Config-provider references must already be resolved
+// (properties.Resolve).
+func Load(p *properties.Properties) (*Config, Diagnostics) {
+	if p == nil {
+		p = properties.New()
+	}
+	l := &loader{p: p, values: map[string]Value{}, set: map[string]bool{}, bad: map[string]bool{}}
+	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{}}
+
+	// Catalog keys: parse, validate, or take the default.
+	for _, k := range streamsKeys {
+		l.parseKey(k, k.Name)
+	}
+	for _, k := range stoatflowKeys {
+		l.parseKey(k, k.Name)
+	}
+	c.Strict = l.values[StrictConfig].Bool
+
+	// Everything else: prefixes, client keys, unknown keys.
+	var unknown []string
+	for _, key := range p.Keys() {
+		if _, ok := streamsIndex[key]; ok {
+			continue
+		}
+		if _, ok := stoatflowIndex[key]; ok {
+			continue
+		}
+		e, _ := p.Get(key)
+		switch {
+		case strings.HasPrefix(key, "stoatflow."):
+			if k, store, ok := stoatflowKey(key); ok && store != "" {
+				v := l.parseKey(k, key)
+				if !l.bad[key] {
+					c.StoreWriteBufferBytes[store] = v.Int
+				}
+				continue
+			}
+			unknown = append(unknown, key)
+		case strings.HasPrefix(key, TopicPrefix):
+			c.TopicConfigs[strings.TrimPrefix(key, TopicPrefix)] = e.Value
+		case strings.HasPrefix(key, ClientTagPrefix):
+			c.ClientTags[strings.TrimPrefix(key, ClientTagPrefix)] = e.Value
+		case strings.HasPrefix(key, ConfigProvidersConfig+"."):
+			// Used by properties.Resolve.
+		case internalConfigs[key]:
+			l.warnf(key, "remove it", "%s is a private Kafka Streams setting; StoatFlow ignores it", key)
+		case isAnyClientName(key):
+			// Passed to the clients below.
+		default:
+			if kind, sub, ok := splitClientPrefix(key); ok {
+				if !prefixKnows(kind, sub) {
+					unknown = append(unknown, key)
+				}
+				continue
+			}
+			unknown = append(unknown, key)
+		}
+	}
+	for _, key := range unknown {
+		sev := SeverityWarning
+		hint := "Kafka Streams would only pass it to its clients; StoatFlow ignores it"
+		if s := suggest(key); s != "" {
+			hint = "did you mean " + s + "?"
+		}
+		if c.Strict {
+			sev = SeverityError
+			hint += " (stoatflow.config.strict=true makes unknown keys errors)"
+		}
+		l.add(sev, key, fmt.Sprintf("The configuration '%s' was supplied but isn't a known config.", key), hint)
+	}
+
+	l.missingRequired()
+	l.dependent(c)
+	l.fill(c)
+	l.clients(c)
+	c.values = l.values
+	sortDiagnostics(l.diags)
+	return c, l.diags
+}
+
+func sortDiagnostics(ds Diagnostics) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Pos.File != ds[j].Pos.File {
+			return ds[i].Pos.File < ds[j].Pos.File
+		}
+		if ds[i].Pos.Line != ds[j].Pos.Line {
+			return ds[i].Pos.Line < ds[j].Pos.Line
+		}
+		return ds[i].Key < ds[j].Key
+	})
+}
+
+// parseKey parses key (described by k) from the input, or takes k's default.
+func (l *loader) parseKey(k *Key, key string) Value {
+	e, ok := l.p.Get(key)
+	if !ok {
+		v := k.DefaultValue()
+		l.values[key] = v
+		return v
+	}
+	v, err := ParseValue(key, e.Value, k.Type)
+	if err != nil {
+		l.bad[key] = true
+		l.add(SeverityError, key, err.Error(), typeHint(k))
+		v = k.DefaultValue()
+		l.values[key] = v
+		return v
+	}
+	if k.Validator != nil {
+		if msg := k.Validator.Validate(key, v); msg != "" {
+			l.bad[key] = true
+			l.add(SeverityError, key, msg, validatorHint(key, k))
+			v = k.DefaultValue()
+			l.values[key] = v
+			return v
+		}
+	}
+	l.set[key] = true
+	l.values[key] = v
+	return v
+}
+
+func typeHint(k *Key) string {
+	switch k.Type {
+	case TypeBoolean:
+		return "write true or false"
+	case TypeInt:
+		return "write a whole number from -2147483648 to 2147483647"
+	case TypeShort:
+		return "write a whole number from -32768 to 32767"
+	case TypeLong:
+		return "write a whole number (no units, no separators)"
+	case TypeDouble:
+		return "write a decimal number"
+	case TypeClass:
+		return "write a fully qualified Java class name"
+	}
+	return ""
+}
+
+func validatorHint(key string, k *Key) string {
+	switch v := k.Validator.(type) {
+	case Range:
+		return fmt.Sprintf("set %s within %s", key, v)
+	case ValidString, CaseInsensitiveValidString:
+		return fmt.Sprintf("set %s to one of %s", key, v)
+	case ValidList:
+		return fmt.Sprintf("give %s a comma-separated list of distinct, non-empty values", key)
+	case ListSize:
+		return fmt.Sprintf("list at most %d values", v.Max)
+	}
+	if k.Default != "" {
+		return fmt.Sprintf("see docs/config.md for %s (default %s)", key, k.Default)
+	}
+	return fmt.Sprintf("see docs/config.md for %s", key)
+}
+
+func (l *loader) missingRequired() {
+	for _, k := range streamsKeys {
+		if k.Required && !l.p.Has(k.Name) {
+			hint := "add " + k.Name + "=... to the .properties file or pass --set " + k.Name + "=..."
+			l.diags = append(l.diags, Diagnostic{Severity: SeverityError, Key: k.Name,
+				Message: fmt.Sprintf("Missing required configuration \"%s\" which has no default value.", k.Name), Hint: hint})
+		}
+	}
+}
+
+// splitClientPrefix splits a client-prefixed key into its client and the rest.
+func splitClientPrefix(key string) (string, string, bool) {
+	for _, p := range []string{MainConsumerPrefix, RestoreConsumerPrefix, GlobalConsumerPrefix, ConsumerPrefix, ProducerPrefix, AdminPrefix} {
+		if strings.HasPrefix(key, p) {
+			return p, strings.TrimPrefix(key, p), true
+		}
+	}
+	return "", "", false
+}
+
+func prefixKnows(prefix, name string) bool {
+	switch prefix {
+	case ProducerPrefix:
+		return isClientName(Producer, name)
+	case AdminPrefix:
+		return isClientName(Admin, name)
+	}
+	return isClientName(MainConsumer, name)
+}
+
+// given reports whether key was set with a valid value.
+func (l *loader) given(key string) bool { return l.set[key] }
+
+// dependent applies the rules that tie keys together.
+func (l *loader) dependent(c *Config) {
+	v := l.values
+	eos := v[ProcessingGuaranteeConfig].Str == "exactly_once_v2"
+
+	// Twins: the stoatflow.* key wins; warn when both are set and disagree.
+	for _, k := range stoatflowKeys {
+		if k.Twin == "" || !l.given(k.Name) {
+			continue
+		}
+		tk := streamsIndex[k.Twin]
+		tv := v[k.Name]
+		if tk.Type != k.Type { // never in the catalog, but keep types honest
+			continue
+		}
+		if l.given(k.Twin) && !sameSetting(k.Twin, v[k.Twin], tv) {
+			l.warnf(k.Name, fmt.Sprintf("remove one of them; %s wins", k.Name),
+				"%s = %s and %s = %s disagree; using %s", k.Name, tv.JavaString(), k.Twin, v[k.Twin].JavaString(), tv.JavaString())
+		}
+		v[k.Twin] = tv
+		l.set[k.Twin] = true
+	}
+
+	// commit.interval.ms defaults to 100 under exactly_once_v2.
+	if eos && !l.given(CommitIntervalMsConfig) {
+		v[CommitIntervalMsConfig] = Value{Type: TypeLong, Int: 100}
+	}
+	if eos {
+		// StreamsConfig refuses a transaction timeout below the commit interval;
+		// like Kafka it reads only producer.transaction.timeout.ms.
+		txTimeout := int64(10000)
+		if e, ok := l.p.Get(ProducerPrefix + "transaction.timeout.ms"); ok {
+			if tv, err := ParseValue(ProducerPrefix+"transaction.timeout.ms", e.Value, TypeInt); err == nil {
+				txTimeout = tv.Int
+			} else {
+				l.add(SeverityError, ProducerPrefix+"transaction.timeout.ms", err.Error(), "write a whole number of milliseconds")
+			}
+		}
+		if ci := v[CommitIntervalMsConfig].Int; txTimeout < ci {
+			key := CommitIntervalMsConfig
+			if !l.p.Has(key) {
+				key = ProducerPrefix + "transaction.timeout.ms"
+			}
+			l.add(SeverityError, key, fmt.Sprintf("Transaction timeout %d was set lower than streams commit interval %d. This will cause ongoing transaction always timeout due to inactivity caused by long commit interval. Consider reconfiguring commit interval to match transaction timeout by tuning 'commit.interval.ms' config, or increase the transaction timeout to match commit interval by tuning `producer.transaction.timeout.ms` config.", txTimeout, ci),
+				"lower commit.interval.ms or raise producer.transaction.timeout.ms")
+		}
+	}
+
+	// Deprecated twins in Kafka Streams itself: the new key wins.
+	l.deprecatedPair(CacheMaxBytesBufferingConfig, StatestoreCacheMaxBytesConfig)
+	l.deprecatedPair(DefaultDeserializationExceptionHandlerConfig, DeserializationExceptionHandlerConfig)
+	l.deprecatedPair(DefaultProductionExceptionHandlerConfig, ProductionExceptionHandlerConfig)
+
+	// KIP-892.
+	if l.given(TransactionalStateStoresConfig) && !v[TransactionalStateStoresConfig].Bool {
+		l.warnf(TransactionalStateStoresConfig, "remove the line, or set it to true",
+			"enable.transactional.statestores=false is ignored: StoatFlow's state stores are always transactional")
+	}
+	if l.given(DefaultIQIsolationLevelConfig) && !l.given(IQIsolationLevelConfig) {
+		// nothing to do: the Kafka key stands.
+	}
+
+	// Rack awareness, checked as StreamsConfig does after parsing.
+	l.rackAwareness()
+
+	// Deprecated and Java-only settings.
+	if l.given("windowed.inner.class.serde") {
+		l.errorf("windowed.inner.class.serde", "remove it; give windowed serdes to the topology in code",
+			"windowed.inner.class.serde is for windowed deserializers of plain consumers and must not be set in a Kafka Streams application")
+	}
+	if l.given("window.size.ms") {
+		l.warnf("window.size.ms", "remove it; windows are defined in the topology", "window.size.ms is deprecated and ignored by Kafka Streams applications")
+	}
+	if l.given("upgrade.from") {
+		l.warnf("upgrade.from", "remove it once the JVM instances are upgraded",
+			"upgrade.from only matters for rolling upgrades of JVM instances; StoatFlow ignores it")
+	}
+	if l.given("processing.exception.handler.global.enabled") {
+		l.warnf("processing.exception.handler.global.enabled", "", "processing.exception.handler.global.enabled is deprecated since Kafka 4.3 and becomes always true in 5.0")
+	}
+	if g := strings.ToLower(v["group.protocol"].Str); g == "streams" {
+		l.warnf("group.protocol", "remove it or set group.protocol=classic",
+			"group.protocol=streams (KIP-1071) is not supported yet; StoatFlow uses the classic protocol, which gives the same results")
+	}
+	if l.given("task.assignor.class") && !v["task.assignor.class"].Null {
+		l.warnf("task.assignor.class", "remove it", "task.assignor.class %s is a Java class with no Go equivalent; StoatFlow uses its own sticky, co-partitioning assignment", v["task.assignor.class"].Str)
+	}
+	if l.given("metric.reporters") {
+		list := v["metric.reporters"].List
+		if !(len(list) == 1 && list[0] == "org.apache.kafka.common.metrics.JmxReporter") && len(list) > 0 {
+			l.warnf("metric.reporters", "scrape StoatFlow's /metrics (Prometheus) instead",
+				"metric.reporters names Java classes (%s) with no Go equivalent; they are ignored", strings.Join(list, ", "))
+		}
+	}
+}
+
+// sameSetting compares values, case-insensitively for isolation levels.
+func sameSetting(key string, a, b Value) bool {
+	if key == DefaultIQIsolationLevelConfig {
+		return strings.EqualFold(a.Str, b.Str)
+	}
+	return a.Equal(b)
+}
+
+func (l *loader) deprecatedPair(old, cur string) {
+	if !l.given(old) {
+		return
+	}
+	if l.given(cur) {
+		l.warnf(old, "remove "+old, "Both deprecated config %s and new config %s are set, hence %s is ignored and %s is used instead.", old, cur, old, cur)
+		return
+	}
+	l.warnf(old, "rename it to "+cur, "%s is deprecated; use %s", old, cur)
+	l.values[cur] = l.values[old]
+	l.set[cur] = true
+}
+
+func (l *loader) rackAwareness() {
+	tags := l.p.WithPrefix(ClientTagPrefix)
+	if len(tags) > 5 {
+		l.add(SeverityError, ClientTagPrefix, "At most 5 client tags can be specified using client.tag. prefix.", "remove client.tag.* entries")
+	}
+	for _, t := range l.values["rack.aware.assignment.tags"].List {
+		if _, ok := tags[t]; !ok {
+			l.add(SeverityError, "rack.aware.assignment.tags", invalid("rack.aware.assignment.tags", l.values["rack.aware.assignment.tags"].JavaString(),
+				"Contains invalid value ["+t+"] which doesn't have corresponding tag set via [client.tag.] prefix."), "add client.tag."+t+"=<value>")
+		}
+	}
+	names := make([]string, 0, len(tags))
+	for k := range tags {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		e := tags[k]
+		if len([]rune(k)) > 20 {
+			l.add(SeverityError, ClientTagPrefix+k, invalid("client.tag.", k, "Tag key exceeds maximum length of 20."), "shorten the tag key")
+		}
+		if len([]rune(e.Value)) > 30 {
+			l.add(SeverityError, ClientTagPrefix+k, invalid("client.tag.", e.Value, "Tag value exceeds maximum length of 30."), "shorten the tag value")
+		}
+	}
+}
+
+// classSetting maps a CLASS key to a built-in, reporting a custom class.
+func classSetting[T any](l *loader, key string, table map[string]T, def T, severity Severity, instead string) T {
+	v := l.values[key]
+	if v.Null {
+		return def
+	}
+	if x, ok := table[v.Str]; ok {
+		return x
+	}
+	if !l.bad[key] {
+		names := make([]string, 0, len(table))
+		for n := range table {
+			names = append(names, shortClass(n))
+		}
+		sort.Strings(names)
+		l.add(severity, key, fmt.Sprintf("%s = %s names a Java class with no Go equivalent", key, v.Str),
+			fmt.Sprintf("%s (built-ins: %s)", instead, strings.Join(names, ", ")))
+	}
+	return def
+}
+
+// fill copies the effective values into the typed fields.
+func (l *loader) fill(c *Config) {
+	v := l.values
+	ms := func(key string) time.Duration { return time.Duration(v[key].Int) * time.Millisecond }
+	c.ApplicationID = v[ApplicationIDConfig].Str
+	c.BootstrapServers = append([]string(nil), v[BootstrapServersConfig].List...)
+	c.ClientID = v[ClientIDConfig].Str
+	if v[ProcessingGuaranteeConfig].Str == "exactly_once_v2" {
+		c.ProcessingGuarantee = ExactlyOnceV2
+	}
+	c.NumStreamThreads = int(v[NumStreamThreadsConfig].Int)
+	if c.NumStreamThreads < 1 && l.given(NumStreamThreadsConfig) {
+		l.errorf(NumStreamThreadsConfig, "set num.stream.threads to 1 or more",
+			"num.stream.threads = %d: StoatFlow needs at least one stream thread", c.NumStreamThreads)
+	}
+	c.CommitInterval = ms(CommitIntervalMsConfig)
+	c.StateDir = v[StateDirConfig].Str
+	c.ReplicationFactor = int(v["replication.factor"].Int)
+	c.NumStandbyReplicas = int(v["num.standby.replicas"].Int)
+
+	serdeHint := "register a Go Serde for the topology in code and remove the key, or use a built-in"
+	c.DefaultKeySerde = classSetting(l, DefaultKeySerdeConfig, serdeClasses, SerdeUnset, SeverityError, serdeHint)
+	c.DefaultValueSerde = classSetting(l, DefaultValueSerdeConfig, serdeClasses, SerdeUnset, SeverityError, serdeHint)
+	for _, k := range []string{"default.list.key.serde.inner", "default.list.value.serde.inner", "default.list.key.serde.type", "default.list.value.serde.type"} {
+		if l.given(k) && !v[k].Null {
+			l.errorf(k, "give list serdes to the topology in code", "%s configures Serdes$ListSerde, which StoatFlow does not provide as a default serde", k)
+		}
+	}
+	c.DeserializationExceptionHandler = classSetting(l, DeserializationExceptionHandlerConfig, deserializationClasses, DeserializationLogAndFail, SeverityError,
+		"a custom handler decides which records are dropped, so StoatFlow cannot ignore it; use a built-in and set errors.dead.letter.queue.topic.name to keep failed records")
+	c.ProcessingExceptionHandler = classSetting(l, ProcessingExceptionHandlerConfig, processingClasses, ProcessingLogAndFail, SeverityError,
+		"a custom handler decides which records are dropped; use a built-in")
+	c.ProcessingExceptionHandlerGlobal = v["processing.exception.handler.global.enabled"].Bool
+	c.ProductionExceptionHandler = classSetting(l, ProductionExceptionHandlerConfig, productionClasses, ProductionDefault, SeverityError,
+		"a custom handler decides which send errors are skipped; use the built-in")
+	c.TimestampExtractor = classSetting(l, DefaultTimestampExtractorConfig, timestampClasses, FailOnInvalidTimestamp, SeverityError,
+		"a custom TimestampExtractor changes results; give a Go extractor to the topology in code, or use a built-in")
+	c.DeadLetterQueueTopic = v["errors.dead.letter.queue.topic.name"].Str
+	c.MaxTaskIdle = ms("max.task.idle.ms")
+	c.BufferedRecordsPerPartition = int(v["buffered.records.per.partition"].Int)
+	c.StatestoreCacheMaxBytes = v[StatestoreCacheMaxBytesConfig].Int
+	c.UncommittedMaxBytes = v[StatestoreUncommittedMaxBytesConfig].Int
+	c.IsolationLevel, _ = ParseIsolationLevel(v[DefaultIQIsolationLevelConfig].Str)
+	c.ApplicationServer = v[ApplicationServerConfig].Str
+	c.RepartitionPurgeInterval = ms("repartition.purge.interval.ms")
+	c.WindowstoreChangelogAdditionalRetention = ms("windowstore.changelog.additional.retention.ms")
+	c.PollTimeout = ms("poll.ms")
+	c.AcceptableRecoveryLag = v["acceptable.recovery.lag"].Int
+	c.MaxWarmupReplicas = int(v["max.warmup.replicas"].Int)
+	c.ProbingRebalanceInterval = ms("probing.rebalance.interval.ms")
+	c.TaskTimeout = ms("task.timeout.ms")
+	c.Optimizations = optimizations(v["topology.optimization"].Str)
+
+	c.DSLStore = DSLStoreRocksDB
+	if l.given(DSLStoreSuppliersClassConfig) || !l.given(DefaultDSLStoreConfig) {
+		c.DSLStore = classSetting(l, DSLStoreSuppliersClassConfig, dslStoreClasses, DSLStoreRocksDB, SeverityError,
+			"custom DslStoreSuppliers have no Go equivalent; use a built-in")
+		if l.given(DefaultDSLStoreConfig) {
+			l.warnf(DefaultDSLStoreConfig, "remove default.dsl.store", "default.dsl.store is deprecated and ignored because dsl.store.suppliers.class is set")
+		}
+	} else {
+		l.warnf(DefaultDSLStoreConfig, "use dsl.store.suppliers.class", "default.dsl.store is deprecated; use dsl.store.suppliers.class")
+		if v[DefaultDSLStoreConfig].Str == "in_memory" {
+			c.DSLStore = DSLStoreInMemory
+			v[DSLStoreSuppliersClassConfig] = Value{Type: TypeClass, Str: DSLStoreInMemory.String()}
+		}
+	}
+	c.DSLStoreHeaders = strings.EqualFold(v["dsl.store.format"].Str, "HEADERS")
+	if strings.EqualFold(v["group.protocol"].Str, "streams") {
+		c.GroupProtocol = GroupProtocolStreams
+	}
+	c.EnsureExplicitInternalResourceNaming = v["ensure.explicit.internal.resource.naming"].Bool
+	c.StateCleanupDelay = ms("state.cleanup.delay.ms")
+	c.StateCleanupDirMaxAge = ms("state.cleanup.dir.max.age.ms")
+	c.LogSummaryInterval = ms("log.summary.interval.ms")
+	c.MetricsRecordingLevel = v["metrics.recording.level"].Str
+	c.RackAwareAssignmentTags = append([]string(nil), v["rack.aware.assignment.tags"].List...)
+	if !v["upgrade.from"].Null {
+		c.UpgradeFrom = v["upgrade.from"].Str
+	}
+	classSetting(l, RocksDBConfigSetterConfig, map[string]struct{}{}, struct{}{}, SeverityWarning,
+		"it is ignored; tune RocksDB with stoatflow.rocksdb.write-buffer-bytes and stoatflow.store.<store>.rocksdb.write-buffer-bytes")
+	classSetting(l, "default.client.supplier", map[string]struct{}{"org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier": {}}, struct{}{}, SeverityWarning,
+		"it is ignored; StoatFlow's clients are librdkafka clients configured from this file")
+	classSetting(l, "processor.wrapper.class", map[string]struct{}{"org.apache.kafka.streams.processor.internals.NoOpProcessorWrapper": {}}, struct{}{}, SeverityWarning,
+		"it is ignored (Kafka Streams also needs it passed to the StreamsBuilder to apply); wrap processors in the Go topology instead")
+
+	// StoatFlow's own keys.
+	c.Topology = v[TopologyConfig].Str
+	c.EmbeddedBroker = v[EmbeddedBrokerConfig].Bool
+	c.HTTPListen = v[HTTPListenConfig].Str
+	if t := v[HTTPAuthTokenConfig]; !t.Null {
+		c.HTTPAuthToken = NewSecret(t.Str)
+	}
+	if !v[HTTPTLSCertFileConfig].Null {
+		c.HTTPTLSCertFile = v[HTTPTLSCertFileConfig].Str
+	}
+	if !v[HTTPTLSKeyFileConfig].Null {
+		c.HTTPTLSKeyFile = v[HTTPTLSKeyFileConfig].Str
+	}
+	if (c.HTTPTLSCertFile == "") != (c.HTTPTLSKeyFile == "") {
+		key := HTTPTLSCertFileConfig
+		if c.HTTPTLSCertFile == "" {
+			key = HTTPTLSKeyFileConfig
+		}
+		l.errorf(key, "set both stoatflow.http.tls.cert-file and stoatflow.http.tls.key-file, or neither",
+			"%s is set alone; HTTPS needs a certificate and a key", key)
+	}
+	c.ShutdownTimeout = ms(ShutdownTimeoutMsConfig)
+	if strings.EqualFold(v[LogFormatConfig].Str, "json") {
+		c.LogFormat = LogJSON
+	}
+	switch strings.ToLower(v[LogLevelConfig].Str) {
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "warn":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		c.LogLevel = slog.LevelInfo
+	}
+	c.RocksDBWriteBufferBytes = v[RocksDBWriteBufferBytesConfig].Int
+}
+
+func optimizations(s string) []string {
+	var out []string
+	for _, o := range splitJavaList(s) {
+		switch o {
+		case OptimizeAll:
+			return []string{OptimizeMergeRepartitionTopics, OptimizeReuseKTableSourceTopics, OptimizeSingleStoreSelfJoin}
+		case OptimizeNone, "":
+		default:
+			out = append(out, o)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// suggest returns a known key within edit distance 2 of key, if any.
+func suggest(key string) string {
+	best, bestD := "", 3
+	try := func(name string) {
+		if d := editDistance(key, name, bestD); d < bestD {
+			best, bestD = name, d
+		}
+	}
+	for _, k := range streamsKeys {
+		try(k.Name)
+	}
+	for _, k := range stoatflowKeys {
+		try(k.Name)
+	}
+	if prefix, sub, ok := splitClientPrefix(key); ok {
+		for _, m := range []map[string]bool{commonClientNames, consumerOnlyNames, producerOnlyNames, adminOnlyNames} {
+			for n := range m {
+				if d := editDistance(sub, n, bestD); d < bestD && prefixKnows(prefix, n) {
+					best, bestD = prefix+n, d
+				}
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance, or max when it is at least max.
+func editDistance(a, b string, max int) int {
+	if d := len(a) - len(b); d >= max || -d >= max {
+		return max
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= max {
+			return max
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], max)
+}

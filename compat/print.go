@@ -1,0 +1,107 @@
+package compat
+
+import (
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteStreamsConfig writes the configuration in the format of Kafka's
+// AbstractConfig.logAll, so it can be diffed against a JVM application's
+// start-up log: the line "StreamsConfig values: ", then one line
+// "\t<key> = <value>" per StreamsConfig key in sorted order, each ending in a
+// newline. Values are the effective ones, rendered as Java prints them (null,
+// [a, b], class <name>); commit.interval.ms shows 100 under exactly_once_v2, and
+// client.id shows what was configured ("" when derived), both as Kafka logs them.
+func (c *Config) WriteStreamsConfig(w io.Writer) error {
+	return writeBlock(w, "StreamsConfig", streamsKeys, c.values)
+}
+
+// WriteStoatFlowConfig writes the stoatflow.* keys in the same format, under
+// "StoatFlowConfig values: ". Secrets show as [hidden].
+func (c *Config) WriteStoatFlowConfig(w io.Writer) error {
+	vals := map[string]Value{}
+	keys := append([]*Key(nil), stoatflowKeys...)
+	for k, v := range c.values {
+		vals[k] = v
+	}
+	for store, n := range c.StoreWriteBufferBytes {
+		name := StoreWriteBufferKey(store)
+		keys = append(keys, &Key{Name: name, Type: TypeLong})
+		vals[name] = Value{Type: TypeLong, Int: n}
+	}
+	return writeBlock(w, "StoatFlowConfig", keys, vals)
+}
+
+func writeBlock(w io.Writer, name string, keys []*Key, vals map[string]Value) error {
+	var b strings.Builder
+	b.WriteString(name + " values: \n")
+	sorted := append([]*Key(nil), keys...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	for _, k := range sorted {
+		v, ok := vals[k.Name]
+		if !ok {
+			v = k.DefaultValue()
+		}
+		b.WriteString("\t" + k.Name + " = " + v.JavaString() + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteClientConfig writes one librdkafka client configuration in the same
+// format under the given title, with every secret shown as [hidden].
+func WriteClientConfig(w io.Writer, title string, m map[string]string) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(title + " values: \n")
+	for _, k := range keys {
+		v := m[k]
+		if IsSecretRdkafkaKey(k) {
+			v = "[hidden]"
+		}
+		b.WriteString("\t" + k + " = " + v + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteClientConfigs writes the librdkafka configurations of thread 1's main
+// consumer, restore consumer and producer, the global consumer and the admin
+// client, for processID, with secrets hidden.
+func (c *Config) WriteClientConfigs(w io.Writer, processID string) error {
+	blocks := []struct {
+		title string
+		m     map[string]string
+	}{
+		{"librdkafka main consumer (StreamThread-1)", c.MainConsumerConfig(processID, 1)},
+		{"librdkafka restore consumer (StreamThread-1)", c.RestoreConsumerConfig(processID, 1)},
+		{"librdkafka global consumer", c.GlobalConsumerConfig(processID)},
+		{"librdkafka producer (StreamThread-1)", c.ProducerConfig(processID, 1)},
+		{"librdkafka admin", c.AdminConfig(processID)},
+	}
+	for i, bl := range blocks {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := WriteClientConfig(w, bl.title, bl.m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// String renders the StreamsConfig and StoatFlowConfig blocks; it never
+// contains a secret.
+func (c *Config) String() string {
+	var b strings.Builder
+	_ = c.WriteStreamsConfig(&b)
+	_ = c.WriteStoatFlowConfig(&b)
+	return b.String()
+}

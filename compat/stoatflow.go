@@ -1,0 +1,111 @@
+package compat
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// StoatFlow's own keys.
+const (
+	StrictConfig                  = "stoatflow.config.strict"
+	TopologyConfig                = "stoatflow.topology"
+	EmbeddedBrokerConfig          = "stoatflow.embedded-broker"
+	HTTPListenConfig              = "stoatflow.http.listen"
+	HTTPAuthTokenConfig           = "stoatflow.http.auth-token"
+	HTTPTLSCertFileConfig         = "stoatflow.http.tls.cert-file"
+	HTTPTLSKeyFileConfig          = "stoatflow.http.tls.key-file"
+	ShutdownTimeoutMsConfig       = "stoatflow.shutdown.timeout-ms"
+	LogFormatConfig               = "stoatflow.log.format"
+	LogLevelConfig                = "stoatflow.log.level"
+	RocksDBWriteBufferBytesConfig = "stoatflow.rocksdb.write-buffer-bytes"
+	StateDirTwinConfig            = "stoatflow.state.dir"
+	UncommittedMaxBytesTwinConfig = "stoatflow.state.uncommitted-max-bytes"
+	IQIsolationLevelConfig        = "stoatflow.state.interactive-query-isolation-level"
+	CommitIntervalTwinConfig      = "stoatflow.commit-barrier.interval-ms"
+	ApplicationServerTwinConfig   = "stoatflow.application-server"
+)
+
+// DefaultHTTPListen is the default of stoatflow.http.listen.
+const DefaultHTTPListen = "127.0.0.1:7070"
+
+// DefaultRocksDBWriteBufferBytes is the default RocksDB write buffer (16 MiB).
+const DefaultRocksDBWriteBufferBytes = 16 << 20
+
+// storeWriteBufferPattern matches per-store write-buffer overrides.
+var storeWriteBufferPattern = regexp.MustCompile(`^stoatflow\.store\.(.+)\.rocksdb\.write-buffer-bytes$`)
+
+// StoreWriteBufferKey returns the per-store write-buffer key of store.
+func StoreWriteBufferKey(store string) string {
+	return "stoatflow.store." + store + ".rocksdb.write-buffer-bytes"
+}
+
+var stoatflowKeys = []*Key{
+	{Name: StrictConfig, Type: TypeBoolean, Default: "false", Importance: Medium,
+		Doc: "Treat unknown keys as errors instead of warnings."},
+	{Name: TopologyConfig, Type: TypeString, Default: "", Importance: High,
+		Doc: "Name of the registered Go topology to run, e.g. wordcount."},
+	{Name: EmbeddedBrokerConfig, Type: TypeBoolean, Default: "false", Importance: Low,
+		Doc: "Run an in-process Kafka-protocol broker (for demos and tests only) instead of connecting to bootstrap.servers."},
+	{Name: HTTPListenConfig, Type: TypeString, Default: DefaultHTTPListen, Validator: hostPortValidator, Importance: Medium,
+		Doc: "host:port of the HTTP server (metrics, health, interactive queries)."},
+	{Name: HTTPAuthTokenConfig, Type: TypePassword, NullDefault: true, Importance: Medium,
+		Doc: "Bearer token the HTTP server requires; null requires none."},
+	{Name: HTTPTLSCertFileConfig, Type: TypeString, NullDefault: true, Importance: Low,
+		Doc: "PEM certificate file of the HTTP server; set with key-file to serve HTTPS."},
+	{Name: HTTPTLSKeyFileConfig, Type: TypeString, NullDefault: true, Importance: Low,
+		Doc: "PEM private key file of the HTTP server; set with cert-file to serve HTTPS."},
+	{Name: ShutdownTimeoutMsConfig, Type: TypeLong, Default: "30000", Validator: AtLeast(0), Importance: Medium,
+		Doc: "Longest time a graceful shutdown may take before the process exits."},
+	{Name: LogFormatConfig, Type: TypeString, Default: "text", Validator: CaseInsensitiveValidString{[]string{"text", "json"}}, Importance: Low,
+		Doc: "Log format: text or json."},
+	{Name: LogLevelConfig, Type: TypeString, Default: "info", Validator: CaseInsensitiveValidString{[]string{"debug", "info", "warn", "error"}}, Importance: Low,
+		Doc: "Lowest log level written: debug, info, warn or error."},
+	{Name: RocksDBWriteBufferBytesConfig, Type: TypeLong, Default: "16777216", Validator: AtLeast(1), Importance: Medium,
+		Doc: "RocksDB write buffer (memtable) size of each store; smaller buffers flush quiet stores sooner and shorten replay after a crash."},
+	{Name: StateDirTwinConfig, Type: TypeString, NullDefault: true, Importance: Low, Twin: StateDirConfig,
+		Doc: "Twin of state.dir; wins over it when both are set."},
+	{Name: UncommittedMaxBytesTwinConfig, Type: TypeLong, NullDefault: true, Validator: nullOr(AtLeast(-1)), Importance: Low, Twin: StatestoreUncommittedMaxBytesConfig,
+		Doc: "Twin of statestore.uncommitted.max.bytes; wins over it when both are set."},
+	{Name: IQIsolationLevelConfig, Type: TypeString, NullDefault: true, Validator: nullOr(CaseInsensitiveValidString{[]string{"READ_UNCOMMITTED", "READ_COMMITTED"}}), Importance: Medium, Twin: DefaultIQIsolationLevelConfig,
+		Doc: "Twin of default.interactive.query.isolation.level; wins over it when both are set."},
+	{Name: CommitIntervalTwinConfig, Type: TypeLong, NullDefault: true, Validator: nullOr(AtLeast(0)), Importance: Low, Twin: CommitIntervalMsConfig,
+		Doc: "Twin of commit.interval.ms; wins over it when both are set."},
+	{Name: ApplicationServerTwinConfig, Type: TypeString, NullDefault: true, Validator: nullOr(applicationServerValidator), Importance: Low, Twin: ApplicationServerConfig,
+		Doc: "Twin of application.server; wins over it when both are set."},
+}
+
+// storeWriteBufferKey describes every stoatflow.store.<store>.rocksdb.write-buffer-bytes key.
+var storeWriteBufferKey = &Key{Name: "stoatflow.store.<store>.rocksdb.write-buffer-bytes", Type: TypeLong, NullDefault: true,
+	Validator: nullOr(AtLeast(1)), Importance: Low,
+	Doc: "RocksDB write buffer of one store, overriding stoatflow.rocksdb.write-buffer-bytes."}
+
+var stoatflowIndex = indexKeys(stoatflowKeys)
+
+func nullOr(v Validator) Validator {
+	return FuncValidator{Desc: v.String() + " or unset", Fn: func(name string, x Value) string {
+		if x.Null {
+			return ""
+		}
+		return v.Validate(name, x)
+	}}
+}
+
+// StoatFlowKeys returns every stoatflow.* key (the per-store pattern last), sorted by name.
+func StoatFlowKeys() []*Key {
+	out := append([]*Key(nil), stoatflowKeys...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return append(out, storeWriteBufferKey)
+}
+
+// stoatflowKey returns the catalog entry of a stoatflow.* key, including the
+// per-store pattern, and the store name for a per-store key.
+func stoatflowKey(name string) (*Key, string, bool) {
+	if k, ok := stoatflowIndex[name]; ok {
+		return k, "", true
+	}
+	if m := storeWriteBufferPattern.FindStringSubmatch(name); m != nil && !strings.Contains(m[1], " ") {
+		return storeWriteBufferKey, m[1], true
+	}
+	return nil, "", false
+}
