@@ -1,0 +1,239 @@
+package txn
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// Trigger says why an epoch ended.
+type Trigger int
+
+const (
+	// TriggerTime: commit.interval.ms elapsed.
+	TriggerTime Trigger = iota
+	// TriggerMemoryPressure: the thread's uncommitted bytes passed its share
+	// of statestore.uncommitted.max.bytes.
+	TriggerMemoryPressure
+	// TriggerRequested: a processor or the runtime asked for a commit
+	// (revocation, shutdown).
+	TriggerRequested
+)
+
+func (t Trigger) String() string {
+	switch t {
+	case TriggerTime:
+		return "TIME"
+	case TriggerMemoryPressure:
+		return "MEMORY_PRESSURE"
+	case TriggerRequested:
+		return "REQUESTED"
+	}
+	return fmt.Sprintf("Trigger(%d)", int(t))
+}
+
+// Barrier decides when a stream thread's epoch ends: after the commit
+// interval, or early once the thread's uncommitted bytes exceed its share of
+// the instance budget.
+type Barrier struct {
+	// Interval is commit.interval.ms.
+	Interval time.Duration
+	// MaxUncommitted is the thread's share of statestore.uncommitted.max.bytes;
+	// zero or less disables the bound.
+	MaxUncommitted int64
+	// Uncommitted returns the thread's uncommitted bytes, cheaply.
+	Uncommitted func() int64
+
+	epoch uint64
+	start time.Time
+}
+
+// Start begins the first epoch.
+func (b *Barrier) Start(now time.Time) { b.start = now }
+
+// Due reports whether the current epoch should end now, and why.
+func (b *Barrier) Due(now time.Time) (Trigger, bool) {
+	if b.MaxUncommitted > 0 && b.Uncommitted != nil && b.Uncommitted() > b.MaxUncommitted {
+		return TriggerMemoryPressure, true
+	}
+	if now.Sub(b.start) >= b.Interval {
+		return TriggerTime, true
+	}
+	return 0, false
+}
+
+// Next ends the epoch: the next one starts at now.
+func (b *Barrier) Next(now time.Time) {
+	b.epoch++
+	b.start = now
+}
+
+// Epoch returns the number of completed epochs.
+func (b *Barrier) Epoch() uint64 { return b.epoch }
+
+// StoreCommit names a store taking part in a commit and the changelog
+// partition whose offset it records.
+type StoreCommit struct {
+	Store state.Store
+	// Changelog is the store's changelog partition; nil when logging is
+	// disabled.
+	Changelog *state.TopicPartition
+}
+
+// CommitStats are the timings of one commit, for metrics and benchmarks.
+type CommitStats struct {
+	Trigger     Trigger
+	Flush       time.Duration // sending pending output and changelog records
+	KafkaCommit time.Duration // send offsets + commit transaction, or commit offsets
+	StoreCommit time.Duration // every store's write batch
+	Stores      int
+}
+
+// Committer runs the commit protocol of one stream thread:
+//
+//  1. flush output and changelog records;
+//  2. exactly_once_v2: send the consumed offsets to the transaction and
+//     commit it; at_least_once: commit the consumed offsets;
+//  3. only then, each store commits its overlay together with its changelog
+//     offset.
+//
+// A failure in 1 or 2 aborts the transaction and drops every overlay: no
+// store ever holds a write of a transaction that did not commit.
+type Committer struct {
+	Producer *Producer
+	// Consumer commits offsets under at_least_once and supplies the group
+	// metadata under exactly_once_v2.
+	Consumer *kafka.Consumer
+	EOS      bool
+
+	// changelog holds, per changelog partition, the last offset known to be
+	// committed to Kafka: from restore, then from every commit.
+	changelog map[state.TopicPartition]int64
+}
+
+// SetChangelogOffset records the last changelog offset of tp known to be
+// committed on Kafka (after restore: the changelog's last record).
+func (c *Committer) SetChangelogOffset(tp state.TopicPartition, offset int64) {
+	if c.changelog == nil {
+		c.changelog = map[state.TopicPartition]int64{}
+	}
+	c.changelog[tp] = offset
+}
+
+// ForgetChangelog drops what is known of tp, when its task leaves the thread.
+func (c *Committer) ForgetChangelog(tp state.TopicPartition) { delete(c.changelog, tp) }
+
+// StoreCommitError reports stores that failed to commit after the Kafka
+// commit succeeded. Their durable offsets lag; restore replays the
+// difference, so nothing is lost, but their tasks must be reopened.
+type StoreCommitError struct {
+	Failed map[string]error // store name → error
+}
+
+func (e *StoreCommitError) Error() string {
+	msg := "txn: stores failed to commit after the Kafka commit:"
+	for name, err := range e.Failed {
+		msg += fmt.Sprintf(" %s: %v;", name, err)
+	}
+	return msg
+}
+
+// Commit ends the epoch. offsets are the consumed positions (the next offset
+// to read) of the thread's input partitions.
+func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka.TopicPartition, stores []StoreCommit) (CommitStats, error) {
+	stats := CommitStats{Trigger: trigger, Stores: len(stores)}
+	t0 := time.Now()
+	if err := c.kafkaCommit(ctx, offsets, &stats, t0); err != nil {
+		c.abort(ctx, stores)
+		return stats, err
+	}
+	if err := failpoint.Hit(failpoint.AfterCommit); err != nil {
+		return stats, err
+	}
+	for tp, off := range c.Producer.TakeOffsets() {
+		c.SetChangelogOffset(state.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, off)
+	}
+
+	t2 := time.Now()
+	var failed map[string]error
+	for i, sc := range stores {
+		if i > 0 {
+			if err := failpoint.Hit(failpoint.BetweenStores); err != nil {
+				return stats, err
+			}
+		}
+		offs := map[state.TopicPartition]*int64{}
+		if sc.Changelog != nil {
+			if off, ok := c.changelog[*sc.Changelog]; ok {
+				offs[*sc.Changelog] = state.Offset(off)
+			} else {
+				offs[*sc.Changelog] = nil // nothing ever logged: no offset to keep
+			}
+		}
+		if err := sc.Store.Commit(offs); err != nil {
+			if failed == nil {
+				failed = map[string]error{}
+			}
+			failed[sc.Store.Name()] = err
+		}
+	}
+	stats.StoreCommit = time.Since(t2)
+	if failed != nil {
+		return stats, &StoreCommitError{Failed: failed}
+	}
+	return stats, nil
+}
+
+func (c *Committer) kafkaCommit(ctx context.Context, offsets []kafka.TopicPartition, stats *CommitStats, t0 time.Time) error {
+	if err := c.Producer.Flush(ctx); err != nil {
+		return err
+	}
+	if err := failpoint.Hit(failpoint.AfterChangelogFlush); err != nil {
+		return &Error{Op: "flush", Class: ErrAbortable, Err: err}
+	}
+	t1 := time.Now()
+	stats.Flush = t1.Sub(t0)
+	defer func() { stats.KafkaCommit = time.Since(t1) }()
+	if c.EOS {
+		var group *kafka.ConsumerGroupMetadata
+		if len(offsets) > 0 {
+			g, err := c.Consumer.GetConsumerGroupMetadata()
+			if err != nil {
+				return &Error{Op: "group-metadata", Err: err}
+			}
+			group = g
+		}
+		return c.Producer.CommitTransaction(ctx, offsets, group)
+	}
+	if len(offsets) == 0 {
+		return nil
+	}
+	if _, err := c.Consumer.CommitOffsets(offsets); err != nil {
+		return classify("commit-offsets", err)
+	}
+	return nil
+}
+
+// abort ends a failed epoch: the transaction is aborted and every overlay
+// dropped. The caller rewinds its tasks to their committed offsets.
+func (c *Committer) abort(ctx context.Context, stores []StoreCommit) {
+	if c.EOS {
+		// A failed abort (fenced, fatal) leaves the producer unusable; the
+		// caller already holds the commit error that says so and rebuilds
+		// the thread's clients.
+		_ = c.Producer.AbortTransaction(ctx)
+	} else {
+		c.Producer.resetEpoch()
+	}
+	for _, sc := range stores {
+		sc.Store.Rollback()
+	}
+}
+
+// Abort drops the epoch on the runtime's request (fencing, a task error).
+func (c *Committer) Abort(ctx context.Context, stores []StoreCommit) { c.abort(ctx, stores) }

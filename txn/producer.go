@@ -1,0 +1,361 @@
+package txn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/internal/failpoint"
+)
+
+// Error classes, checked with errors.Is.
+var (
+	// ErrFenced: another producer with the same transactional.id (a newer
+	// instance of this thread, after a rebalance) took over. The thread's
+	// tasks have migrated: drop every overlay, close the tasks without
+	// committing, and rejoin. Kafka Streams calls this TaskMigratedException.
+	ErrFenced = errors.New("txn: producer fenced by a newer instance")
+	// ErrAbortable: the transaction failed and must be aborted; the producer
+	// stays usable. Overlays are dropped and the tasks rewind to their last
+	// committed offsets.
+	ErrAbortable = errors.New("txn: transaction failed and was aborted")
+	// ErrFatal: the producer cannot be used any more.
+	ErrFatal = errors.New("txn: fatal producer error")
+	// ErrClosed is returned after Close.
+	ErrClosed = errors.New("txn: producer closed")
+)
+
+// Error is a producer or transaction failure with its class.
+type Error struct {
+	Op    string // "send", "flush", "commit", "abort", "init", "send-offsets"
+	Class error  // ErrFenced, ErrAbortable, ErrFatal or nil (retriable/other)
+	Err   error
+}
+
+func (e *Error) Error() string {
+	if e.Class != nil {
+		return fmt.Sprintf("txn: %s: %v (%v)", e.Op, e.Err, e.Class)
+	}
+	return fmt.Sprintf("txn: %s: %v", e.Op, e.Err)
+}
+
+func (e *Error) Unwrap() []error {
+	if e.Class == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Class, e.Err}
+}
+
+// classify maps a librdkafka error onto StoatFlow's error classes.
+func classify(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ke kafka.Error
+	if !errors.As(err, &ke) {
+		return &Error{Op: op, Err: err}
+	}
+	switch ke.Code() {
+	case kafka.ErrFenced, kafka.ErrProducerFenced, kafka.ErrInvalidProducerEpoch,
+		kafka.ErrTransactionalIDAuthorizationFailed:
+		return &Error{Op: op, Class: ErrFenced, Err: err}
+	}
+	switch {
+	case ke.TxnRequiresAbort():
+		return &Error{Op: op, Class: ErrAbortable, Err: err}
+	case ke.IsFatal():
+		return &Error{Op: op, Class: ErrFatal, Err: err}
+	}
+	return &Error{Op: op, Err: err}
+}
+
+// TopicPartition names a partition records were written to.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// Producer is one stream thread's producer. Under exactly_once_v2 it is
+// transactional: the first Send of an epoch begins a transaction and Commit
+// ends it together with the consumed offsets. Every delivered record's offset
+// is tracked per partition, so after a commit the runtime knows the last
+// changelog offset each store must record.
+//
+// Send, Flush, Commit and Abort are called by the owning stream thread only.
+type Producer struct {
+	p        *kafka.Producer
+	eos      bool
+	inTxn    bool
+	reports  chan kafka.Event
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	closeMu  sync.Once
+	closeErr error
+
+	mu struct {
+		sync.Mutex
+		pending int
+		idle    chan struct{} // closed when pending drops to 0
+		err     error         // first delivery error of the epoch
+		offsets map[TopicPartition]int64
+	}
+}
+
+// NewProducer creates a producer from a librdkafka configuration. eos
+// selects exactly_once_v2; then cfg must carry transactional.id, and Init
+// must be called before the first Send.
+func NewProducer(cfg kafka.ConfigMap, eos bool) (*Producer, error) {
+	conf := kafka.ConfigMap{}
+	for k, v := range cfg {
+		conf[k] = v
+	}
+	// Delivery reports come through each Send's channel, never Events().
+	conf["go.delivery.reports"] = true
+	conf["go.delivery.report.fields"] = "none"
+	p, err := kafka.NewProducer(&conf)
+	if err != nil {
+		return nil, classify("create", err)
+	}
+	pr := &Producer{p: p, eos: eos, reports: make(chan kafka.Event, 4096), stop: make(chan struct{})}
+	pr.mu.offsets = map[TopicPartition]int64{}
+	pr.wg.Add(2)
+	go pr.deliveries()
+	go pr.drainEvents()
+	return pr, nil
+}
+
+// Init registers the transactional.id with the coordinator, fencing any
+// older producer with the same id and aborting its open transaction.
+func (p *Producer) Init(ctx context.Context) error {
+	if !p.eos {
+		return nil
+	}
+	return classify("init", p.p.InitTransactions(ctx))
+}
+
+// Send writes one record. Under exactly_once_v2 it begins the epoch's
+// transaction if none is open. partition -1 lets the partitioner choose
+// (murmur2 of the key, as Java's default partitioner).
+func (p *Producer) Send(topic string, partition int32, key, value []byte, timestamp int64, headers []kafka.Header) error {
+	if p.eos && !p.inTxn {
+		if err := p.p.BeginTransaction(); err != nil {
+			return classify("begin", err)
+		}
+		p.inTxn = true
+	}
+	msg := &kafka.Message{
+		TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: partition},
+		Key:            key,
+		Value:          value,
+		Headers:        headers,
+	}
+	if timestamp >= 0 {
+		msg.Timestamp = time.UnixMilli(timestamp)
+	}
+	p.mu.Lock()
+	if p.mu.pending == 0 {
+		p.mu.idle = make(chan struct{})
+	}
+	p.mu.pending++
+	p.mu.Unlock()
+	for {
+		err := p.p.Produce(msg, p.reports)
+		if err == nil {
+			return nil
+		}
+		var ke kafka.Error
+		if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull {
+			// Let librdkafka drain its queue; the stream thread has nothing
+			// better to do than wait for room.
+			p.p.Flush(100)
+			continue
+		}
+		p.done(TopicPartition{}, -1, err)
+		return classify("send", err)
+	}
+}
+
+// InTransaction reports whether a transaction is open.
+func (p *Producer) InTransaction() bool { return p.inTxn }
+
+func (p *Producer) done(tp TopicPartition, offset int64, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil && p.mu.err == nil {
+		p.mu.err = err
+	}
+	if err == nil && offset >= 0 {
+		if cur, ok := p.mu.offsets[tp]; !ok || offset > cur {
+			p.mu.offsets[tp] = offset
+		}
+	}
+	p.mu.pending--
+	if p.mu.pending == 0 {
+		close(p.mu.idle)
+	}
+}
+
+func (p *Producer) deliveries() {
+	defer p.wg.Done()
+	for {
+		select {
+		case ev := <-p.reports:
+			m, ok := ev.(*kafka.Message)
+			if !ok {
+				continue
+			}
+			tp := TopicPartition{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition}
+			p.done(tp, int64(m.TopicPartition.Offset), m.TopicPartition.Error)
+		case <-p.stop:
+			return
+		}
+	}
+}
+
+// drainEvents consumes the producer's general event channel (errors and
+// statistics) so it never fills up.
+func (p *Producer) drainEvents() {
+	defer p.wg.Done()
+	for {
+		select {
+		case _, ok := <-p.p.Events():
+			if !ok {
+				return
+			}
+		case <-p.stop:
+			return
+		}
+	}
+}
+
+// Flush sends everything buffered and waits for every delivery report. It
+// returns the epoch's first delivery error, classified.
+func (p *Producer) Flush(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		pending, idle, err := p.mu.pending, p.mu.idle, p.mu.err
+		p.mu.Unlock()
+		if err != nil {
+			return classify("send", err)
+		}
+		if pending == 0 {
+			return nil
+		}
+		// Flush makes librdkafka send now, ignoring linger.ms.
+		p.p.Flush(10)
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, ctx.Err())}
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// CommitTransaction ends the epoch under exactly_once_v2: it flushes, adds
+// the consumed offsets (the next offset to read per input partition) to the
+// transaction with the consumer's group metadata, and commits. Without an
+// open transaction and without offsets it does nothing.
+func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicPartition, group *kafka.ConsumerGroupMetadata) error {
+	if !p.eos {
+		return &Error{Op: "commit", Err: errors.New("not a transactional producer")}
+	}
+	if !p.inTxn {
+		if len(offsets) == 0 {
+			return nil
+		}
+		if err := p.p.BeginTransaction(); err != nil {
+			return classify("begin", err)
+		}
+		p.inTxn = true
+	}
+	if err := p.Flush(ctx); err != nil {
+		return err
+	}
+	if len(offsets) > 0 {
+		if err := p.p.SendOffsetsToTransaction(ctx, offsets, group); err != nil {
+			return classify("send-offsets", err)
+		}
+	}
+	if err := failpoint.Hit(failpoint.AfterSendOffsets); err != nil {
+		return &Error{Op: "send-offsets", Class: ErrAbortable, Err: err}
+	}
+	if err := p.p.CommitTransaction(ctx); err != nil {
+		return classify("commit", err)
+	}
+	p.inTxn = false
+	return nil
+}
+
+// AbortTransaction aborts the open transaction, if any, and forgets the
+// epoch's delivery state.
+func (p *Producer) AbortTransaction(ctx context.Context) error {
+	defer p.resetEpoch()
+	if !p.eos || !p.inTxn {
+		return nil
+	}
+	err := p.p.AbortTransaction(ctx)
+	if err != nil {
+		return classify("abort", err)
+	}
+	p.inTxn = false
+	// Purged records report their failure; wait for those reports so the
+	// next epoch starts clean.
+	p.waitIdle(ctx)
+	return nil
+}
+
+func (p *Producer) waitIdle(ctx context.Context) {
+	for {
+		p.mu.Lock()
+		pending, idle := p.mu.pending, p.mu.idle
+		p.mu.Unlock()
+		if pending == 0 {
+			return
+		}
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// TakeOffsets returns the offset of the last record delivered to each
+// partition since the previous call, and forgets them.
+func (p *Producer) TakeOffsets() map[TopicPartition]int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.mu.offsets
+	p.mu.offsets = map[TopicPartition]int64{}
+	p.mu.err = nil
+	return out
+}
+
+func (p *Producer) resetEpoch() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mu.offsets = map[TopicPartition]int64{}
+	p.mu.err = nil
+}
+
+// Client returns the underlying librdkafka producer, for metadata calls.
+func (p *Producer) Client() *kafka.Producer { return p.p }
+
+// Close aborts an open transaction (best effort, bounded by ctx) and closes
+// the producer. Safe to call twice.
+func (p *Producer) Close(ctx context.Context) error {
+	p.closeMu.Do(func() {
+		if p.eos && p.inTxn {
+			_ = p.p.AbortTransaction(ctx)
+		}
+		close(p.stop)
+		p.wg.Wait()
+		p.p.Close()
+	})
+	return p.closeErr
+}
