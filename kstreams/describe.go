@@ -18,28 +18,34 @@ func (d TopologyDescription) String() string { return d.text }
 
 // Describe renders the topology as Kafka Streams 4.4 does: sub-topologies in
 // id order; within one, nodes by descending size of the sub-graph they reach
-// (counted along every path, as Kafka's AbstractNode.size), ties broken by name;
-// successors and predecessors listed in the same order.
+// (counted along every path, as Kafka's AbstractNode.size), ties broken by name.
+//
+// Successor and predecessor lists follow Kafka's construction exactly: nodes
+// are connected in the iteration order of Java's HashMap of the group, and
+// each list is a TreeSet ordered by the sizes nodes had when they were
+// inserted. Where a node has several successors whose sub-graphs were still
+// growing, that order can differ from the final-size order, and Kafka prints
+// it that way; so does Describe.
 func (t *Topology) Describe() TopologyDescription {
 	var b strings.Builder
 	b.WriteString("Topologies:\n ")
 	for id, names := range t.groups {
 		b.WriteString("  ")
 		b.WriteString("Sub-topology: " + strconv.Itoa(id) + "\n")
-		size := t.subtreeSizes(names)
+		g := t.describeGroup(names)
 		order := slices.Clone(names)
-		sortNodes(order, size)
+		slices.SortFunc(order, g.compare)
 		for _, name := range order {
 			n := t.byName[name]
 			b.WriteString("    ")
 			switch n.kind {
 			case SourceNode:
-				b.WriteString("Source: " + n.name + " (topics: " + javaSetString(n.topics) + ")\n      --> " + nodeNames(n.succs, size))
+				b.WriteString("Source: " + n.name + " (topics: " + javaSetString(n.topics) + ")\n      --> " + joinNames(g.succs[name]))
 			case ProcessorNode:
 				b.WriteString("Processor: " + n.name + " (stores: " + javaSetString(n.stores) + ")\n      --> " +
-					nodeNames(n.succs, size) + "\n      <-- " + nodeNames(n.preds, size))
+					joinNames(g.succs[name]) + "\n      <-- " + joinNames(g.preds[name]))
 			case SinkNode:
-				b.WriteString("Sink: " + n.name + " (topic: " + n.topic + ")\n      <-- " + nodeNames(n.preds, size))
+				b.WriteString("Sink: " + n.name + " (topic: " + n.topic + ")\n      <-- " + joinNames(g.preds[name]))
 			}
 			b.WriteString("\n")
 		}
@@ -48,42 +54,55 @@ func (t *Topology) Describe() TopologyDescription {
 	return TopologyDescription{text: b.String()}
 }
 
-func (t *Topology) subtreeSizes(names []string) map[string]int {
-	size := map[string]int{}
-	var visit func(string) int
-	visit = func(name string) int {
-		if s, ok := size[name]; ok {
-			return s
-		}
-		s := 1
-		for _, c := range t.byName[name].succs {
-			s += visit(c)
-		}
-		size[name] = s
-		return s
+type describedGroup struct {
+	size         map[string]int
+	preds, succs map[string]*javaTreeSet
+}
+
+// compare is Kafka's NodeComparator: larger size first, then by name.
+func (g *describedGroup) compare(a, b string) int {
+	if a == b {
+		return 0
 	}
+	if g.size[a] != g.size[b] {
+		return g.size[b] - g.size[a]
+	}
+	return javaCompare(a, b)
+}
+
+// describeGroup replays InternalTopologyBuilder.describeSubtopology: the
+// group's names go through a HashSet and a HashMap, whose iteration order
+// decides in which order nodes are connected to their predecessors.
+func (t *Topology) describeGroup(names []string) *describedGroup {
+	g := &describedGroup{size: map[string]int{}, preds: map[string]*javaTreeSet{}, succs: map[string]*javaTreeSet{}}
 	for _, n := range names {
-		visit(n)
+		g.size[n] = 1
+		g.preds[n] = &javaTreeSet{cmp: g.compare}
+		g.succs[n] = &javaTreeSet{cmp: g.compare}
 	}
-	return size
-}
-
-func sortNodes(names []string, size map[string]int) {
-	slices.SortFunc(names, func(a, b string) int {
-		if size[a] != size[b] {
-			return size[b] - size[a]
+	var grow func(string, int)
+	grow = func(n string, delta int) {
+		g.size[n] += delta
+		for _, p := range g.preds[n].inOrder() {
+			grow(p, delta)
 		}
-		return javaCompare(a, b)
-	})
+	}
+	for _, n := range javaHashMapOrder(names) {
+		for _, p := range t.byName[n].preds {
+			g.preds[n].add(p)
+			g.succs[p].add(n)
+			grow(p, g.size[n])
+		}
+	}
+	return g
 }
 
-func nodeNames(names []string, size map[string]int) string {
+func joinNames(s *javaTreeSet) string {
+	names := s.inOrder()
 	if len(names) == 0 {
 		return "none"
 	}
-	order := slices.Clone(names)
-	sortNodes(order, size)
-	return strings.Join(order, ", ")
+	return strings.Join(names, ", ")
 }
 
 // javaCompare is String.compareTo: lexicographic over UTF-16 code units.
@@ -124,6 +143,23 @@ func javaHashSetOrder(names []string) []string {
 	for n < want {
 		n <<= 1
 	}
+	return javaBucketOrder(names, n)
+}
+
+// javaHashMapOrder is the iteration order of a HashSet or HashMap with the
+// default capacity after adding names one by one: the table starts at 16
+// buckets and doubles whenever it holds more than three quarters of that.
+// Resizing keeps the relative order within a bucket, so the final order is
+// by bucket, then by insertion.
+func javaHashMapOrder(names []string) []string {
+	n := 16
+	for len(names) > n*3/4 {
+		n <<= 1
+	}
+	return javaBucketOrder(names, n)
+}
+
+func javaBucketOrder(names []string, n int) []string {
 	buckets := make([][]string, n)
 	seen := map[string]bool{}
 	for _, s := range names {
@@ -141,4 +177,175 @@ func javaHashSetOrder(names []string) []string {
 		out = append(out, b...)
 	}
 	return out
+}
+
+// javaTreeSet is java.util.TreeSet over node names with a comparator that
+// may change as sizes grow: like Java's red-black TreeMap, an element's place
+// is fixed by the comparisons made when it was inserted.
+type javaTreeSet struct {
+	root *rbNode
+	cmp  func(a, b string) int
+}
+
+type rbNode struct {
+	key                 string
+	left, right, parent *rbNode
+	red                 bool
+}
+
+func (s *javaTreeSet) add(key string) {
+	if s.root == nil {
+		s.root = &rbNode{key: key}
+		return
+	}
+	t := s.root
+	var parent *rbNode
+	c := 0
+	for t != nil {
+		parent = t
+		c = s.cmp(key, t.key)
+		switch {
+		case c < 0:
+			t = t.left
+		case c > 0:
+			t = t.right
+		default:
+			return
+		}
+	}
+	e := &rbNode{key: key, parent: parent}
+	if c < 0 {
+		parent.left = e
+	} else {
+		parent.right = e
+	}
+	s.fixAfterInsertion(e)
+}
+
+func (s *javaTreeSet) inOrder() []string {
+	var out []string
+	var walk func(*rbNode)
+	walk = func(n *rbNode) {
+		if n == nil {
+			return
+		}
+		walk(n.left)
+		out = append(out, n.key)
+		walk(n.right)
+	}
+	walk(s.root)
+	return out
+}
+
+func parentOf(n *rbNode) *rbNode {
+	if n == nil {
+		return nil
+	}
+	return n.parent
+}
+
+func leftOf(n *rbNode) *rbNode {
+	if n == nil {
+		return nil
+	}
+	return n.left
+}
+
+func rightOf(n *rbNode) *rbNode {
+	if n == nil {
+		return nil
+	}
+	return n.right
+}
+
+func isRed(n *rbNode) bool { return n != nil && n.red }
+
+func setRed(n *rbNode, red bool) {
+	if n != nil {
+		n.red = red
+	}
+}
+
+func (s *javaTreeSet) fixAfterInsertion(x *rbNode) {
+	x.red = true
+	for x != nil && x != s.root && x.parent.red {
+		if parentOf(x) == leftOf(parentOf(parentOf(x))) {
+			y := rightOf(parentOf(parentOf(x)))
+			if isRed(y) {
+				setRed(parentOf(x), false)
+				setRed(y, false)
+				setRed(parentOf(parentOf(x)), true)
+				x = parentOf(parentOf(x))
+			} else {
+				if x == rightOf(parentOf(x)) {
+					x = parentOf(x)
+					s.rotateLeft(x)
+				}
+				setRed(parentOf(x), false)
+				setRed(parentOf(parentOf(x)), true)
+				s.rotateRight(parentOf(parentOf(x)))
+			}
+		} else {
+			y := leftOf(parentOf(parentOf(x)))
+			if isRed(y) {
+				setRed(parentOf(x), false)
+				setRed(y, false)
+				setRed(parentOf(parentOf(x)), true)
+				x = parentOf(parentOf(x))
+			} else {
+				if x == leftOf(parentOf(x)) {
+					x = parentOf(x)
+					s.rotateRight(x)
+				}
+				setRed(parentOf(x), false)
+				setRed(parentOf(parentOf(x)), true)
+				s.rotateLeft(parentOf(parentOf(x)))
+			}
+		}
+	}
+	s.root.red = false
+}
+
+func (s *javaTreeSet) rotateLeft(p *rbNode) {
+	if p == nil {
+		return
+	}
+	r := p.right
+	p.right = r.left
+	if r.left != nil {
+		r.left.parent = p
+	}
+	r.parent = p.parent
+	switch {
+	case p.parent == nil:
+		s.root = r
+	case p.parent.left == p:
+		p.parent.left = r
+	default:
+		p.parent.right = r
+	}
+	r.left = p
+	p.parent = r
+}
+
+func (s *javaTreeSet) rotateRight(p *rbNode) {
+	if p == nil {
+		return
+	}
+	l := p.left
+	p.left = l.right
+	if l.right != nil {
+		l.right.parent = p
+	}
+	l.parent = p.parent
+	switch {
+	case p.parent == nil:
+		s.root = l
+	case p.parent.right == p:
+		p.parent.right = l
+	default:
+		p.parent.left = l
+	}
+	l.right = p
+	p.parent = l
 }

@@ -74,6 +74,55 @@ var describeCases = map[string]func() *kstreams.StreamsBuilder{
 			ToStream().To("lengths")
 		return b
 	},
+	"multi-topic": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		kstreams.Stream[string, string](b, []string{"topic-z", "topic-a", "t10", "t2", "orders", "Payments", "x", "y", "zz", "alpha",
+			"beta", "gamma", "delta", "epsilon", "eta", "theta", "iota", "kappa"}).To("out")
+		return b
+	},
+	"branches": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		id := func(v string) string { return v }
+		yes := func(string, string) bool { return true }
+		kstreams.MapValues(src.Filter(yes), id).To("o1")
+		src.FilterNot(yes).To("o2")
+		p := src.Peek(func(string, string) {})
+		kstreams.MapValues(kstreams.SelectKey(p, func(_, v string) string { return v }), id).Filter(yes).
+			GroupByKey(kstreams.Grouped[string, string]{Name: "grp"}).Count(kstreams.Named("cnt")).ToStream().
+			To("o3", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+		kstreams.FlatMap(p, func(k, v string) []kstreams.KeyValue[string, string] {
+			return []kstreams.KeyValue[string, string]{{Key: k, Value: v}}
+		}).To("o4")
+		kstreams.Map(p, func(k, v string) (string, string) { return k, v }).Peek(func(string, string) {}).Peek(func(string, string) {}).To("o5")
+		src.Foreach(func(string, string) {})
+		kstreams.FlatMapValues(src, func(v string) []string { return []string{v} }).To("o6")
+		return b
+	},
+	"windowed-variants": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		g := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).GroupByKey()
+		concat := func(x, y string) string { return x + y }
+		kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeWithNoGrace(5*time.Second)).Reduce(concat).ToStream().To("w-reduce")
+		kstreams.WindowedAggregate(kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeWithNoGrace(5*time.Second)),
+			func() string { return "" }, func(_, v, agg string) string { return agg + v },
+			kstreams.Named("w-agg"), kstreams.MaterializedAs[string, string]("w-agg-store")).ToStream().To("w-agg")
+		kstreams.WindowedBySession(g, kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)).Reduce(concat).ToStream().To("s-reduce")
+		kstreams.SessionAggregate(kstreams.WindowedBySession(g, kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)),
+			func() string { return "" }, func(_, v, agg string) string { return agg + v }, func(_, x, y string) string { return x + y }).
+			ToStream().To("s-agg")
+		return b
+	},
+	"two-repartitions": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		keyed := kstreams.SelectKey(kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})),
+			func(_, v string) string { return v })
+		keyed.GroupByKey().Count().ToStream().To("c1")
+		keyed.GroupByKey().Reduce(func(x, y string) string { return x + y }).ToStream().To("c2")
+		kstreams.MapValues(keyed, func(v string) string { return v }).GroupByKey(kstreams.Grouped[string, string]{Name: "named-repartition"}).
+			Count().ToStream().To("c3")
+		return b
+	},
 }
 
 func describe(t *testing.T, b *kstreams.StreamsBuilder) string {
@@ -102,6 +151,28 @@ func TestDescribeGolden(t *testing.T) {
 			}
 			if got != string(want) {
 				t.Errorf("describe mismatch for %s\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+			}
+		})
+	}
+}
+
+// TestDescribeMatchesKafkaStreams44 compares every case with the text the
+// real Kafka Streams 4.4.0 prints for the same topology, captured by
+// testdata/jvmcapture/Check.java (see the README there). These files are
+// never rewritten by -update.
+func TestDescribeMatchesKafkaStreams44(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "jvmcapture", "*.describe.txt"))
+	if len(files) != len(describeCases) {
+		t.Errorf("%d captured descriptions for %d cases", len(files), len(describeCases))
+	}
+	for name, build := range describeCases {
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "jvmcapture", name+".describe.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(t, build()); got != string(want) {
+				t.Errorf("got\n%s\nkafka streams 4.4.0\n%s", got, want)
 			}
 		})
 	}

@@ -57,11 +57,14 @@ func (b *StreamsBuilder) newStoreName(prefix string) string {
 	return n
 }
 
+// orGenerate returns name, or a generated one. Kafka Streams 4.4 draws the
+// generated name (and so uses up its index) even when a name is given.
 func (b *StreamsBuilder) orGenerate(name, prefix string) string {
+	gen := b.newProcessorName(prefix)
 	if name != "" {
 		return name
 	}
-	return b.newProcessorName(prefix)
+	return gen
 }
 
 // fail records the first construction error; Build returns it.
@@ -151,10 +154,11 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		b.fail(invalidTopology("Topic %s has already been registered by another source.", topic))
 	}
 	b.topics[topic] = true
-	sourceName := b.orGenerate(c.Name, prefixSource)
-	tableName := c.Name + "-table-source"
-	if c.Name == "" {
-		tableName = b.newProcessorName(prefixTableSource)
+	// A named Consumed names the table processor; its source gets "-source".
+	sourceName := b.newProcessorName(prefixSource)
+	tableName := b.newProcessorName(prefixTableSource)
+	if c.Name != "" {
+		sourceName, tableName = c.Name+"-source", c.Name
 	}
 	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
 	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde)})

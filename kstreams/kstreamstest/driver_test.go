@@ -226,7 +226,9 @@ func TestHoppingWindowsUpdateEveryWindow(t *testing.T) {
 	check(t, "out", d.Records("out"), []kv{{windowKey("k", 0), long(1), 7}, {windowKey("k", 5), long(1), 7}})
 }
 
-func sessionKey(k string, start, end int64) string { return k + string(long(end)) + string(long(start)) }
+func sessionKey(k string, start, end int64) string {
+	return k + string(long(end)) + string(long(start))
+}
 
 func TestSessionCountMergesSessions(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
