@@ -195,10 +195,10 @@ func (l *loader) translate(kind ClientKind, java map[string]clientSetting) map[s
 		case javaClassKeys[k]:
 			if s.from != "" {
 				l.errorf(s.from, "remove it and use settings librdkafka understands (see docs/config.md)",
-					"%s = %s names a Java class with no Go equivalent; the %s cannot connect as configured", s.from, v, kind)
+					"%s = %s names a Java class with no Go equivalent; the clients cannot connect as configured", s.from, v)
 			}
 		case tlsJVMOnly[k]:
-			warnFrom(s, "remove it; librdkafka negotiates TLS 1.2/1.3 through OpenSSL", "%s is a JVM TLS setting with no librdkafka equivalent; ignored for the %s", s.from, kind)
+			warnFrom(s, "remove it; librdkafka negotiates TLS 1.2/1.3 through OpenSSL", "%s is a JVM TLS setting with no librdkafka equivalent; ignored", s.from)
 		case k == "security.protocol":
 			out[k] = strings.ToLower(v)
 		case k == "acks":
@@ -243,7 +243,7 @@ func (l *loader) translate(kind ClientKind, java map[string]clientSetting) map[s
 			out[k] = strings.ToLower(v)
 		case k == "ssl.cipher.suites":
 			if strings.Contains(v, "TLS_") {
-				warnFrom(s, "write the OpenSSL cipher names, e.g. ECDHE-RSA-AES128-GCM-SHA256", "ssl.cipher.suites lists Java (IANA) cipher names, which OpenSSL does not read; ignored for the %s", kind)
+				warnFrom(s, "write the OpenSSL cipher names, e.g. ECDHE-RSA-AES128-GCM-SHA256", "ssl.cipher.suites lists Java (IANA) cipher names, which OpenSSL does not read; ignored")
 			} else {
 				out[k] = v
 			}
@@ -254,7 +254,7 @@ func (l *loader) translate(kind ClientKind, java map[string]clientSetting) map[s
 				"%s is ignored: Kafka Streams clients always handle bytes", s.from)
 		case k == "interceptor.classes":
 			if v != "" {
-				warnFrom(s, "remove it; StoatFlow exposes metrics on /metrics", "interceptor.classes names Java classes with no Go equivalent; ignored for the %s", kind)
+				warnFrom(s, "remove it; StoatFlow exposes metrics on /metrics", "interceptor.classes names Java classes with no Go equivalent; ignored")
 			}
 		case k == "partitioner.class" || k == "partitioner.ignore.keys" || k == "partitioner.adaptive.partitioning.enable" || k == "partitioner.availability.timeout.ms":
 			warnFrom(s, "remove it", "%s is ignored: StoatFlow partitions keyed records with murmur2 exactly as Kafka Streams' default", s.from)
@@ -287,7 +287,7 @@ func (l *loader) translate(kind ClientKind, java map[string]clientSetting) map[s
 		case RdkafkaKnows(kind, k):
 			out[k] = v
 		default:
-			warnFrom(s, "remove it, or see docs/config.md for what librdkafka needs", "%s has no librdkafka equivalent; ignored for the %s", s.from, kind)
+			warnFrom(s, "remove it, or see docs/config.md for what librdkafka needs", "%s has no librdkafka equivalent; ignored", s.from)
 		}
 	}
 	l.translateJAAS(kind, java, out)

@@ -366,10 +366,10 @@ func (l *loader) rackAwareness() {
 	for _, k := range names {
 		e := tags[k]
 		if len([]rune(k)) > 20 {
-			l.add(SeverityError, ClientTagPrefix+k, invalid("client.tag.", k, "Tag key exceeds maximum length of 20."), "shorten the tag key")
+			l.add(SeverityError, ClientTagPrefix+k, invalid(ClientTagPrefix+k, k, "Tag key exceeds maximum length of 20."), "shorten the tag key")
 		}
 		if len([]rune(e.Value)) > 30 {
-			l.add(SeverityError, ClientTagPrefix+k, invalid("client.tag.", e.Value, "Tag value exceeds maximum length of 30."), "shorten the tag value")
+			l.add(SeverityError, ClientTagPrefix+k, invalid(ClientTagPrefix+k, e.Value, "Tag value exceeds maximum length of 30."), "shorten the tag value")
 		}
 	}
 }

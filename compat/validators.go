@@ -3,7 +3,6 @@ package compat
 import (
 	"fmt"
 	"net"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -70,7 +69,7 @@ type ValidString struct {
 // Validate implements Validator.
 func (s ValidString) Validate(name string, v Value) string {
 	for _, x := range s.Values {
-		if x == v.Str && !v.Null {
+		if x == v.Str && !v.Null && x != "null" {
 			return ""
 		}
 	}
@@ -177,13 +176,6 @@ func (l ValidList) Validate(name string, v Value) string {
 		}
 		return "Configuration '" + name + "' must not be empty. Valid values include: " + valid
 	}
-	seen := map[string]bool{}
-	for _, x := range v.List {
-		if seen[x] {
-			return "Configuration '" + name + "' values must not be duplicated."
-		}
-		seen[x] = true
-	}
 	for _, x := range v.List {
 		if x == "" {
 			return "Configuration '" + name + "' values must not be empty."
@@ -250,7 +242,9 @@ const (
 	OptimizeSingleStoreSelfJoin     = "single.store.self.join"
 )
 
-const optimizationHelp = `Acceptable values are: "none", "all" or a comma separated list of specific optimizations: ("reuse.ktable.source.topics", "merge.repartition.topics", "single.store.self.join").`
+// optimizationHelp is Kafka Streams 4.4's text, unexpanded placeholders and all,
+// so the message matches the JVM application's byte for byte.
+const optimizationHelp = `Acceptable values are: "+NO_OPTIMIZATION+", "+OPTIMIZE+", or a comma separated list of specific optimizations: ("+REUSE_KTABLE_SOURCE_TOPICS+", "+MERGE_REPARTITION_TOPICS+" + "SINGLE_STORE_SELF_JOIN+").`
 
 // splitJavaList splits like Java's String.split("\\s*,\\s*") (trailing empty
 // strings dropped).
@@ -291,7 +285,8 @@ var topologyOptimizationValidator = FuncValidator{
 	},
 }
 
-// applicationServerValidator accepts "", host:port or protocol://host:port.
+// applicationServerValidator accepts "", host:port or protocol://host:port, as
+// Kafka Streams 4.4 does: the host must be non-empty and the port a number.
 var applicationServerValidator = FuncValidator{
 	Desc: `"", host:port or protocol://host:port`,
 	Fn: func(name string, v Value) string {
@@ -299,19 +294,21 @@ var applicationServerValidator = FuncValidator{
 			return ""
 		}
 		hostPort := v.Str
-		if i := strings.Index(v.Str, "://"); i >= 0 {
-			u, err := url.Parse(v.Str)
-			if err != nil || u.Host == "" || (u.Path != "" && u.Path != "/") {
-				return invalid(name, v.Str, "Expected an endpoint of the form host:port or protocol://host:port")
+		if i := strings.Index(hostPort, "://"); i >= 0 {
+			hostPort = hostPort[i+3:]
+		}
+		bad := invalid(name, v.Str, "Error parsing host address "+v.Str+". Expected format host:port.")
+		i := strings.LastIndex(hostPort, ":")
+		if i <= 0 || i == len(hostPort)-1 {
+			return bad
+		}
+		for _, c := range hostPort[i+1:] {
+			if c < '0' || c > '9' {
+				return bad
 			}
-			hostPort = u.Host
 		}
-		host, port, err := net.SplitHostPort(hostPort)
-		if err != nil || host == "" {
-			return invalid(name, v.Str, "Expected an endpoint of the form host:port or protocol://host:port")
-		}
-		if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
-			return invalid(name, v.Str, "Expected an endpoint of the form host:port or protocol://host:port")
+		if strings.ContainsAny(hostPort[:i], "/?#") {
+			return bad
 		}
 		return ""
 	},

@@ -1,0 +1,122 @@
+package compat
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stoatflow/stoatflow/properties"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+const testProcessID = "11111111-2222-3333-4444-555555555555"
+
+// render is everything a user sees for one input: findings, then the blocks.
+func render(t *testing.T, file string) string {
+	t.Helper()
+	p, err := properties.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, diags := Load(p)
+	var b bytes.Buffer
+	for _, d := range diags {
+		b.WriteString(d.String() + "\n")
+	}
+	b.WriteString("\n")
+	if err := c.WriteStreamsConfig(&b); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\n")
+	c.WriteStoatFlowConfig(&b)
+	b.WriteString("\n")
+	c.WriteClientConfigs(&b, testProcessID)
+	// state.dir's default depends on the machine's temp dir.
+	return strings.ReplaceAll(b.String(), filepath.Join(os.TempDir(), "kafka-streams"), "<tmp>/kafka-streams")
+}
+
+func TestGolden(t *testing.T) {
+	for _, name := range []string{"sasl_ssl_eos", "minimal"} {
+		t.Run(name, func(t *testing.T) {
+			got := render(t, filepath.Join("testdata", name+".properties"))
+			golden := filepath.Join("testdata", name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./compat -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("output differs from %s (run go test ./compat -update and review the diff):\n%s", golden, got)
+			}
+		})
+	}
+}
+
+func TestStreamsConfigBlockFormat(t *testing.T) {
+	c, _ := load(t, base)
+	var b strings.Builder
+	c.WriteStreamsConfig(&b)
+	lines := strings.Split(b.String(), "\n")
+	if lines[0] != "StreamsConfig values: " {
+		t.Errorf("header %q", lines[0])
+	}
+	if lines[len(lines)-1] != "" || len(lines) != len(streamsKeys)+2 {
+		t.Errorf("%d lines; every key line must end in a newline", len(lines))
+	}
+	for i, l := range lines[1 : len(lines)-1] {
+		if !strings.HasPrefix(l, "\t") || !strings.Contains(l, " = ") {
+			t.Errorf("line %d %q", i+1, l)
+		}
+		if i > 0 && lines[i] > lines[i+1] {
+			t.Errorf("not sorted at %q", l)
+		}
+	}
+	for _, want := range []string{"\tbootstrap.servers = [127.0.0.1:9092]\n", "\tdefault.key.serde = null\n", "\tclient.id = \n",
+		"\tdefault.timestamp.extractor = class org.apache.kafka.streams.processor.FailOnInvalidTimestamp\n", "\tconfig.providers = []\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+}
+
+// TestNoSecretInAnyOutput guards that passwords never reach output or logs.
+func TestNoSecretInAnyOutput(t *testing.T) {
+	secrets := []string{"Sup3r-S3cret-Jaas", "Keyst0re-S3cret", "K3y-S3cret", "Http-T0ken-S3cret"}
+	p, err := properties.ParseFile("testdata/sasl_ssl_eos.properties")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Add a bad value next to every secret key, so error paths run too.
+	p.Set(properties.Entry{Key: "stoatflow.state.interactive-query-isolation-level", Value: "bogus"})
+	c, diags := Load(p)
+	var out bytes.Buffer
+	out.WriteString(render(t, "testdata/sasl_ssl_eos.properties"))
+	out.WriteString(c.String())
+	for _, d := range diags {
+		out.WriteString(d.String() + d.Error())
+	}
+	var logs bytes.Buffer
+	logger := newJSONLogger(&logs)
+	diags.Log(logger)
+	logger.Info("config", "token", c.HTTPAuthToken, "cfg", c)
+	out.WriteString(logs.String())
+	out.WriteString(c.HTTPAuthToken.String())
+	for _, s := range secrets {
+		if strings.Contains(out.String(), s) {
+			t.Errorf("secret %q appears in output", s)
+		}
+	}
+	// The secrets are still there for the clients to use.
+	m := c.ProducerConfig(testProcessID, 1)
+	if m["sasl.password"] != "Sup3r-S3cret-Jaas" || m["ssl.keystore.password"] != "Keyst0re-S3cret" || c.HTTPAuthToken.Value() != "Http-T0ken-S3cret" {
+		t.Errorf("secrets lost: %v", m)
+	}
+}
