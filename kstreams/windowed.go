@@ -265,7 +265,7 @@ func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 }
 
 func (p *windowAggregate) Process(r Record) error {
-	if r.Key == nil || (p.init == nil && r.Value == nil) {
+	if r.Key == nil { // null values go to the aggregator, as in Kafka
 		p.ctx.RecordDropped("Skipping record due to null key.")
 		return nil
 	}
@@ -339,7 +339,9 @@ func (p *sessionAggregate) Process(r Record) error {
 	}
 	ts := r.Timestamp
 	p.streamTime = max(p.streamTime, ts)
-	closeTime := p.streamTime - p.windows.GraceMs
+	// Kafka Streams 4.4 closes a session only once stream time has passed its
+	// end by the grace period plus the inactivity gap.
+	closeTime := p.streamTime - p.windows.GraceMs - p.windows.GapMs
 	merged, err := p.store.FindSessions(r.Key, ts-p.windows.GapMs, ts+p.windows.GapMs)
 	if err != nil {
 		return err

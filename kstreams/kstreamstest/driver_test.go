@@ -264,8 +264,15 @@ func TestSessionCountMergesSessions(t *testing.T) {
 		{sessionKey("k", 30, 30), nil, 22},
 		{sessionKey("k", 15, 30), long(3), 22},
 	})
-	// A session ending before stream time minus grace (30-20) is dropped.
-	if err := in.Pipe("other", "v", 1); err != nil {
+	// Kafka Streams 4.4 drops a session ending before stream time minus grace
+	// minus gap: after 100, that is 100-20-10 = 70.
+	if err := in.Pipe("other", "v", 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Pipe("late", "v", 69); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Pipe("late", "v", 70); err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Dropped()) != 1 {
