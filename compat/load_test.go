@@ -22,10 +22,10 @@ func load(t *testing.T, src string) (*Config, Diagnostics) {
 // validSamples are valid non-default values for every catalog key whose
 // non-default value cannot be derived from its type alone.
 var validSamples = map[string]string{
-	"application.id":                            "other-app",
-	"bootstrap.servers":                         "a:9092, b:9092",
-	"state.dir":                                 "/var/lib/stoatflow",
-	"client.id":                                 "my-client",
+	"application.id":    "other-app",
+	"bootstrap.servers": "a:9092, b:9092",
+	"state.dir":         "/var/lib/stoatflow",
+	"client.id":         "my-client",
 	"default.deserialization.exception.handler": "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
 	"deserialization.exception.handler":         "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
 	"default.key.serde":                         "org.apache.kafka.common.serialization.Serdes$StringSerde",

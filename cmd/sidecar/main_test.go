@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runArgs(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+func TestConfigPrintsWordcountBlock(t *testing.T) {
+	out, stderr, err := runArgs(t, "config", "--config", "../../examples/wordcount/streams.properties")
+	if err != nil {
+		t.Fatalf("err %v\n%s", err, stderr)
+	}
+	for _, want := range []string{"StreamsConfig values: \n", "\tapplication.id = streams-wordcount\n", "\tcommit.interval.ms = 100\n",
+		"\tprocessing.guarantee = exactly_once_v2\n", "\tstoatflow.topology = wordcount\n", "librdkafka producer (StreamThread-1) values: \n",
+		"\tisolation.level = read_committed\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if stderr != "" {
+		t.Errorf("unexpected findings:\n%s", stderr)
+	}
+}
+
+func TestConfigErrorsExitNonZero(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "bad.properties")
+	os.WriteFile(f, []byte("bootstrap.servers=localhost:9092\nnum.stream.threads=four\nfoo=bar\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"TopS3cret\";\n"), 0o644)
+	out, stderr, err := runArgs(t, "config", "--config", f, "--set", "max.warmup.replicas=0")
+	if !errors.Is(err, errReported) || exitCode(err, &bytes.Buffer{}) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{
+		`error: Missing required configuration "application.id" which has no default value.`,
+		f + ":2: error: Invalid value four for configuration num.stream.threads: Not a number of type INT",
+		f + ":3: warning: The configuration 'foo' was supplied but isn't a known config.",
+		"--set #1: error: Invalid value 0 for configuration max.warmup.replicas: Value must be at least 1",
+		"configuration has errors (3)",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if out != "" {
+		t.Errorf("printed a config despite errors:\n%s", out)
+	}
+	if strings.Contains(stderr+out, "TopS3cret") {
+		t.Error("secret printed")
+	}
+}
+
+func TestConfigSecretsMasked(t *testing.T) {
+	out, stderr, err := runArgs(t, "config", "--config", "../../compat/testdata/sasl_ssl_eos.properties", "--set", "stoatflow.http.auth-token=Cli-T0ken")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, s := range []string{"Sup3r-S3cret-Jaas", "Keyst0re-S3cret", "K3y-S3cret", "Http-T0ken-S3cret", "Cli-T0ken"} {
+		if strings.Contains(out+stderr, s) {
+			t.Errorf("secret %q printed", s)
+		}
+	}
+	if !strings.Contains(out, "\tsasl.password = [hidden]\n") || !strings.Contains(out, "\tstoatflow.http.auth-token = [hidden]\n") {
+		t.Error("secrets not shown as [hidden]")
+	}
+}
+
+func TestUsageAndVersion(t *testing.T) {
+	out, _, err := runArgs(t, "version")
+	if err != nil || !strings.HasPrefix(out, "stoatflow sidecar "+version) {
+		t.Errorf("version: %q %v", out, err)
+	}
+	if _, _, err := runArgs(t); !errors.Is(err, errUsage) {
+		t.Errorf("no args: %v", err)
+	}
+	if _, stderr, err := runArgs(t, "nope"); !errors.Is(err, errUsage) || !strings.Contains(stderr, "config") {
+		t.Errorf("unknown command: %v %q", err, stderr)
+	}
+	if _, _, err := runArgs(t, "config"); !errors.Is(err, errUsage) {
+		t.Errorf("config without files: %v", err)
+	}
+	if _, _, err := runArgs(t, "config", "--bogus"); !errors.Is(err, errUsage) {
+		t.Errorf("bad flag: %v", err)
+	}
+	if _, stderr, err := runArgs(t, "config", "--config", "/does/not/exist"); !errors.Is(err, errReported) || !strings.Contains(stderr, "/does/not/exist") {
+		t.Errorf("missing file: %v %q", err, stderr)
+	}
+}
