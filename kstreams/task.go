@@ -7,13 +7,26 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// RecordCollector receives what a task writes: records for sink topics
-// (broker names, internal topics decorated) and changelog records.
+// ProducerRecord is one record a task writes.
+type ProducerRecord struct {
+	// Topic is the broker name (internal topics decorated).
+	Topic string
+	// Partition is fixed for changelog records (the task's partition) and -1
+	// for sink records: the collector picks it with Kafka's default
+	// partitioner, DefaultPartition(PartitionKey, partitions).
+	Partition int32
+	// PartitionKey is what the partitioner hashes: the key bytes, or for a
+	// windowed key the key without its window (WindowedStreamPartitioner).
+	PartitionKey []byte
+	Key, Value   []byte
+	Timestamp    int64
+	Headers      []Header
+}
+
+// RecordCollector receives what a task writes: records for sink topics and
+// changelog records. Byte slices are not reused by the task after Send.
 type RecordCollector interface {
-	// Send writes one record. partition is -1 when the collector should
-	// choose by key, as Kafka's default partitioner does (murmur2 of the key
-	// bytes); changelog records name the task's partition.
-	Send(topic string, partition int32, key, value []byte, timestamp int64, headers []Header) error
+	Send(r ProducerRecord) error
 }
 
 // TaskConfig configures one task of a sub-topology.
@@ -160,7 +173,7 @@ type changelogWriter struct {
 }
 
 func (w changelogWriter) LogChange(_ string, key, value []byte, ts int64) error {
-	return w.task.out.Send(w.topic, w.task.id.Partition, key, value, ts, nil)
+	return w.task.out.Send(ProducerRecord{Topic: w.topic, Partition: w.task.id.Partition, PartitionKey: key, Key: key, Value: value, Timestamp: ts})
 }
 
 // ID returns the task id.
@@ -277,7 +290,13 @@ func (n *taskNode) process(r Record) error {
 		if err != nil {
 			return fmt.Errorf("%s: value: %w", n.spec.name, err)
 		}
-		return task.out.Send(n.topic, -1, kb, vb, r.Timestamp, r.Headers)
+		pk := kb
+		if bk, ok, err := serde.BaseKey(n.key, n.topic, r.Key); err != nil {
+			return fmt.Errorf("%s: key: %w", n.spec.name, err)
+		} else if ok {
+			pk = bk
+		}
+		return task.out.Send(ProducerRecord{Topic: n.topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers})
 	}
 	if err := n.proc.Process(r); err != nil {
 		return fmt.Errorf("%s: %w", n.spec.name, err)

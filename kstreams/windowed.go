@@ -67,6 +67,15 @@ func (s windowedKeySerde[K]) SerializeAny(topic string, v any) ([]byte, error) {
 	return binary.BigEndian.AppendUint64(append([]byte(nil), kb...), uint64(w.Window.Start)), nil
 }
 
+// SerializeBaseKey returns the key's bytes without the window.
+func (s windowedKeySerde[K]) SerializeBaseKey(topic string, v any) ([]byte, error) {
+	w, ok := v.(Windowed[K])
+	if !ok {
+		return nil, &serde.SerializationError{Msg: "windowed key serde got a value of another type"}
+	}
+	return s.inner.SerializeAny(topic, w.Key)
+}
+
 func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error) {
 	if b == nil {
 		return nil, nil

@@ -127,12 +127,14 @@ func (d *Driver) nextOffset(topic string, partition int32) int64 {
 
 // Send implements kstreams.RecordCollector: it keeps the record and, for a
 // repartition topic, queues it for the sub-topology reading it.
-func (d *Driver) Send(topic string, partition int32, key, value []byte, ts int64, headers []kstreams.Header) error {
+func (d *Driver) Send(pr kstreams.ProducerRecord) error {
+	partition := pr.Partition
 	if partition < 0 {
-		partition = kstreams.DefaultPartition(key, d.cfg.Partitions)
+		partition = kstreams.DefaultPartition(pr.PartitionKey, d.cfg.Partitions)
 	}
+	topic := pr.Topic
 	r := Record{Topic: topic, Partition: partition, Offset: d.nextOffset(topic, partition),
-		Key: slices.Clone(key), Value: slices.Clone(value), Timestamp: ts, Headers: headers}
+		Key: slices.Clone(pr.Key), Value: slices.Clone(pr.Value), Timestamp: pr.Timestamp, Headers: pr.Headers}
 	d.records[topic] = append(d.records[topic], r)
 	if d.internal[topic] {
 		d.queue = append(d.queue, r)

@@ -304,3 +304,23 @@ func TestMissingDefaultSerdeFailsTaskCreation(t *testing.T) {
 		t.Fatal("expected an error without serdes")
 	}
 }
+
+func TestWindowedSinkPartitionsByBaseKey(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	g := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).GroupByKey()
+	kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Millisecond)).Count().ToStream().
+		To("out", kstreams.Produced[kstreams.Windowed[string], int64]{ValueSerde: serde.Long{}})
+	d := build(t, b, kstreamstest.Config{Partitions: 8, DefaultKeySerde: serde.Erase[string](serde.String{})})
+	in := kstreamstest.NewInputTopic(d, "in", serde.String{}, serde.String{})
+	for i, k := range []string{"alpha", "beta", "gamma", "delta", "alpha"} {
+		if err := in.Pipe(k, "v", int64(i*7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range d.Records("out") {
+		base := r.Key[:len(r.Key)-8]
+		if want := kstreams.DefaultPartition(base, 8); r.Partition != want {
+			t.Errorf("%q in partition %d, want %d (hash of the key without its window)", base, r.Partition, want)
+		}
+	}
+}

@@ -105,7 +105,25 @@ func (s untypedTimeWindowed) DeserializeAny(topic string, b []byte) (any, error)
 	return TimeWindowed[any]{Inner: anyInner{s.inner}, WindowSize: s.size}.Deserialize(topic, b)
 }
 
+// SerializeBaseKey returns the inner key's bytes without the window.
+func (s untypedTimeWindowed) SerializeBaseKey(topic string, v any) ([]byte, error) {
+	w, ok := v.(Windowed[any])
+	if !ok {
+		return nil, serErr("value of type %T is not a windowed key", v)
+	}
+	return s.inner.SerializeAny(topic, w.Key)
+}
+
 type untypedSessionWindowed struct{ inner Untyped }
+
+// SerializeBaseKey returns the inner key's bytes without the window.
+func (s untypedSessionWindowed) SerializeBaseKey(topic string, v any) ([]byte, error) {
+	w, ok := v.(Windowed[any])
+	if !ok {
+		return nil, serErr("value of type %T is not a windowed key", v)
+	}
+	return s.inner.SerializeAny(topic, w.Key)
+}
 
 func (s untypedSessionWindowed) SerializeAny(topic string, v any) ([]byte, error) {
 	if v == nil {

@@ -69,6 +69,8 @@ func (e erased[T]) SerializeAny(topic string, v any) ([]byte, error) {
 	return e.s.Serialize(topic, t)
 }
 
+func (e erased[T]) inner() any { return e.s }
+
 func (e erased[T]) DeserializeAny(topic string, b []byte) (any, error) {
 	if b == nil {
 		return nil, nil

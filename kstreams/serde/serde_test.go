@@ -192,3 +192,16 @@ func FuzzWindowedKeys(f *testing.F) {
 		}
 	})
 }
+
+func TestBaseKeyOfWindowedSerdes(t *testing.T) {
+	w := Windowed[string]{Key: "k", Window: Window{Start: 1, End: 2}}
+	for _, s := range []Untyped{Erase[Windowed[string]](TimeWindowed[string]{Inner: String{}}), Erase[Windowed[string]](SessionWindowed[string]{Inner: String{}})} {
+		b, ok, err := BaseKey(s, "t", w)
+		if err != nil || !ok || string(b) != "k" {
+			t.Errorf("%T: %q %v %v", s, b, ok, err)
+		}
+	}
+	if _, ok, _ := BaseKey(Erase[string](String{}), "t", "k"); ok {
+		t.Error("String serde has no base key")
+	}
+}

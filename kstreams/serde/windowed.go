@@ -59,6 +59,16 @@ func (s TimeWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], error
 	return Windowed[K]{Key: k, Window: Window{Start: start, End: end}}, nil
 }
 
+// SerializeBaseKey returns the inner key's bytes without the window: what
+// Kafka's WindowedStreamPartitioner hashes to pick a partition.
+func (s TimeWindowed[K]) SerializeBaseKey(topic string, v any) ([]byte, error) {
+	w, ok := v.(Windowed[K])
+	if !ok {
+		return nil, serErr("value of type %T is not a windowed key", v)
+	}
+	return s.Inner.Serialize(topic, w.Key)
+}
+
 // SessionWindowed is Kafka Streams' SessionWindowedSerde: the inner key's
 // bytes, then the session end, then its start, each an 8-byte big-endian long
 // (end before start, as SessionKeySchema writes them).
@@ -90,6 +100,38 @@ func (s SessionWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], er
 		return w, err
 	}
 	return Windowed[K]{Key: k, Window: win}, nil
+}
+
+// SerializeBaseKey returns the inner key's bytes without the window.
+func (s SessionWindowed[K]) SerializeBaseKey(topic string, v any) ([]byte, error) {
+	w, ok := v.(Windowed[K])
+	if !ok {
+		return nil, serErr("value of type %T is not a windowed key", v)
+	}
+	return s.Inner.Serialize(topic, w.Key)
+}
+
+// BaseKeySerializer is implemented by windowed key serdes (Kafka's
+// WindowedSerializer): the key's bytes without its window, which sinks hash
+// to pick a partition so that all windows of a key land together.
+type BaseKeySerializer interface {
+	SerializeBaseKey(topic string, v any) ([]byte, error)
+}
+
+// BaseKey serializes v's base key if s is a windowed serde; ok is false otherwise.
+func BaseKey(s Untyped, topic string, v any) (b []byte, ok bool, err error) {
+	var bk BaseKeySerializer
+	switch t := s.(type) {
+	case BaseKeySerializer:
+		bk = t
+	case interface{ inner() any }:
+		bk, _ = t.inner().(BaseKeySerializer)
+	}
+	if bk == nil || v == nil {
+		return nil, false, nil
+	}
+	b, err = bk.SerializeBaseKey(topic, v)
+	return b, true, err
 }
 
 // AppendSessionKey appends Kafka's session key layout (key ++ end ++ start) to dst.
