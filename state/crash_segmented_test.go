@@ -123,3 +123,68 @@ func (c sessionCrash) state() (int64, error) {
 		func(i int) string { return fmt.Sprintf("k%03d@%d", i, int64(i)*4_000) },
 		func(j int) string { return fmt.Sprintf("d%02d@%d", j, int64(j)*15_000) })
 }
+
+type versionedCrash struct{ VersionedKeyValueStore }
+
+func init() {
+	crashKinds["versioned"] = func(dir string, small bool) (crashSubject, error) {
+		o := VersionedOptions{Name: "crash", HistoryRetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
+		if small {
+			o.RocksDB.WriteBufferBytes = 64 << 10
+		}
+		s, err := OpenRocksDBVersioned(dir, o)
+		if err != nil {
+			return nil, err
+		}
+		return versionedCrash{s}, nil
+	}
+}
+
+func (c versionedCrash) write(n int64) error {
+	for i := 0; i < crashKeys; i++ {
+		if _, err := c.Put([]byte(fmt.Sprintf("k%03d", i)), crashValue(n), n); err != nil {
+			return err
+		}
+	}
+	for j := 0; j < crashDeletes; j++ {
+		var v []byte
+		if !crashDeleted(n, j) {
+			v = crashValue(n)
+		}
+		if _, err := c.Put([]byte(fmt.Sprintf("d%02d", j)), v, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c versionedCrash) state() (int64, error) {
+	rc := c.ReadOnly(ReadCommitted)
+	got := map[string]int64{}
+	add := func(k string) error {
+		r, err := rc.Get([]byte(k))
+		if err != nil || r == nil {
+			return err
+		}
+		n, err := parseCrashValue(r.Value)
+		if err != nil {
+			return err
+		}
+		if r.Timestamp != n {
+			return fmt.Errorf("torn: %s valid from %d holds commit %d", k, r.Timestamp, n)
+		}
+		got[k] = n
+		return nil
+	}
+	for i := 0; i < crashKeys; i++ {
+		if err := add(fmt.Sprintf("k%03d", i)); err != nil {
+			return 0, err
+		}
+	}
+	for j := 0; j < crashDeletes; j++ {
+		if err := add(fmt.Sprintf("d%02d", j)); err != nil {
+			return 0, err
+		}
+	}
+	return checkCrashState(got, func(i int) string { return fmt.Sprintf("k%03d", i) }, func(j int) string { return fmt.Sprintf("d%02d", j) })
+}
