@@ -20,6 +20,12 @@ var consumerDefaultOverrides = map[string]string{
 	"group.protocol": "classic", "allow.auto.create.topics": "false",
 }
 
+// Kafka Streams 4.4's warnings for client settings it overrides.
+const (
+	unexpectedDefault = "Unexpected user-specified %s config '%s' found. User setting (%s) will be ignored and the Streams default setting (%s) will be used."
+	unexpectedEOS     = "Unexpected user-specified %s config '%s' found. 'processing.guarantee' is set to \"exactly_once_v2\". Hence, user setting (%s) will be ignored and the Streams default setting (%s) will be used."
+)
+
 // nonConfigurableConsumer are the consumer settings Kafka Streams does not let
 // users change: a different user value is dropped with a warning.
 var nonConfigurableConsumer = map[string]string{"enable.auto.commit": "false", "allow.auto.create.topics": "false"}
@@ -54,7 +60,7 @@ func (l *loader) javaClientConfig(kind ClientKind, eos bool) map[string]clientSe
 				// main./restore./global. maps are checked only against the
 				// non-configurable defaults, after the common consumer checks.
 				if want, ok := nonConfigurableConsumer[k]; ok && e.Value != want {
-					l.warnf(prefix+k, "remove it", "Unexpected user-specified consumer config: %s found. User setting (%s) will be ignored and the Streams default setting (%s) will be used", k, e.Value, want)
+					l.warnf(prefix+k, "remove it", unexpectedDefault, "consumer", k, e.Value, want)
 					continue
 				}
 			}
@@ -110,12 +116,12 @@ func toSettings(m map[string]string) map[string]clientSetting {
 func (l *loader) checkConsumer(user map[string]clientSetting, eos bool) {
 	for _, k := range []string{"enable.auto.commit", "allow.auto.create.topics"} {
 		if s, ok := user[k]; ok && s.value != nonConfigurableConsumer[k] {
-			l.warnf(s.from, "remove it", "Unexpected user-specified consumer config: %s found. User setting (%s) will be ignored and the Streams default setting (%s) will be used", k, s.value, nonConfigurableConsumer[k])
+			l.warnf(s.from, "remove it", unexpectedDefault, "consumer", k, s.value, nonConfigurableConsumer[k])
 			delete(user, k)
 		}
 	}
 	if s, ok := user["isolation.level"]; ok && eos && s.value != "read_committed" {
-		l.warnf(s.from, "remove it", "Unexpected user-specified consumer config: isolation.level found. processing.guarantee is set to exactly_once_v2. Hence, User setting (%s) will be ignored and the Streams default setting (read_committed) will be used", s.value)
+		l.warnf(s.from, "remove it", unexpectedEOS, "consumer", "isolation.level", s.value, "read_committed")
 		delete(user, "isolation.level")
 	}
 }
@@ -123,7 +129,7 @@ func (l *loader) checkConsumer(user map[string]clientSetting, eos bool) {
 func (l *loader) checkProducer(user map[string]clientSetting, eos bool) {
 	if s, ok := user["transactional.id"]; ok {
 		if eos {
-			l.warnf(s.from, "remove it", "Unexpected user-specified producer config: transactional.id found. processing.guarantee is set to exactly_once_v2. Hence, User setting (%s) will be ignored and the Streams default setting (<appId>-<generatedSuffix>) will be used", s.value)
+			l.warnf(s.from, "remove it", unexpectedEOS, "producer", "transactional.id", s.value, "<appId>-<generatedSuffix>")
 		} else {
 			l.warnf(s.from, "remove it, or set processing.guarantee=exactly_once_v2", "transactional.id %s is ignored: under at_least_once StoatFlow's producers are not transactional", s.value)
 		}
@@ -133,7 +139,7 @@ func (l *loader) checkProducer(user map[string]clientSetting, eos bool) {
 		return
 	}
 	if s, ok := user["enable.idempotence"]; ok && s.value != "true" {
-		l.warnf(s.from, "remove it", "Unexpected user-specified producer config: enable.idempotence found. processing.guarantee is set to exactly_once_v2. Hence, User setting (%s) will be ignored and the Streams default setting (true) will be used", s.value)
+		l.warnf(s.from, "remove it", unexpectedEOS, "producer", "enable.idempotence", s.value, "true")
 		delete(user, "enable.idempotence")
 	}
 	if s, ok := user["max.in.flight.requests.per.connection"]; ok {

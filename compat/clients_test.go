@@ -86,9 +86,10 @@ func TestExactlyOnceClientOverrides(t *testing.T) {
 		t.Errorf("admin client id %q", got)
 	}
 	for _, w := range []string{
-		"Unexpected user-specified consumer config: isolation.level found. processing.guarantee is set to exactly_once_v2. Hence, User setting (read_uncommitted) will be ignored and the Streams default setting (read_committed) will be used",
-		"Unexpected user-specified producer config: transactional.id found. processing.guarantee is set to exactly_once_v2. Hence, User setting (mine) will be ignored and the Streams default setting (<appId>-<generatedSuffix>) will be used",
-		"Unexpected user-specified consumer config: enable.auto.commit found. User setting (true) will be ignored and the Streams default setting (false) will be used",
+		`Unexpected user-specified consumer config 'isolation.level' found. 'processing.guarantee' is set to "exactly_once_v2". Hence, user setting (read_uncommitted) will be ignored and the Streams default setting (read_committed) will be used.`,
+		`Unexpected user-specified producer config 'transactional.id' found. 'processing.guarantee' is set to "exactly_once_v2". Hence, user setting (mine) will be ignored and the Streams default setting (<appId>-<generatedSuffix>) will be used.`,
+		`Unexpected user-specified producer config 'enable.idempotence' found. 'processing.guarantee' is set to "exactly_once_v2". Hence, user setting (false) will be ignored and the Streams default setting (true) will be used.`,
+		"Unexpected user-specified consumer config 'enable.auto.commit' found. User setting (true) will be ignored and the Streams default setting (false) will be used.",
 	} {
 		if !hasWarning(diags, w) {
 			t.Errorf("missing warning %q in %v", w, diags)

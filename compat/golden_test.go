@@ -120,3 +120,41 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		t.Errorf("secrets lost: %v", m)
 	}
 }
+
+// TestStreamsConfigBlockMatchesKafkaStreams compares the printed block with
+// what Kafka Streams 4.4.0 itself logged for the same files (captured from
+// StreamsConfig's start-up log into testdata/*.kafka-streams-4.4.0.log).
+func TestStreamsConfigBlockMatchesKafkaStreams(t *testing.T) {
+	files := map[string]string{
+		"../examples/wordcount/streams.properties": "testdata/wordcount.kafka-streams-4.4.0.log",
+		"testdata/sasl_ssl_eos.properties":         "testdata/sasl_ssl_eos.kafka-streams-4.4.0.log",
+		"testdata/minimal.properties":              "testdata/minimal.kafka-streams-4.4.0.log",
+	}
+	for props, logFile := range files {
+		t.Run(filepath.Base(logFile), func(t *testing.T) {
+			p, err := properties.ParseFile(props)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _ := Load(p)
+			var b strings.Builder
+			c.WriteStreamsConfig(&b)
+			got := strings.ReplaceAll(b.String(), filepath.Join(os.TempDir(), "kafka-streams"), "/tmp/kafka-streams")
+			want, err := os.ReadFile(logFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+				for i := 0; i < len(gl) && i < len(wl); i++ {
+					if gl[i] != wl[i] {
+						t.Errorf("line %d:\n got %q\nwant %q", i+1, gl[i], wl[i])
+					}
+				}
+				if len(gl) != len(wl) {
+					t.Errorf("%d lines, Kafka Streams logged %d", len(gl), len(wl))
+				}
+			}
+		})
+	}
+}
