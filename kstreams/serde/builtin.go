@@ -75,9 +75,14 @@ func (Short) Deserialize(_ string, b []byte) (int16, error) {
 // Double is Kafka's DoubleSerde: IEEE 754 binary64, big-endian.
 type Double struct{}
 
-// Serialize encodes the IEEE 754 bits of v in 8 big-endian bytes.
+// Serialize encodes the IEEE 754 bits of v in 8 big-endian bytes. Every NaN
+// is written as 0x7ff8000000000000, as Java's Double.doubleToLongBits does.
 func (Double) Serialize(_ string, v float64) ([]byte, error) {
-	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), math.Float64bits(v)), nil
+	bits := math.Float64bits(v)
+	if v != v {
+		bits = 0x7ff8000000000000
+	}
+	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), bits), nil
 }
 
 // Deserialize decodes exactly 8 big-endian bytes. Kafka's message names no class here.
@@ -94,7 +99,8 @@ func (Double) Deserialize(_ string, b []byte) (float64, error) {
 // Float is Kafka's FloatSerde: IEEE 754 binary32, big-endian.
 type Float struct{}
 
-// Serialize encodes the IEEE 754 bits of v in 4 big-endian bytes.
+// Serialize encodes the IEEE 754 bits of v in 4 big-endian bytes; NaN
+// payloads are kept, as Java's Float.floatToRawIntBits does.
 func (Float) Serialize(_ string, v float32) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(make([]byte, 0, 4), math.Float32bits(v)), nil
 }
