@@ -243,6 +243,15 @@ func (e *ProcessError) Error() string {
 
 func (e *ProcessError) Unwrap() error { return e.Err }
 
+// DeserializationError is a source's failure to turn an input record's bytes
+// into its key or value: deserialization.exception.handler decides whether
+// the record is skipped or stops the application.
+type DeserializationError struct{ Err error }
+
+func (e *DeserializationError) Error() string { return "deserialization failed: " + e.Err.Error() }
+
+func (e *DeserializationError) Unwrap() error { return e.Err }
+
 // Process deserializes one input record of topic (its broker name) and runs
 // it through the sub-topology.
 func (task *Task) Process(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) error {
@@ -258,11 +267,11 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 	}
 	k, err := src.key.DeserializeAny(topic, key)
 	if err != nil {
-		return fail(src.spec.name, err)
+		return fail(src.spec.name, &DeserializationError{Err: fmt.Errorf("key: %w", err)})
 	}
 	v, err := src.val.DeserializeAny(topic, value)
 	if err != nil {
-		return fail(src.spec.name, err)
+		return fail(src.spec.name, &DeserializationError{Err: fmt.Errorf("value: %w", err)})
 	}
 	task.streamTime = max(task.streamTime, timestamp)
 	task.md, task.hasMD = RecordMetadata{Topic: topic, Partition: partition, Offset: offset}, true

@@ -1,0 +1,194 @@
+package integration
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
+)
+
+var sampleLines = []string{
+	"all streams lead to Kafka",
+	"hello kafka streams",
+	"join kafka summit",
+	"Streams: exactly once, or not at all",
+	"kafka kafka KAFKA",
+	"the quick brown fox jumps over the lazy dog",
+	"the dog barks; the fox runs",
+}
+
+// wordCountApp is one word-count run's topics and config.
+type wordCountApp struct {
+	bootstrap, in, out, appID, stateDir string
+}
+
+func newWordCountApp(t *testing.T, partitions int) *wordCountApp {
+	t.Helper()
+	a := &wordCountApp{bootstrap: testkafka.Bootstrap(t)}
+	a.in, a.out = testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
+	a.appID = a.in + "-app"
+	a.stateDir = t.TempDir()
+	testkafka.CreateTopics(t, a.bootstrap, partitions, a.in, a.out)
+	return a
+}
+
+func (a *wordCountApp) feed(t *testing.T, lines []string, partitions int) {
+	t.Helper()
+	var recs []testkafka.Record
+	for i, l := range lines {
+		recs = append(recs, testkafka.Record{
+			Topic: a.in, Partition: int32(i % partitions), Value: []byte(l),
+			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i)),
+		})
+	}
+	testkafka.Produce(t, a.bootstrap, recs...)
+}
+
+func (a *wordCountApp) config(t *testing.T, set map[string]string) map[string]string {
+	m := map[string]string{
+		"application.id":    a.appID,
+		"bootstrap.servers": a.bootstrap,
+		"state.dir":         a.stateDir,
+	}
+	for k, v := range set {
+		m[k] = v
+	}
+	return m
+}
+
+func (a *wordCountApp) start(t *testing.T, ctx context.Context, set map[string]string, counters *Counters) *kstreams.KafkaStreams {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig([]string{filepath.Join(root, "examples", "wordcount", "streams.properties")}, a.config(t, set))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []kstreams.Option{}
+	if counters != nil {
+		opts = append(opts, kstreams.WithHooks(counters))
+	}
+	ks, err := StartStoatFlow(ctx, wordcount.Name, map[string]string{"input": a.in, "output": a.out}, cfg, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks
+}
+
+// expectedUpdates folds lines as the word count does and returns, per word,
+// the counts it must emit with caching off.
+func expectedUpdates(lines []string) (map[string][]int64, int) {
+	counts := map[string]int64{}
+	updates := map[string][]int64{}
+	total := 0
+	for _, l := range lines {
+		for _, w := range wordcount.Words(l) {
+			counts[w]++
+			updates[w] = append(updates[w], counts[w])
+			total++
+		}
+	}
+	return updates, total
+}
+
+// readUpdates reads the output read_committed and returns each word's count
+// sequence.
+func readUpdates(t *testing.T, bootstrap, topic string, want int) map[string][]int64 {
+	t.Helper()
+	recs, err := testkafka.ReadCommitted(bootstrap, topic, want, 2*time.Minute, 3*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]int64{}
+	for _, r := range recs {
+		if len(r.Value) != 8 {
+			t.Fatalf("value of %q at %s-%d@%d is %d bytes, want an 8-byte Long", r.Key, r.Topic, r.Partition, r.Offset, len(r.Value))
+		}
+		got[string(r.Key)] = append(got[string(r.Key)], int64(binary.BigEndian.Uint64(r.Value)))
+	}
+	return got
+}
+
+func checkUpdates(t *testing.T, got, want map[string][]int64) {
+	t.Helper()
+	for w, seq := range want {
+		if fmt.Sprint(got[w]) != fmt.Sprint(seq) {
+			t.Errorf("word %q: updates %v, want %v", w, got[w], seq)
+		}
+	}
+	for w := range got {
+		if _, ok := want[w]; !ok {
+			t.Errorf("unexpected word %q: %v", w, got[w])
+		}
+	}
+}
+
+func TestStoatFlowWordCount(t *testing.T) {
+	for _, tc := range []struct {
+		guarantee string
+		threads   int
+	}{
+		{"exactly_once_v2", 1},
+		{"exactly_once_v2", 2},
+		{"at_least_once", 1},
+		{"at_least_once", 2},
+	} {
+		t.Run(fmt.Sprintf("%s/threads=%d", tc.guarantee, tc.threads), func(t *testing.T) {
+			a := newWordCountApp(t, 2)
+			a.feed(t, sampleLines, 2)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			ks := a.start(t, ctx, map[string]string{
+				"processing.guarantee": tc.guarantee,
+				"num.stream.threads":   fmt.Sprint(tc.threads),
+				"commit.interval.ms":   "100",
+			}, nil)
+			defer ks.Close(context.Background())
+			want, total := expectedUpdates(sampleLines)
+			checkUpdates(t, readUpdates(t, a.bootstrap, a.out, total), want)
+			if err := ks.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestRestartAfterCleanCloseReplaysNothing: a clean close commits every
+// store with its changelog offset, so the next start restores zero records,
+// and counting goes on from where it stopped.
+func TestRestartAfterCleanCloseReplaysNothing(t *testing.T) {
+	a := newWordCountApp(t, 2)
+	first, second := sampleLines[:4], sampleLines[4:]
+	a.feed(t, first, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	set := map[string]string{"processing.guarantee": "exactly_once_v2"}
+	ks := a.start(t, ctx, set, nil)
+	_, n1 := expectedUpdates(first)
+	readUpdates(t, a.bootstrap, a.out, n1)
+	if err := ks.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	a.feed(t, second, 2)
+	counters := NewCounters()
+	ks = a.start(t, ctx, set, counters)
+	defer ks.Close(context.Background())
+	want, total := expectedUpdates(sampleLines)
+	checkUpdates(t, readUpdates(t, a.bootstrap, a.out, total), want)
+	const store = "KSTREAM-AGGREGATE-STATE-STORE-0000000003"
+	if n := counters.Restored(store); n != 0 {
+		t.Errorf("restart after a clean close restored %d changelog records, want 0", n)
+	}
+	if n := counters.FullRestores(store); n != 0 {
+		t.Errorf("restart after a clean close did %d full restores, want 0", n)
+	}
+}

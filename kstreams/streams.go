@@ -1,0 +1,415 @@
+package kstreams
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/txn"
+)
+
+// State is the lifecycle state of a KafkaStreams instance, named as Kafka
+// Streams names its states.
+type State int
+
+// The states, in Kafka Streams' words.
+const (
+	Created State = iota
+	Rebalancing
+	Running
+	PendingShutdown
+	NotRunning
+	PendingError
+	Error
+)
+
+func (s State) String() string {
+	switch s {
+	case Created:
+		return "CREATED"
+	case Rebalancing:
+		return "REBALANCING"
+	case Running:
+		return "RUNNING"
+	case PendingShutdown:
+		return "PENDING_SHUTDOWN"
+	case NotRunning:
+		return "NOT_RUNNING"
+	case PendingError:
+		return "PENDING_ERROR"
+	case Error:
+		return "ERROR"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Errors of the runtime.
+var (
+	// ErrNotCreated: Start on an instance that was already started.
+	ErrNotCreated = errors.New("kstreams: instance already started")
+)
+
+// Hooks receive what the runtime does, for metrics and tests. Every method
+// is called from stream threads and must be cheap and safe for concurrent
+// use. Embed NoHooks to implement only some.
+type Hooks interface {
+	// OnCommit reports a finished commit of a stream thread.
+	OnCommit(thread int, stats txn.CommitStats, err error)
+	// OnRestoreStart reports a store about to restore its changelog from
+	// startOffset to endOffset (exclusive, an upper bound); full is true when
+	// the store had no usable offset and restores from the beginning.
+	OnRestoreStart(store string, tp state.TopicPartition, startOffset, endOffset int64, full bool)
+	// OnRestoreBatch reports n changelog records applied to a store.
+	OnRestoreBatch(store string, tp state.TopicPartition, n int)
+	// OnRestoreEnd reports a store's restore done, with the records applied.
+	OnRestoreEnd(store string, tp state.TopicPartition, total int64)
+	// OnDroppedRecord reports a record a processor or an exception handler
+	// skipped.
+	OnDroppedRecord(task TaskID, processor, reason string)
+	// OnStoreUncommittedBytes reports a store's uncommitted bytes after a
+	// thread's processing round.
+	OnStoreUncommittedBytes(task TaskID, store string, n int64)
+	// OnThreadUncommittedBytes reports a thread's total uncommitted bytes.
+	OnThreadUncommittedBytes(thread int, n int64)
+}
+
+// NoHooks implements Hooks with methods that do nothing.
+type NoHooks struct{}
+
+func (NoHooks) OnCommit(int, txn.CommitStats, error)                            {}
+func (NoHooks) OnRestoreStart(string, state.TopicPartition, int64, int64, bool) {}
+func (NoHooks) OnRestoreBatch(string, state.TopicPartition, int)                {}
+func (NoHooks) OnRestoreEnd(string, state.TopicPartition, int64)                {}
+func (NoHooks) OnDroppedRecord(TaskID, string, string)                          {}
+func (NoHooks) OnStoreUncommittedBytes(TaskID, string, int64)                   {}
+func (NoHooks) OnThreadUncommittedBytes(int, int64)                             {}
+
+// Option configures a KafkaStreams instance.
+type Option func(*options)
+
+type options struct {
+	logger *slog.Logger
+	hooks  Hooks
+}
+
+// WithLogger sets the logger (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithHooks sets the hooks that receive commits, restores and drops.
+func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
+
+// KafkaStreams runs a Topology against Kafka with the semantics of Kafka
+// Streams 4.4: num.stream.threads stream threads in one consumer group,
+// tasks per sub-topology and partition, changelogged transactional stores,
+// exactly_once_v2 or at_least_once.
+type KafkaStreams struct {
+	topo *Topology
+	cfg  *compat.Config
+	log  *slog.Logger
+	hks  Hooks
+
+	dir       *state.Directory
+	processID string
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	done      chan struct{}
+	threads   []*streamThread
+
+	mu struct {
+		sync.Mutex
+		state    State
+		listener func(newState, oldState State)
+		err      error
+		threadUp map[int]bool // threads that finished restoring
+		stores   map[storeKey]*taskStore
+	}
+}
+
+// New prepares topo to run with cfg. Nothing connects until Start.
+func New(topo *Topology, cfg *compat.Config, opts ...Option) (*KafkaStreams, error) {
+	o := options{logger: slog.Default(), hooks: NoHooks{}}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger, hks: o.hooks, done: make(chan struct{})}
+	s.mu.threadUp = map[int]bool{}
+	s.mu.stores = map[storeKey]*taskStore{}
+	return s, nil
+}
+
+// SetStateListener sets the function called on every state change, from
+// the goroutine that caused it.
+func (s *KafkaStreams) SetStateListener(fn func(newState, oldState State)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mu.listener = fn
+}
+
+// State returns the current state.
+func (s *KafkaStreams) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.state
+}
+
+// Err returns the error that moved the instance to ERROR, if any.
+func (s *KafkaStreams) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mu.err
+}
+
+// Done is closed when every stream thread has stopped.
+func (s *KafkaStreams) Done() <-chan struct{} { return s.done }
+
+// ProcessID returns the instance's process id, persisted in the state
+// directory (valid after Start).
+func (s *KafkaStreams) ProcessID() string { return s.processID }
+
+func (s *KafkaStreams) setState(next State) {
+	s.mu.Lock()
+	prev := s.mu.state
+	if prev == next || prev == NotRunning || prev == Error {
+		s.mu.Unlock()
+		return
+	}
+	s.mu.state = next
+	l := s.mu.listener
+	s.mu.Unlock()
+	s.log.Info("state transition", "from", prev.String(), "to", next.String())
+	if l != nil {
+		l(next, prev)
+	}
+}
+
+// threadReady records whether a thread has all its tasks running.
+func (s *KafkaStreams) threadReady(idx int, ready bool) {
+	s.mu.Lock()
+	s.mu.threadUp[idx] = ready
+	all := len(s.mu.threadUp) == len(s.threads)
+	for _, up := range s.mu.threadUp {
+		all = all && up
+	}
+	cur := s.mu.state
+	s.mu.Unlock()
+	if cur != Running && cur != Rebalancing {
+		return
+	}
+	if all {
+		s.setState(Running)
+	} else {
+		s.setState(Rebalancing)
+	}
+}
+
+// Start locks the state directory, creates the internal topics and starts
+// the stream threads. It returns once they run; processing goes on until
+// Close or a fatal error (see Done and Err).
+func (s *KafkaStreams) Start(ctx context.Context) error {
+	s.mu.Lock()
+	if s.mu.state != Created {
+		s.mu.Unlock()
+		return ErrNotCreated
+	}
+	s.mu.Unlock()
+
+	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
+	if err != nil {
+		return err
+	}
+	if err := dir.Lock(); err != nil {
+		return err
+	}
+	pid, err := dir.ProcessID()
+	if err != nil {
+		dir.Unlock()
+		return err
+	}
+	s.dir, s.processID = dir, pid
+	s.log = s.log.With("application.id", s.cfg.ApplicationID)
+
+	tasks, err := s.prepareTopics(ctx)
+	if err != nil {
+		dir.Unlock()
+		return err
+	}
+
+	runCtx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	for i := 1; i <= s.cfg.NumStreamThreads; i++ {
+		t, err := newStreamThread(s, i, tasks)
+		if err != nil {
+			cancel()
+			for _, t := range s.threads {
+				t.closeClients()
+			}
+			dir.Unlock()
+			return err
+		}
+		s.threads = append(s.threads, t)
+	}
+	s.setState(Rebalancing)
+	for _, t := range s.threads {
+		s.wg.Add(1)
+		go func(t *streamThread) {
+			defer s.wg.Done()
+			if err := t.run(runCtx); err != nil {
+				s.fail(fmt.Errorf("kstreams: stream thread %d: %w", t.idx, err))
+			}
+		}(t)
+	}
+	go func() {
+		s.wg.Wait()
+		s.dir.Unlock()
+		s.mu.Lock()
+		failed := s.mu.err != nil
+		s.mu.Unlock()
+		if failed {
+			s.setState(Error)
+		} else {
+			s.setState(NotRunning)
+		}
+		close(s.done)
+	}()
+	return nil
+}
+
+// fail records a fatal error and stops every thread (Kafka Streams'
+// SHUTDOWN_CLIENT response).
+func (s *KafkaStreams) fail(err error) {
+	s.mu.Lock()
+	if s.mu.err == nil {
+		s.mu.err = err
+	}
+	s.mu.Unlock()
+	s.log.Error("fatal error; shutting down", "err", err)
+	s.setState(PendingError)
+	s.cancel()
+}
+
+// Close commits what was processed, closes every task and store cleanly and
+// stops the threads, waiting until ctx ends. A restart after a clean close
+// replays no changelog record.
+func (s *KafkaStreams) Close(ctx context.Context) error {
+	s.mu.Lock()
+	st := s.mu.state
+	s.mu.Unlock()
+	if st == Created {
+		s.setState(NotRunning)
+		return nil
+	}
+	s.setState(PendingShutdown)
+	s.cancel()
+	select {
+	case <-s.done:
+		return s.Err()
+	case <-ctx.Done():
+		return fmt.Errorf("kstreams: close did not finish: %w", ctx.Err())
+	}
+}
+
+// prepareTopics creates the internal topics with their partition counts
+// and configs, and returns the task count of every sub-topology.
+func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
+	adminCfg := kafka.ConfigMap{}
+	for k, v := range s.cfg.AdminConfig(s.processID) {
+		adminCfg[k] = v
+	}
+	admin, err := kafka.NewAdminClient(&adminCfg)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: admin client: %w", err)
+	}
+	defer admin.Close()
+	ictx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+
+	external := map[string]bool{}
+	for _, st := range s.topo.Subtopologies() {
+		for _, src := range st.Sources {
+			if !src.Internal {
+				external[src.Name] = true
+			}
+		}
+	}
+	counts := map[string]int{}
+	for topic := range external {
+		md, err := admin.GetMetadata(&topic, false, int(time.Until(deadline(ictx)).Milliseconds()))
+		if err != nil {
+			return nil, fmt.Errorf("kstreams: metadata of source topic %s: %w", topic, err)
+		}
+		tm := md.Topics[topic]
+		if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
+			return nil, fmt.Errorf("kstreams: source topic %s is missing on %v: %v (create it before starting the application)",
+				topic, s.cfg.BootstrapServers, tm.Error)
+		}
+		counts[topic] = len(tm.Partitions)
+	}
+	itc := InternalTopicsConfig{
+		ApplicationID: s.cfg.ApplicationID,
+		WindowStoreChangelogAdditionalRetentionMs: s.cfg.WindowstoreChangelogAdditionalRetention.Milliseconds(),
+		TopicConfigs: s.cfg.TopicConfigs,
+	}
+	parts, tasks, err := s.topo.InternalTopicPartitions(itc, func(t string) (int, bool) { n, ok := counts[t]; return n, ok })
+	if err != nil {
+		return nil, err
+	}
+	var specs []kafka.TopicSpecification
+	for _, it := range s.topo.InternalTopics(itc) {
+		n := it.NumPartitions
+		if n <= 0 {
+			n = parts[it.Name]
+		}
+		specs = append(specs, kafka.TopicSpecification{
+			Topic: it.Name, NumPartitions: n, ReplicationFactor: s.cfg.ReplicationFactor, Config: it.Configs,
+		})
+	}
+	if len(specs) > 0 {
+		res, err := admin.CreateTopics(ictx, specs)
+		if err != nil {
+			return nil, fmt.Errorf("kstreams: creating internal topics: %w", err)
+		}
+		for i, r := range res {
+			switch r.Error.Code() {
+			case kafka.ErrNoError:
+				s.log.Info("created internal topic", "topic", r.Topic, "partitions", specs[i].NumPartitions)
+			case kafka.ErrTopicAlreadyExists:
+				if err := checkPartitions(admin, r.Topic, specs[i].NumPartitions); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, fmt.Errorf("kstreams: creating internal topic %s: %w", r.Topic, r.Error)
+			}
+		}
+	}
+	return tasks, nil
+}
+
+func checkPartitions(admin *kafka.AdminClient, topic string, want int) error {
+	md, err := admin.GetMetadata(&topic, false, 10000)
+	if err != nil {
+		return fmt.Errorf("kstreams: metadata of internal topic %s: %w", topic, err)
+	}
+	if got := len(md.Topics[topic].Partitions); got != want {
+		return fmt.Errorf("kstreams: internal topic %s has %d partitions, the topology needs %d: "+
+			"the source topics changed since it was created; reset the application (delete its internal topics and state)",
+			topic, got, want)
+	}
+	return nil
+}
+
+func deadline(ctx context.Context) time.Time {
+	if d, ok := ctx.Deadline(); ok {
+		return d
+	}
+	return time.Now().Add(30 * time.Second)
+}

@@ -1,0 +1,712 @@
+package kstreams
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/txn"
+)
+
+type tpKey struct {
+	topic     string
+	partition int32
+}
+
+// partQueue buffers the fetched records of one input partition of a task.
+type partQueue struct {
+	tp   tpKey
+	recs []*kafka.Message
+	// next is the offset to commit: one past the last processed record, -1
+	// before any.
+	next     int64
+	partTime int64
+	dirty    bool
+}
+
+// activeTask is a task this thread owns: its processors, stores and input
+// buffers.
+type activeTask struct {
+	id        TaskID
+	task      *Task
+	stores    []*taskStore
+	queues    []*partQueue
+	restoring int // stores still restoring
+}
+
+func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
+
+// streamThread is one of num.stream.threads: a main consumer in the
+// application's group, a restore consumer, a producer, and the tasks the
+// group assigned it. Everything but the rebalance callback runs on its own
+// goroutine, and librdkafka calls that callback from Poll on it too.
+type streamThread struct {
+	s        *KafkaStreams
+	idx      int
+	log      *slog.Logger
+	topicSub map[string]int // decorated source topic → sub-topology
+	topics   []string
+
+	consumer  *kafka.Consumer
+	restorer  *kafka.Consumer
+	producer  *txn.Producer
+	committer *txn.Committer
+	barrier   txn.Barrier
+	budget    *state.Budget
+
+	tasks     map[TaskID]*activeTask
+	byTP      map[tpKey]*activeTask
+	restores  map[state.TopicPartition]*restoreState
+	cbErr     error // an error inside the rebalance callback, fatal
+	dropCount int64
+}
+
+func configMap(m map[string]string) *kafka.ConfigMap {
+	c := kafka.ConfigMap{}
+	for k, v := range m {
+		c[k] = v
+	}
+	return &c
+}
+
+func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, error) {
+	t := &streamThread{
+		s: s, idx: idx, log: s.log.With("thread", idx),
+		topicSub: map[string]int{},
+		tasks:    map[TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
+		restores: map[state.TopicPartition]*restoreState{},
+		budget:   &state.Budget{},
+	}
+	for _, st := range s.topo.Subtopologies() {
+		for _, src := range st.Sources {
+			name := src.Decorated(s.cfg.ApplicationID)
+			t.topicSub[name] = st.ID
+			t.topics = append(t.topics, name)
+		}
+	}
+	slices.Sort(t.topics)
+	cfg := s.cfg
+	var err error
+	mc := cfg.MainConsumerConfig(s.processID, idx)
+	if t.consumer, err = kafka.NewConsumer(configMap(mc)); err != nil {
+		return nil, fmt.Errorf("main consumer: %w", err)
+	}
+	rc := cfg.RestoreConsumerConfig(s.processID, idx)
+	rc["enable.partition.eof"] = "true"
+	rc["group.id"] = cfg.ApplicationID + "-restore" // required by librdkafka; never joins: Assign only
+	if t.restorer, err = kafka.NewConsumer(configMap(rc)); err != nil {
+		t.consumer.Close()
+		return nil, fmt.Errorf("restore consumer: %w", err)
+	}
+	pc := kafka.ConfigMap{}
+	for k, v := range cfg.ProducerConfig(s.processID, idx) {
+		pc[k] = v
+	}
+	if t.producer, err = txn.NewProducer(pc, cfg.ExactlyOnce()); err != nil {
+		t.consumer.Close()
+		t.restorer.Close()
+		return nil, fmt.Errorf("producer: %w", err)
+	}
+	t.committer = &txn.Committer{Producer: t.producer, Consumer: t.consumer, EOS: cfg.ExactlyOnce()}
+	hasGlobal := false
+	t.barrier = txn.Barrier{
+		Interval:       cfg.CommitInterval,
+		MaxUncommitted: cfg.UncommittedBytesPerThread(cfg.NumStreamThreads, hasGlobal),
+		Uncommitted:    t.budget.Total,
+	}
+	return t, nil
+}
+
+func (t *streamThread) closeClients() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	t.producer.Close(ctx)
+	t.restorer.Close()
+	t.consumer.Close()
+}
+
+// run is the thread's loop: poll, restore, process, commit.
+func (t *streamThread) run(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			t.closeAllDirty()
+		}
+		t.closeClients()
+	}()
+	ictx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	err = t.producer.Init(ictx)
+	cancel()
+	if err != nil {
+		return err
+	}
+	if err := t.consumer.SubscribeTopics(t.topics, t.rebalance); err != nil {
+		return fmt.Errorf("subscribe %v: %w", t.topics, err)
+	}
+	t.barrier.Start(time.Now())
+	maxPoll := t.s.cfg.MaxPollRecords
+	for {
+		if ctx.Err() != nil {
+			return t.shutdown()
+		}
+		timeout := int(t.s.cfg.PollTimeout.Milliseconds())
+		if t.buffered() || len(t.restores) > 0 {
+			timeout = 0
+		}
+		for n := 0; n < maxPoll; n++ {
+			ev := t.consumer.Poll(timeout)
+			if t.cbErr != nil {
+				return t.cbErr
+			}
+			if ev == nil {
+				break
+			}
+			timeout = 0
+			if err := t.handle(ev); err != nil {
+				return err
+			}
+		}
+		if len(t.restores) > 0 {
+			if err := t.restoreStep(ctx); err != nil {
+				return err
+			}
+		}
+		if err := t.process(); err != nil {
+			return err
+		}
+		if err := t.maybeCommit(ctx, false); err != nil {
+			return err
+		}
+	}
+}
+
+func (t *streamThread) handle(ev kafka.Event) error {
+	switch e := ev.(type) {
+	case *kafka.Message:
+		tp := tpKey{*e.TopicPartition.Topic, e.TopicPartition.Partition}
+		a := t.byTP[tp]
+		if a == nil {
+			return nil // a record of a partition revoked meanwhile
+		}
+		for _, q := range a.queues {
+			if q.tp == tp {
+				q.recs = append(q.recs, e)
+			}
+		}
+	case kafka.Error:
+		if e.IsFatal() {
+			return fmt.Errorf("main consumer: %w", e)
+		}
+		t.log.Warn("main consumer", "err", e)
+	}
+	return nil
+}
+
+func (t *streamThread) buffered() bool {
+	for _, a := range t.tasks {
+		if !a.running() {
+			continue
+		}
+		for _, q := range a.queues {
+			if len(q.recs) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rebalance is librdkafka's rebalance callback (eager protocol: every
+// assignment is preceded by the revocation of everything).
+func (t *streamThread) rebalance(c *kafka.Consumer, ev kafka.Event) error {
+	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
+		t.cbErr = err
+		return err
+	}
+	switch e := ev.(type) {
+	case kafka.AssignedPartitions:
+		if err := t.onAssigned(e.Partitions); err != nil {
+			t.cbErr = err
+			return err
+		}
+	case kafka.RevokedPartitions:
+		lost := c.AssignmentLost()
+		if err := t.onRevoked(lost); err != nil {
+			t.cbErr = err
+		}
+		return c.Unassign()
+	}
+	return nil
+}
+
+// onAssigned creates the tasks of the assigned partitions: co-partitioned
+// partitions p of a sub-topology's source topics form task <sub>_<p>. It
+// opens their stores and starts restoring them; the task's input stays
+// paused until its stores are restored.
+func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
+	byTask := map[TaskID][]tpKey{}
+	for _, p := range parts {
+		tp := tpKey{*p.Topic, p.Partition}
+		sub, ok := t.topicSub[tp.topic]
+		if !ok {
+			continue
+		}
+		id := TaskID{Subtopology: sub, Partition: tp.partition}
+		byTask[id] = append(byTask[id], tp)
+	}
+	var pause []kafka.TopicPartition
+	for id, tps := range byTask {
+		a, err := t.openTask(id, tps)
+		if err != nil {
+			return err
+		}
+		t.tasks[id] = a
+		for _, tp := range tps {
+			t.byTP[tp] = a
+		}
+		if a.restoring > 0 {
+			for _, tp := range tps {
+				pause = append(pause, kafka.TopicPartition{Topic: &tp.topic, Partition: tp.partition})
+			}
+		}
+	}
+	ids := make([]string, 0, len(byTask))
+	for id := range byTask {
+		ids = append(ids, id.String())
+	}
+	slices.Sort(ids)
+	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts))
+	if err := t.consumer.Assign(parts); err != nil {
+		return fmt.Errorf("assign: %w", err)
+	}
+	if len(pause) > 0 {
+		if err := t.consumer.Pause(pause); err != nil {
+			return fmt.Errorf("pause restoring partitions: %w", err)
+		}
+	}
+	if err := t.assignRestorer(); err != nil {
+		return err
+	}
+	t.s.threadReady(t.idx, len(t.restores) == 0)
+	return nil
+}
+
+// onRevoked commits everything processed (under exactly_once_v2 the open
+// transaction, while this member's generation is still valid) and closes
+// every task. When the assignment was lost (the member was kicked out of
+// the group), nothing can be committed: the tasks close dirty.
+func (t *streamThread) onRevoked(lost bool) error {
+	if len(t.tasks) == 0 {
+		return nil
+	}
+	t.s.threadReady(t.idx, false)
+	if lost {
+		t.log.Warn("assignment lost; closing tasks without committing")
+		t.closeAllDirty()
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := t.maybeCommit(ctx, true); err != nil {
+		t.closeAllDirty()
+		return err
+	}
+	t.closeAllClean()
+	t.log.Info("partitions revoked; tasks closed")
+	return nil
+}
+
+// openTask opens a task's stores and instantiates its processors.
+func (t *streamThread) openTask(id TaskID, tps []tpKey) (*activeTask, error) {
+	slices.SortFunc(tps, func(a, b tpKey) int {
+		if a.topic < b.topic {
+			return -1
+		}
+		if a.topic > b.topic {
+			return 1
+		}
+		return 0
+	})
+	a := &activeTask{id: id}
+	for _, tp := range tps {
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1})
+	}
+	stores, err := t.openStores(id)
+	if err != nil {
+		return nil, err
+	}
+	a.stores = stores
+	for _, ts := range stores {
+		needs, err := t.planRestore(a, ts)
+		if err != nil {
+			closeStores(stores)
+			return nil, err
+		}
+		if needs {
+			a.restoring++
+		}
+	}
+	if a.restoring == 0 {
+		if err := t.startTask(a); err != nil {
+			closeStores(stores)
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// startTask builds the task's processors over its (restored) stores.
+func (t *streamThread) startTask(a *activeTask) error {
+	cfg := t.s.cfg
+	byName := map[string]StateStore{}
+	for _, ts := range a.stores {
+		byName[ts.spec.Name] = ts.bytes
+	}
+	keySerde, err := serdeFor(cfg.DefaultKeySerde)
+	if err != nil {
+		return err
+	}
+	valSerde, err := serdeFor(cfg.DefaultValueSerde)
+	if err != nil {
+		return err
+	}
+	task, err := t.s.topo.NewTask(TaskConfig{
+		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
+		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
+		Stores: byName, Output: collector{t},
+		OnDroppedRecord: func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+	})
+	if err != nil {
+		return err
+	}
+	if err := task.Init(); err != nil {
+		return err
+	}
+	a.task = task
+	for _, ts := range a.stores {
+		t.s.registerStore(ts)
+	}
+	return nil
+}
+
+func serdeFor(s compat.Serde) (serde.Untyped, error) {
+	if s == compat.SerdeUnset {
+		return nil, nil
+	}
+	return serde.ByClassName(s.String())
+}
+
+// collector sends a task's sink and changelog records through the thread's
+// producer.
+type collector struct{ t *streamThread }
+
+func (c collector) Send(topic string, partition int32, key, value []byte, ts int64, headers []Header) error {
+	var hs []kafka.Header
+	for _, h := range headers {
+		hs = append(hs, kafka.Header{Key: h.Key, Value: h.Value})
+	}
+	return c.t.producer.Send(topic, partition, key, value, ts, hs)
+}
+
+// process runs buffered records through the running tasks, picking within a
+// task the partition whose next record has the smallest timestamp.
+func (t *streamThread) process() error {
+	for _, a := range t.tasks {
+		if !a.running() {
+			continue
+		}
+		for {
+			var q *partQueue
+			for _, c := range a.queues {
+				if len(c.recs) == 0 {
+					continue
+				}
+				if q == nil || c.recs[0].Timestamp.Before(q.recs[0].Timestamp) {
+					q = c
+				}
+			}
+			if q == nil {
+				break
+			}
+			m := q.recs[0]
+			q.recs[0] = nil
+			q.recs = q.recs[1:]
+			if err := t.processOne(a, q, m); err != nil {
+				return err
+			}
+		}
+		for _, ts := range a.stores {
+			t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
+		}
+	}
+	t.s.hks.OnThreadUncommittedBytes(t.idx, t.budget.Total())
+	return nil
+}
+
+func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
+	ts := m.Timestamp.UnixMilli()
+	if m.Timestamp.IsZero() {
+		ts = -1
+	}
+	var hs []Header
+	for _, h := range m.Headers {
+		hs = append(hs, Header{Key: h.Key, Value: h.Value})
+	}
+	off := int64(m.TopicPartition.Offset)
+	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, ts, hs)
+	if err != nil {
+		if err := t.handleProcessError(a, q, m, err); err != nil {
+			return err
+		}
+	}
+	q.next = off + 1
+	q.partTime = max(q.partTime, ts)
+	q.dirty = true
+	return nil
+}
+
+// handleProcessError applies the configured exception handler: continue
+// (skip and count the record, optionally to the dead-letter queue) or fail
+// with an error naming topic, partition and offset.
+func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.Message, err error) error {
+	cfg := t.s.cfg
+	var de *DeserializationError
+	deser := errors.As(err, &de)
+	cont := false
+	reason := "processing-error"
+	if deser {
+		reason = "deserialization-error"
+		cont = cfg.DeserializationExceptionHandler == compat.DeserializationLogAndContinue
+	} else {
+		cont = cfg.ProcessingExceptionHandler == compat.ProcessingLogAndContinue
+	}
+	where := fmt.Sprintf("%s-%d@%d", q.tp.topic, q.tp.partition, m.TopicPartition.Offset)
+	if !cont {
+		handler := cfg.ProcessingExceptionHandler.String()
+		if deser {
+			handler = cfg.DeserializationExceptionHandler.String()
+		}
+		return fmt.Errorf("%w (record %s; handler %s stops the application: fix or remove the record, "+
+			"or choose a LogAndContinue handler to skip it)", err, where, handler)
+	}
+	t.log.Warn("skipping record", "reason", reason, "record", where, "err", err)
+	t.s.hks.OnDroppedRecord(a.id, "", reason)
+	if dlq := cfg.DeadLetterQueueTopic; dlq != "" {
+		hs := append([]kafka.Header(nil), m.Headers...)
+		hs = append(hs,
+			kafka.Header{Key: "__streams.errors.exception", Value: []byte(fmt.Sprintf("%T", errors.Unwrap(err)))},
+			kafka.Header{Key: "__streams.errors.message", Value: []byte(err.Error())},
+			kafka.Header{Key: "__streams.errors.topic", Value: []byte(q.tp.topic)},
+			kafka.Header{Key: "__streams.errors.partition", Value: []byte(fmt.Sprint(q.tp.partition))},
+			kafka.Header{Key: "__streams.errors.offset", Value: []byte(fmt.Sprint(int64(m.TopicPartition.Offset)))},
+		)
+		ts := int64(-1)
+		if !m.Timestamp.IsZero() {
+			ts = m.Timestamp.UnixMilli()
+		}
+		if err := t.producer.Send(dlq, -1, m.Key, m.Value, ts, hs); err != nil {
+			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
+		}
+	}
+	return nil
+}
+
+// maybeCommit ends the epoch when the barrier says so, or always when
+// force is set (revocation, shutdown).
+func (t *streamThread) maybeCommit(ctx context.Context, force bool) error {
+	now := time.Now()
+	trigger, due := t.barrier.Due(now)
+	if force {
+		trigger, due = txn.TriggerRequested, true
+	}
+	if !due {
+		return nil
+	}
+	var offsets []kafka.TopicPartition
+	var stores []txn.StoreCommit
+	dirty := false
+	for _, a := range t.tasks {
+		if !a.running() {
+			continue
+		}
+		for _, q := range a.queues {
+			if q.next < 0 || !q.dirty {
+				continue
+			}
+			topic := q.tp.topic
+			md := encodeCommitMetadata(q.partTime)
+			offsets = append(offsets, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition,
+				Offset: kafka.Offset(q.next), Metadata: &md})
+			dirty = true
+		}
+		for _, ts := range a.stores {
+			stores = append(stores, txn.StoreCommit{Store: ts.store, Changelog: ts.changelog})
+		}
+	}
+	if !dirty && !t.producer.InTransaction() && t.budget.Total() == 0 {
+		t.barrier.Next(now)
+		return nil
+	}
+	stats, err := t.committer.Commit(ctx, trigger, offsets, stores)
+	t.s.hks.OnCommit(t.idx, stats, err)
+	t.barrier.Next(time.Now())
+	if err == nil {
+		for _, a := range t.tasks {
+			for _, q := range a.queues {
+				q.dirty = false
+			}
+		}
+		return nil
+	}
+	var sce *txn.StoreCommitError
+	switch {
+	case errors.As(err, &sce):
+		return err
+	case errors.Is(err, txn.ErrAbortable) || errors.Is(err, txn.ErrFenced):
+		t.log.Warn("commit failed; transaction aborted, tasks rewind to their last commit", "err", err)
+		return t.rewind(errors.Is(err, txn.ErrFenced))
+	default:
+		return err
+	}
+}
+
+// rewind restarts every running task from its last committed input
+// offsets after an aborted epoch: processors are rebuilt over the stores
+// (whose overlays the committer dropped), buffers emptied, and the
+// partitions re-assigned at their committed offsets.
+func (t *streamThread) rewind(fenced bool) error {
+	if fenced {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		t.producer.Close(ctx)
+		pc := kafka.ConfigMap{}
+		for k, v := range t.s.cfg.ProducerConfig(t.s.processID, t.idx) {
+			pc[k] = v
+		}
+		p, err := txn.NewProducer(pc, t.s.cfg.ExactlyOnce())
+		if err != nil {
+			return err
+		}
+		if err := p.Init(ctx); err != nil {
+			p.Close(ctx)
+			return err
+		}
+		t.producer = p
+		t.committer.Producer = p
+	}
+	var parts []kafka.TopicPartition
+	for _, a := range t.tasks {
+		for _, q := range a.queues {
+			topic := q.tp.topic
+			parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+			q.recs, q.next, q.dirty = nil, -1, false
+		}
+		if a.task != nil {
+			a.task.Close()
+			a.task = nil
+			if a.restoring == 0 {
+				if err := t.startTask(a); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	committed, err := t.consumer.Committed(parts, 30000)
+	if err != nil {
+		return fmt.Errorf("reading committed offsets to rewind: %w", err)
+	}
+	for i := range committed {
+		if committed[i].Offset < 0 {
+			committed[i].Offset = kafka.OffsetBeginning
+		}
+	}
+	if err := t.consumer.Assign(committed); err != nil {
+		return fmt.Errorf("rewinding: %w", err)
+	}
+	var pause []kafka.TopicPartition
+	for _, p := range committed {
+		if a := t.byTP[tpKey{*p.Topic, p.Partition}]; a != nil && !a.running() {
+			pause = append(pause, p)
+		}
+	}
+	if len(pause) > 0 {
+		return t.consumer.Pause(pause)
+	}
+	return nil
+}
+
+// encodeCommitMetadata is Kafka Streams' committed-offset metadata: base64
+// of magic byte 1 and the partition time, so a JVM instance taking over the
+// group reads the partition time back.
+func encodeCommitMetadata(partTime int64) string {
+	var b [9]byte
+	b[0] = 1
+	binary.BigEndian.PutUint64(b[1:], uint64(partTime))
+	return base64.StdEncoding.EncodeToString(b[:])
+}
+
+// shutdown commits, closes every task cleanly and leaves the group.
+func (t *streamThread) shutdown() error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := t.maybeCommit(ctx, true); err != nil {
+		t.closeAllDirty()
+		return err
+	}
+	t.closeAllClean()
+	return nil
+}
+
+func (t *streamThread) closeAllClean() {
+	for id, a := range t.tasks {
+		t.closeTask(a, false)
+		delete(t.tasks, id)
+	}
+	t.byTP = map[tpKey]*activeTask{}
+	t.dropRestores()
+}
+
+func (t *streamThread) closeAllDirty() {
+	for id, a := range t.tasks {
+		t.closeTask(a, true)
+		delete(t.tasks, id)
+	}
+	t.byTP = map[tpKey]*activeTask{}
+	t.dropRestores()
+	if t.producer.InTransaction() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = t.producer.AbortTransaction(ctx)
+	}
+}
+
+func (t *streamThread) closeTask(a *activeTask, dirty bool) {
+	if a.task != nil {
+		if err := a.task.Close(); err != nil {
+			t.log.Warn("closing task", "task", a.id.String(), "err", err)
+		}
+	}
+	for _, ts := range a.stores {
+		t.s.unregisterStore(ts)
+		if dirty {
+			ts.store.Rollback()
+		}
+		if ts.changelog != nil {
+			t.committer.ForgetChangelog(*ts.changelog)
+		}
+	}
+	closeStores(a.stores)
+}
