@@ -68,6 +68,7 @@ type streamThread struct {
 	tasks     map[TaskID]*activeTask
 	byTP      map[tpKey]*activeTask
 	restores  map[state.TopicPartition]*restoreState
+	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
 	dropCount int64
 }
@@ -85,8 +86,9 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 		s: s, idx: idx, log: s.log.With("thread", idx),
 		topicSub: map[string]int{},
 		tasks:    map[TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
-		restores: map[state.TopicPartition]*restoreState{},
-		budget:   &state.Budget{},
+		restores:  map[state.TopicPartition]*restoreState{},
+		budget:    &state.Budget{},
+		partCount: map[string]int{},
 	}
 	for _, st := range s.topo.Subtopologies() {
 		for _, src := range st.Sources {
@@ -407,15 +409,44 @@ func serdeFor(s compat.Serde) (serde.Untyped, error) {
 }
 
 // collector sends a task's sink and changelog records through the thread's
-// producer.
+// producer. Sink records without a fixed partition go where Kafka's default
+// partitioner puts their partition key; records with a null key are spread
+// by librdkafka.
 type collector struct{ t *streamThread }
 
-func (c collector) Send(topic string, partition int32, key, value []byte, ts int64, headers []Header) error {
+func (c collector) Send(r ProducerRecord) error {
 	var hs []kafka.Header
-	for _, h := range headers {
+	for _, h := range r.Headers {
 		hs = append(hs, kafka.Header{Key: h.Key, Value: h.Value})
 	}
-	return c.t.producer.Send(topic, partition, key, value, ts, hs)
+	partition := r.Partition
+	if partition < 0 && r.PartitionKey != nil {
+		n, err := c.t.partitions(r.Topic)
+		if err != nil {
+			return err
+		}
+		partition = DefaultPartition(r.PartitionKey, n)
+	}
+	return c.t.producer.Send(r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
+}
+
+// partitions returns a topic's partition count, from metadata cached for
+// the thread's lifetime (a partition count change needs a restart, as in
+// Kafka Streams).
+func (t *streamThread) partitions(topic string) (int, error) {
+	if n, ok := t.partCount[topic]; ok {
+		return n, nil
+	}
+	md, err := t.producer.Client().GetMetadata(&topic, false, 10000)
+	if err != nil {
+		return 0, fmt.Errorf("kstreams: metadata of sink topic %s: %w", topic, err)
+	}
+	tm := md.Topics[topic]
+	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
+		return 0, fmt.Errorf("kstreams: sink topic %s is missing: %v (create it before starting the application)", topic, tm.Error)
+	}
+	t.partCount[topic] = len(tm.Partitions)
+	return len(tm.Partitions), nil
 }
 
 // process runs buffered records through the running tasks, picking within a
