@@ -130,7 +130,7 @@ func init() {
 	crashKinds["versioned"] = func(dir string, small bool) (crashSubject, error) {
 		o := VersionedOptions{Name: "crash", HistoryRetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
 		if small {
-			o.RocksDB.WriteBufferBytes = 64 << 10
+			o.RocksDB.WriteBufferBytes = 16 << 10
 		}
 		s, err := OpenRocksDBVersioned(dir, o)
 		if err != nil {

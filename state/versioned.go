@@ -192,6 +192,30 @@ func historyKey(key []byte, to int64) []byte {
 	return binary.BigEndian.AppendUint64(append(make([]byte, 0, len(key)+8), key...), uint64(to))
 }
 
+// latestOnly returns the versions a put or lookup at ts needs: just the
+// latest when ts is at or after it (the in-order common case), else all.
+func (v *versionedStore) latestOnly(iso IsolationLevel, key []byte, ts int64) ([]version, error) {
+	raw, ok, err := v.s.c.get(iso, latestSeg, key)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// Older versions may still exist without a latest only if the
+		// latest was dropped, which never happens; a missing latest means
+		// the key is new.
+		return nil, nil
+	}
+	l, err := decodeLatest(raw)
+	if err != nil {
+		return nil, err
+	}
+	if l.from <= ts {
+		l.value = append([]byte(nil), l.value...)
+		return []version{l}, nil
+	}
+	return v.versions(iso, key)
+}
+
 // versions returns every stored version of key, oldest first.
 func (v *versionedStore) versions(iso IsolationLevel, key []byte) ([]version, error) {
 	c := v.s.c
@@ -248,7 +272,7 @@ func (v *versionedStore) Put(key, value []byte, ts int64) (int64, error) {
 	if ts < s.liveFrom(s.observed.Load())-1 {
 		return PutNotPut, nil
 	}
-	old, err := v.versions(ReadUncommitted, key)
+	old, err := v.latestOnly(ReadUncommitted, key, ts)
 	if err != nil {
 		return PutNotPut, err
 	}
@@ -368,7 +392,7 @@ func (vv versionedView) GetAsOf(key []byte, asOf int64) (*VersionedRecord, error
 	if asOf < s.liveFrom(s.streamTime(vv.iso))-1 {
 		return nil, s.c.check()
 	}
-	vers, err := vv.v.versions(vv.iso, key)
+	vers, err := vv.v.latestOnly(vv.iso, key, asOf)
 	if err != nil {
 		return nil, err
 	}
