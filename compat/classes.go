@@ -114,8 +114,9 @@ func (h ProcessingHandler) String() string {
 // ProductionHandler is the built-in ProductionExceptionHandler in use.
 type ProductionHandler int
 
-// The built-in production exception handler: fail on every send error except
-// RecordTooLarge... as Kafka's DefaultProductionExceptionHandler decides.
+// The built-in production exception handler, Kafka's
+// DefaultProductionExceptionHandler (fail on send errors, or send them to the
+// dead-letter topic when errors.dead.letter.queue.topic.name is set).
 const (
 	ProductionDefault ProductionHandler = iota
 )

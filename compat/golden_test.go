@@ -158,3 +158,28 @@ func TestStreamsConfigBlockMatchesKafkaStreams(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLoad feeds arbitrary .properties text through Load and every printer:
+// nothing may panic, and no error may lack its key.
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{base, "num.stream.threads=x\n", "processing.guarantee=exactly_once_v2\nproducer.max.in.flight.requests.per.connection=9\n",
+		"sasl.jaas.config=x required a=\"b\n", "ssl.keystore.location=a.jks\n", "client.tag.a=b\nrack.aware.assignment.tags=a,b\n",
+		"stoatflow.store..rocksdb.write-buffer-bytes=1\n", "application.server=http://\n", "consumer.auto.offset.reset=by_duration:x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		p, err := properties.Parse("fuzz", []byte(src))
+		if err != nil {
+			return
+		}
+		c, diags := Load(p)
+		var b strings.Builder
+		c.WriteStreamsConfig(&b)
+		c.WriteStoatFlowConfig(&b)
+		c.WriteClientConfigs(&b, "pid")
+		_ = c.Validate()
+		for _, d := range diags {
+			_ = d.String()
+		}
+	})
+}

@@ -83,8 +83,10 @@ func exitCode(err error, stderr io.Writer) int {
 // stringList is a repeatable string flag.
 type stringList []string
 
+// String implements flag.Value.
 func (s *stringList) String() string { return strings.Join(*s, ",") }
 
+// Set implements flag.Value, appending v.
 func (s *stringList) Set(v string) error {
 	*s = append(*s, v)
 	return nil
