@@ -113,6 +113,13 @@ var describeCases = map[string]func() *kstreams.StreamsBuilder{
 			ToStream().To("s-agg")
 		return b
 	},
+	"merged-sources": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		kstreams.Stream[string, string](b, []string{"a"}).Filter(func(string, string) bool { return true }).To("x")
+		kstreams.Stream[string, string](b, []string{"b"}).To("z")
+		kstreams.MapValues(kstreams.Stream[string, string](b, []string{"a"}), func(v string) string { return v }).To("y")
+		return b
+	},
 	"two-repartitions": func() *kstreams.StreamsBuilder {
 		b := kstreams.NewStreamsBuilder()
 		keyed := kstreams.SelectKey(kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})),

@@ -2,6 +2,7 @@ package kstreams
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 
@@ -33,16 +34,24 @@ var generatedBase = regexp.MustCompile(`^KSTREAM.*-[0-9]{10}$`)
 // one name counter, so every generated name uses up an index in API-call
 // order, as in Kafka Streams; the same calls give the same names.
 type StreamsBuilder struct {
-	topo   *Topology
-	index  int
-	err    error
+	topo          *Topology
+	index         int
+	err           error
+	tableTopics   map[string]bool
+	streamSources []streamSource
+	built         bool
+}
+
+// streamSource is a source added by Stream: later Stream calls on the same
+// topic set share its node, as Kafka Streams merges duplicate sources.
+type streamSource struct {
 	topics map[string]bool
-	built  bool
+	name   string
 }
 
 // NewStreamsBuilder returns an empty builder.
 func NewStreamsBuilder() *StreamsBuilder {
-	return &StreamsBuilder{topo: newTopology(), topics: map[string]bool{}}
+	return &StreamsBuilder{topo: newTopology(), tableTopics: map[string]bool{}}
 }
 
 func (b *StreamsBuilder) newProcessorName(prefix string) string {
@@ -60,6 +69,7 @@ func (b *StreamsBuilder) newStoreName(prefix string) string {
 // orGenerate returns name, or a generated one. Kafka Streams 4.4 draws the
 // generated name (and so uses up its index) even when a name is given.
 func (b *StreamsBuilder) orGenerate(name, prefix string) string {
+	b.fail(validateName(name))
 	gen := b.newProcessorName(prefix)
 	if name != "" {
 		return name
@@ -127,14 +137,28 @@ func Stream[K, V any](b *StreamsBuilder, topics []string, consumed ...Consumed[K
 	if len(topics) == 0 {
 		b.fail(invalidTopology("You must provide at least one topic"))
 	}
+	set := map[string]bool{}
 	for _, t := range topics {
-		if b.topics[t] {
+		set[t] = true
+		if b.tableTopics[t] {
 			b.fail(invalidTopology("Topic %s has already been registered by another source.", t))
 		}
-		b.topics[t] = true
 	}
 	name := b.orGenerate(c.Name, prefixSource)
 	key, val := spec(c.KeySerde), spec(c.ValueSerde)
+	for _, src := range b.streamSources {
+		if maps.Equal(src.topics, set) {
+			// The same topics again: Kafka merges the two sources into the
+			// first; this call's name is drawn and dropped.
+			return &KStream[K, V]{b: b, name: src.name, key: key, val: val}
+		}
+		for t := range set {
+			if src.topics[t] {
+				b.fail(invalidTopology("Two source nodes are subscribed to overlapping but not equal input topics"))
+			}
+		}
+	}
+	b.streamSources = append(b.streamSources, streamSource{topics: set, name: name})
 	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val})
 	return &KStream[K, V]{b: b, name: name, key: key, val: val}
 }
@@ -146,14 +170,20 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	if len(m) > 0 {
 		mat = m[0]
 	}
+	b.fail(validateName(mat.Name))
+	b.fail(validateName(c.Name))
 	storeName := mat.Name
 	if storeName == "" {
 		storeName = b.newStoreName(topic + "-")
 	}
-	if b.topics[topic] {
+	registered := b.tableTopics[topic]
+	for _, src := range b.streamSources {
+		registered = registered || src.topics[topic]
+	}
+	if registered {
 		b.fail(invalidTopology("Topic %s has already been registered by another source.", topic))
 	}
-	b.topics[topic] = true
+	b.tableTopics[topic] = true
 	// A named Consumed names the table processor; its source gets "-source".
 	sourceName := b.newProcessorName(prefixSource)
 	tableName := b.newProcessorName(prefixTableSource)

@@ -26,6 +26,28 @@ func firstNamed(n []Named) string {
 	return ""
 }
 
+// maxNameLength is Kafka's Named.MAX_NAME_LENGTH.
+const maxNameLength = 249
+
+// validateName applies Kafka's rules for processor and store names (Named,
+// Materialized, Consumed, Produced); "" means "generate one" and passes.
+func validateName(name string) error {
+	switch {
+	case name == "":
+		return nil
+	case name == "." || name == "..":
+		return invalidTopology(`Name cannot be "." or ".."`)
+	case len(name) > maxNameLength:
+		return invalidTopology("Name is illegal, it can't be longer than %d characters, name: %s", maxNameLength, name)
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return invalidTopology("Name %q is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'", name)
+		}
+	}
+	return nil
+}
+
 // Consumed configures a source: Kafka's Consumed. Empty fields take the
 // defaults (generated name, default serdes).
 type Consumed[K, V any] struct {
@@ -107,6 +129,7 @@ func parseAggOpts[K, VA any](b *StreamsBuilder, opts []AggOption[K, VA]) aggOpts
 			o.named = string(v)
 		case Materialized[K, VA]:
 			o.mat, o.hasMat = v, true
+			b.fail(validateName(v.Name))
 		default:
 			b.fail(invalidTopology("option of type %T does not fit this aggregation", opt))
 		}
@@ -176,10 +199,10 @@ func SessionWindowsOfInactivityGapWithNoGrace(gap time.Duration) SessionWindows 
 // SessionWindowsOfInactivityGapAndGrace is SessionWindows.ofInactivityGapAndGrace.
 func SessionWindowsOfInactivityGapAndGrace(gap, grace time.Duration) SessionWindows {
 	w := SessionWindows{GapMs: gap.Milliseconds(), GraceMs: grace.Milliseconds()}
-	if w.GapMs <= 0 {
-		w.err = errIllegalArgument("Gap time cannot be zero or negative.")
+	if w.GapMs < 0 {
+		w.err = errIllegalArgument("Gap time cannot be negative.")
 	} else if w.GraceMs < 0 {
-		w.err = errIllegalArgument("Grace period must not be negative.")
+		w.err = errIllegalArgument("Grace period cannot be negative.")
 	}
 	return w
 }

@@ -104,5 +104,12 @@ public class Check {
             keyed.mapValues(v -> v).groupByKey(Grouped.as("named-repartition")).count().toStream().to("c3");
             out("two-repartitions", b);
         }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            b.stream("a").filter((k, v) -> true).to("x");
+            b.stream("b").to("z");
+            b.stream("a").mapValues(v -> v).to("y");
+            out("merged-sources", b);
+        }
     }
 }
