@@ -95,9 +95,17 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		case kstreams.KeyValueStoreKind:
 			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
 		case kstreams.WindowStoreKind:
-			stores[s.Name] = newWindowStore(s.Name, s.Retention)
+			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped})
+			if err != nil {
+				return nil, err
+			}
+			stores[s.Name] = windowBytes{ws}
 		case kstreams.SessionStoreKind:
-			stores[s.Name] = newSessionStore(s.Name, s.Retention)
+			ss, err := state.NewInMemorySession(state.SessionOptions{Name: s.Name, RetentionMs: s.Retention})
+			if err != nil {
+				return nil, err
+			}
+			stores[s.Name] = sessionBytes{ss}
 		}
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
@@ -164,7 +172,47 @@ func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers 
 			return err
 		}
 	}
+	return d.commit()
+}
+
+// commit commits every store with the offset of its last changelog record,
+// as the runtime does after a Kafka commit, so that later reads go through
+// the stores' committed data.
+func (d *Driver) commit() error {
+	for id, stores := range d.stores {
+		for name, s := range stores {
+			st, ok := s.(interface {
+				Commit(map[state.TopicPartition]*int64) error
+			})
+			if !ok {
+				st, ok = unwrap(s)
+			}
+			if !ok {
+				continue
+			}
+			offsets := map[state.TopicPartition]*int64{}
+			topic := kstreams.ChangelogTopic(d.cfg.ApplicationID, name)
+			if next, ok := d.offsets[topic][id.Partition]; ok && next > 0 {
+				offsets[state.TopicPartition{Topic: topic, Partition: id.Partition}] = state.Offset(next - 1)
+			}
+			if err := st.Commit(offsets); err != nil {
+				return fmt.Errorf("kstreamstest: committing store %s of task %s: %w", name, id, err)
+			}
+		}
+	}
 	return nil
+}
+
+func unwrap(s kstreams.StateStore) (interface {
+	Commit(map[state.TopicPartition]*int64) error
+}, bool) {
+	switch w := s.(type) {
+	case windowBytes:
+		return w.s, true
+	case sessionBytes:
+		return w.s, true
+	}
+	return nil, false
 }
 
 // Records returns every record written to topic (a sink, repartition or
