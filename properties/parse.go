@@ -172,7 +172,8 @@ func ParseFile(path string) (*Properties, error) {
 // non-blank character is # or ! is a comment; a line ending in an odd number of
 // backslashes continues on the next line, whose leading blanks are dropped; the
 // key ends at the first unescaped '=', ':' or blank, and blanks plus at most one
-// '=' or ':' separate it from the value; \t \n \r \f and \uXXXX are escapes, and a
+// '=' or ':' separate it from the value; a line that is still empty after a
+// continuation (a line holding only a backslash) can still become a comment; \t \n \r \f and \uXXXX are escapes, and a
 // backslash before any other character stands for that character; a later
 // duplicate key replaces an earlier one. The only error is a malformed \uXXXX
 // escape, which Java also refuses.
@@ -194,100 +195,108 @@ func Parse(name string, data []byte) (*Properties, error) {
 }
 
 // lineReader yields logical lines, as runes decoded from ISO-8859-1, with the
-// number of the natural line each starts on.
+// number of the natural line each starts on. It is the state machine of
+// java.util.Properties.LineReader: in particular, '#' and '!' start a comment
+// whenever the logical line is still empty (also right after a continuation of
+// a line that held only the backslash), and an empty line after such a
+// continuation does not end the logical line.
 type lineReader struct {
-	data []byte
-	off  int
-	line int // natural lines consumed so far
+	data   []byte
+	off    int
+	line   int // 1-based number of the natural line being read
+	skipLF bool
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' }
 
-// next returns the next logical line. Comment and blank lines are skipped.
+// next returns the next logical line, or false at the end of the input.
 func (r *lineReader) next() ([]rune, int, bool) {
-	for r.off < len(r.data) {
-		start := r.line + 1
-		// Skip leading blanks of a natural line.
-		for r.off < len(r.data) && isBlank(r.data[r.off]) {
-			r.off++
-		}
+	if r.line == 0 {
+		r.line = 1
+	}
+	var buf []rune
+	start := 0
+	skipWhiteSpace := true
+	appendedLineBegin := false
+	backslash := false
+	for {
 		if r.off >= len(r.data) {
-			return nil, 0, false
+			if len(buf) == 0 {
+				return nil, 0, false
+			}
+			if backslash {
+				buf = buf[:len(buf)-1]
+			}
+			return buf, start, true
 		}
 		c := r.data[r.off]
-		if c == '\n' || c == '\r' {
-			r.consumeEOL()
-			continue
+		r.off++
+		if r.skipLF {
+			r.skipLF = false
+			if c == '\n' {
+				continue
+			}
 		}
-		if c == '#' || c == '!' {
-			r.skipToEOL()
-			continue
+		if skipWhiteSpace {
+			if isBlank(c) {
+				continue
+			}
+			if !appendedLineBegin && (c == '\r' || c == '\n') {
+				r.newLine(c)
+				continue
+			}
+			skipWhiteSpace = false
+			appendedLineBegin = false
 		}
-		var buf []rune
-		for {
-			// Read the rest of this natural line.
+		if len(buf) == 0 && (c == '#' || c == '!') {
+			// A comment: consume the rest of the natural line.
 			for r.off < len(r.data) && r.data[r.off] != '\n' && r.data[r.off] != '\r' {
-				buf = append(buf, rune(r.data[r.off]))
 				r.off++
 			}
-			atEOF := r.off >= len(r.data)
-			if !atEOF {
-				r.consumeEOL()
-			} else {
-				r.line++
-			}
-			if !oddTrailingBackslashes(buf) {
-				return buf, start, true
-			}
-			buf = buf[:len(buf)-1]
-			if atEOF {
-				return buf, start, true
-			}
-			// Continuation: skip leading blanks; an empty continuation line
-			// ends the logical line (Java does not skip its line terminator).
-			for r.off < len(r.data) && isBlank(r.data[r.off]) {
+			if r.off < len(r.data) {
+				r.newLine(r.data[r.off])
 				r.off++
 			}
-			if r.off >= len(r.data) {
-				return buf, start, true
-			}
-			if c := r.data[r.off]; c == '\n' || c == '\r' {
-				r.consumeEOL()
-				return buf, start, true
-			}
+			skipWhiteSpace = true
+			continue
 		}
+		if c != '\n' && c != '\r' {
+			if len(buf) == 0 {
+				start = r.line
+			}
+			buf = append(buf, rune(c))
+			backslash = c == '\\' && !backslash
+			continue
+		}
+		// End of a natural line.
+		r.newLine(c)
+		if len(buf) == 0 {
+			skipWhiteSpace = true
+			continue
+		}
+		if r.off >= len(r.data) {
+			if backslash {
+				buf = buf[:len(buf)-1]
+			}
+			return buf, start, true
+		}
+		if !backslash {
+			return buf, start, true
+		}
+		// Continuation: drop the backslash, skip the next line's leading blanks.
+		buf = buf[:len(buf)-1]
+		skipWhiteSpace = true
+		appendedLineBegin = true
+		backslash = false
 	}
-	return nil, 0, false
 }
 
-func oddTrailingBackslashes(buf []rune) bool {
-	n := 0
-	for i := len(buf) - 1; i >= 0 && buf[i] == '\\'; i-- {
-		n++
-	}
-	return n%2 == 1
-}
-
-func (r *lineReader) consumeEOL() {
-	if r.data[r.off] == '\r' {
-		r.off++
-		if r.off < len(r.data) && r.data[r.off] == '\n' {
-			r.off++
-		}
-	} else {
-		r.off++
-	}
+// newLine counts a line terminator c just read, arranging for the \n of a
+// \r\n pair to be skipped.
+func (r *lineReader) newLine(c byte) {
 	r.line++
-}
-
-func (r *lineReader) skipToEOL() {
-	for r.off < len(r.data) && r.data[r.off] != '\n' && r.data[r.off] != '\r' {
-		r.off++
-	}
-	if r.off < len(r.data) {
-		r.consumeEOL()
-	} else {
-		r.line++
+	if c == '\r' {
+		r.skipLF = true
 	}
 }
 

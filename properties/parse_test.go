@@ -36,6 +36,8 @@ func TestParseJavaSemantics(t *testing.T) {
 		{"comment line not continued", "#a\\\nb=c", map[string]string{"b": "c"}},
 		{"even backslashes do not continue", "a=b\\\\\nc=d", map[string]string{"a": "b\\", "c": "d"}},
 		{"empty continuation ends the line", "a=b\\\n\nc=d", map[string]string{"a": "b", "c": "d"}},
+		{"hash after continuation of a bare backslash is a comment", "\\\n#c=d\ne=f", map[string]string{"e": "f"}},
+		{"empty line after continuation of a bare backslash", "\\\r\n\n k=v", map[string]string{"k": "v"}},
 		{"backslash at EOF dropped", "a=b\\", map[string]string{"a": "b"}},
 		{"escaped separator in key", "a\\=b=c", map[string]string{"a=b": "c"}},
 		{"escaped colon and space in key", "a\\:b\\ c=d", map[string]string{"a:b c": "d"}},
