@@ -106,6 +106,9 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	}
 	rc := cfg.RestoreConsumerConfig(s.processID, idx)
 	rc["enable.partition.eof"] = "true"
+	// The end of a changelog is seen by a fetch that returns nothing: do not
+	// let the broker hold it long.
+	rc["fetch.wait.max.ms"] = "50"
 	rc["group.id"] = cfg.ApplicationID + "-restore" // required by librdkafka; never joins: Assign only
 	if t.restorer, err = kafka.NewConsumer(configMap(rc)); err != nil {
 		t.consumer.Close()
@@ -186,7 +189,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		if err := t.process(); err != nil {
 			return err
 		}
-		if err := t.maybeCommit(ctx, false); err != nil {
+		if err := t.maybeCommit(false); err != nil {
 			return err
 		}
 	}
@@ -317,9 +320,7 @@ func (t *streamThread) onRevoked(lost bool) error {
 		t.closeAllDirty()
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := t.maybeCommit(ctx, true); err != nil {
+	if err := t.maybeCommit(true); err != nil {
 		t.closeAllDirty()
 		return err
 	}
@@ -552,9 +553,13 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.
 	return nil
 }
 
+// commitTimeout bounds one commit. A commit is never cut short by shutdown:
+// an interrupted commit would only turn into an abort and replay.
+const commitTimeout = time.Minute
+
 // maybeCommit ends the epoch when the barrier says so, or always when
 // force is set (revocation, shutdown).
-func (t *streamThread) maybeCommit(ctx context.Context, force bool) error {
+func (t *streamThread) maybeCommit(force bool) error {
 	now := time.Now()
 	trigger, due := t.barrier.Due(now)
 	if force {
@@ -588,6 +593,8 @@ func (t *streamThread) maybeCommit(ctx context.Context, force bool) error {
 		t.barrier.Next(now)
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	defer cancel()
 	stats, err := t.committer.Commit(ctx, trigger, offsets, stores)
 	t.s.hks.OnCommit(t.idx, stats, err)
 	t.barrier.Next(time.Now())
@@ -691,9 +698,7 @@ func encodeCommitMetadata(partTime int64) string {
 
 // shutdown commits, closes every task cleanly and leaves the group.
 func (t *streamThread) shutdown() error {
-	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.ShutdownTimeout)
-	defer cancel()
-	if err := t.maybeCommit(ctx, true); err != nil {
+	if err := t.maybeCommit(true); err != nil {
 		t.closeAllDirty()
 		return err
 	}
