@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -308,7 +309,7 @@ func (l *loader) dependent(c *Config) {
 			"upgrade.from only matters for rolling upgrades of JVM instances; StoatFlow ignores it")
 	}
 	if l.given("processing.exception.handler.global.enabled") {
-		l.warnf("processing.exception.handler.global.enabled", "", "processing.exception.handler.global.enabled is deprecated since Kafka 4.3 and becomes always true in 5.0")
+		l.warnf("processing.exception.handler.global.enabled", "remove it once the JVM application no longer needs it", "processing.exception.handler.global.enabled is deprecated since Kafka 4.3 and becomes always true in 5.0")
 	}
 	if g := strings.ToLower(v["group.protocol"].Str); g == "streams" {
 		l.warnf("group.protocol", "remove it or set group.protocol=classic",
@@ -588,4 +589,51 @@ func editDistance(a, b string, max int) int {
 		prev, cur = cur, prev
 	}
 	return min(prev[len(b)], max)
+}
+
+// LoadFiles reads the .properties files in order, applies the --set style
+// overrides ("key=value", later wins), resolves config-provider references with
+// env (nil: the real environment and files) and loads the result. Failures to
+// read or resolve are returned as error Diagnostics with their positions, so a
+// caller has one list to print. The Config is nil only when nothing could be read.
+func LoadFiles(files, sets []string, env *properties.Environment) (*Config, Diagnostics) {
+	p, err := properties.Load(files, sets)
+	if err != nil {
+		d := Diagnostic{Severity: SeverityError, Message: strings.TrimPrefix(err.Error(), "properties: "),
+			Hint: "check the file name and its syntax"}
+		var se *properties.SyntaxError
+		if errors.As(err, &se) {
+			d.Pos, d.Message = se.Pos, se.Msg
+		}
+		return nil, Diagnostics{d}
+	}
+	warnings, rerr := properties.Resolve(p, env)
+	var ds Diagnostics
+	for _, w := range warnings {
+		ds = append(ds, Diagnostic{Severity: SeverityWarning, Key: w.Key, Pos: w.Pos, Message: w.Msg})
+	}
+	var perrs []*properties.ProviderError
+	collectProviderErrors(rerr, &perrs)
+	for _, pe := range perrs {
+		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Msg})
+	}
+	c, more := Load(p)
+	ds = append(ds, more...)
+	sortDiagnostics(ds)
+	return c, ds
+}
+
+func collectProviderErrors(err error, out *[]*properties.ProviderError) {
+	if err == nil {
+		return
+	}
+	if pe, ok := err.(*properties.ProviderError); ok {
+		*out = append(*out, pe)
+		return
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			collectProviderErrors(e, out)
+		}
+	}
 }

@@ -30,37 +30,38 @@ var validSamples = map[string]string{
 	"deserialization.exception.handler":         "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
 	"default.key.serde":                         "org.apache.kafka.common.serialization.Serdes$StringSerde",
 	"default.value.serde":                       "org.apache.kafka.common.serialization.Serdes$LongSerde",
-	"default.list.key.serde.inner":              "",
-	"default.list.value.serde.inner":            "",
-	"default.list.key.serde.type":               "",
-	"default.list.value.serde.type":             "",
+	"default.list.key.serde.inner":              "org.apache.kafka.common.serialization.Serdes$StringSerde",
+	"default.list.value.serde.inner":            "org.apache.kafka.common.serialization.Serdes$LongSerde",
+	"default.list.key.serde.type":               "java.util.ArrayList",
+	"default.list.value.serde.type":             "java.util.LinkedList",
 	"default.production.exception.handler":      "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler",
 	"production.exception.handler":              "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler",
 	"default.timestamp.extractor":               "org.apache.kafka.streams.processor.WallclockTimestampExtractor",
 	"processing.exception.handler":              "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler",
 	"errors.dead.letter.queue.topic.name":       "app-dlq",
 	"processing.guarantee":                      "exactly_once_v2",
-	"task.assignor.class":                       "",
+	"task.assignor.class":                       "com.acme.StickyAssignor",
 	"security.protocol":                         "sasl_ssl",
 	"topology.optimization":                     "reuse.ktable.source.topics, merge.repartition.topics",
 	"group.protocol":                            "CLASSIC",
 	"application.server":                        "http://10.0.0.1:7070",
 	"built.in.metrics.version":                  "latest",
-	"config.providers":                          "",
+	"config.providers":                          "env, file",
 	"rack.aware.assignment.strategy":            "min_traffic",
-	"rack.aware.assignment.tags":                "",
+	"rack.aware.assignment.tags":                "zone",
 	"default.dsl.store":                         "in_memory",
 	"dsl.store.suppliers.class":                 "org.apache.kafka.streams.state.BuiltInDslStoreSuppliers$InMemoryDslStoreSuppliers",
 	"dsl.store.format":                          "headers",
 	"default.interactive.query.isolation.level": "read_committed",
 	"default.client.supplier":                   "org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier",
 	"metric.reporters":                          "",
+	"rack.aware.assignment.non_overlap_cost":    "5",
 	"metrics.recording.level":                   "DEBUG",
 	"processor.wrapper.class":                   "org.apache.kafka.streams.processor.internals.NoOpProcessorWrapper",
 	"metadata.recovery.strategy":                "NONE",
-	"rocksdb.config.setter":                     "",
+	"rocksdb.config.setter":                     "com.acme.BloomFilterSetter",
 	"upgrade.from":                              "3.9",
-	"windowed.inner.class.serde":                "",
+	"windowed.inner.class.serde":                "org.apache.kafka.common.serialization.Serdes$StringSerde",
 	"probing.rebalance.interval.ms":             "120000",
 	"commit.interval.ms":                        "5000",
 }
@@ -91,17 +92,19 @@ func TestEveryStreamsKeyParsesDefaultAndNonDefault(t *testing.T) {
 			if !k.Required && !k.NullDefault {
 				inputs = append(inputs, k.Default)
 			}
-			if s := sampleFor(k); s != "" {
-				inputs = append(inputs, s)
-			}
+			inputs = append(inputs, sampleFor(k))
 			for _, in := range inputs {
-				src := base + k.Name + "=" + in + "\n"
+				src := base + k.Name + "=" + in + "\nclient.tag.zone=eu-1\n"
 				if k.Name == "processing.guarantee" {
 					src += "commit.interval.ms=100\n"
 				}
 				c, diags := load(t, src)
-				if diags.HasErrors() {
-					t.Fatalf("%s=%q: %v", k.Name, in, diags.Errors())
+				for _, d := range diags.Errors() {
+					// Keys StoatFlow cannot honour (list serdes, windowed.inner.class.serde)
+					// report that, but Kafka's own rules must accept the value.
+					if strings.Contains(d.Message, "for configuration "+k.Name+":") || strings.Contains(d.Message, "Configuration '"+k.Name+"'") || d.Key != k.Name {
+						t.Fatalf("%s=%q: %v", k.Name, in, d)
+					}
 				}
 				want, err := ParseValue(k.Name, in, k.Type)
 				if err != nil {

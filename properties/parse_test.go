@@ -162,7 +162,7 @@ func TestResolveProviders(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], "${vault:x:y}") {
+	if len(warns) != 1 || !strings.Contains(warns[0].String(), "app.properties:8: other: ${vault:x:y} names no configured config provider") {
 		t.Errorf("warnings = %q", warns)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -76,6 +75,16 @@ var ErrProvider = errors.New("properties: config provider")
 // Is lets errors.Is match ErrProvider.
 func (e *ProviderError) Is(target error) bool { return target == ErrProvider }
 
+// Warning is a finding of Resolve that does not stop the application.
+type Warning struct {
+	Key string
+	Pos Pos
+	Msg string
+}
+
+// String renders "pos: key: message".
+func (w Warning) String() string { return fmt.Sprintf("%s: %s: %s", w.Pos, w.Key, w.Msg) }
+
 type provider struct {
 	name   string
 	class  string
@@ -97,7 +106,7 @@ type provider struct {
 // class: a literal "${env:PASSWORD}" reaching a broker is never what the user
 // meant. A reference to a name that is not a configured provider is left as it is
 // and reported in the returned warnings. All errors are returned together.
-func Resolve(p *Properties, env *Environment) (warnings []string, err error) {
+func Resolve(p *Properties, env *Environment) (warnings []Warning, err error) {
 	if p == nil {
 		return nil, nil
 	}
@@ -129,7 +138,8 @@ func Resolve(p *Properties, env *Environment) (warnings []string, err error) {
 		})
 		errs = append(errs, keyErrs...)
 		for _, u := range unresolved {
-			warnings = append(warnings, fmt.Sprintf("%s: %s: %s names no configured config provider and is left as it is; list the provider in %s if it should be resolved", e.Pos, key, u, ConfigProvidersKey))
+			warnings = append(warnings, Warning{Key: key, Pos: e.Pos,
+				Msg: fmt.Sprintf("%s names no configured config provider and is left as it is; list the provider in %s if it should be resolved", u, ConfigProvidersKey)})
 		}
 		if len(keyErrs) == 0 {
 			e.Value = nv
@@ -238,8 +248,6 @@ func (pr *provider) get(env *Environment, path, key string) (string, error) {
 		}
 		e, ok := fp.Get(key)
 		if !ok {
-			keys := fp.Keys()
-			sort.Strings(keys)
 			return "", fmt.Errorf("%s has no key %s", path, key)
 		}
 		return e.Value, nil

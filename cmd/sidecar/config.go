@@ -17,28 +17,12 @@ const exampleProcessID = "00000000-0000-0000-0000-000000000000"
 // loads the typed config, printing every finding to stderr. It returns
 // errReported when there was any error.
 func loadConfig(files, sets []string, env *properties.Environment, stderr io.Writer) (*compat.Config, error) {
-	p, err := properties.Load(files, sets)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return nil, errReported
-	}
-	warnings, rerr := properties.Resolve(p, env)
-	for _, w := range warnings {
-		fmt.Fprintln(stderr, "warning: "+w)
-	}
-	if rerr != nil {
-		fmt.Fprintln(stderr, rerr)
-	}
-	cfg, diags := compat.Load(p)
+	cfg, diags := compat.LoadFiles(files, sets, env)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d.String())
 	}
-	if rerr != nil || diags.HasErrors() {
-		n := len(diags.Errors())
-		if rerr != nil {
-			n++
-		}
-		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d); nothing was started\n", n)
+	if diags.HasErrors() {
+		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d); nothing was started\n", len(diags.Errors()))
 		return cfg, errReported
 	}
 	return cfg, nil

@@ -97,3 +97,28 @@ func TestUsageAndVersion(t *testing.T) {
 		t.Errorf("missing file: %v %q", err, stderr)
 	}
 }
+
+func TestConfigProviderAndSyntaxErrorsArePositioned(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "p.properties")
+	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=b:1\nconfig.providers=env\n"+
+		"config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"+
+		"client.id=${env:STOATFLOW_TEST_SURELY_UNSET}\n"), 0o644)
+	_, stderr, err := runArgs(t, "config", "--config", f)
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, f+":5: error: cannot resolve ${env:STOATFLOW_TEST_SURELY_UNSET}: environment variable STOATFLOW_TEST_SURELY_UNSET is not set") {
+		t.Errorf("provider error: %v\n%s", err, stderr)
+	}
+	t.Setenv("STOATFLOW_TEST_SET", "from-env")
+	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=b:1\nconfig.providers=env\n"+
+		"config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"+
+		"client.id=${env:STOATFLOW_TEST_SET}\n"), 0o644)
+	out, stderr, err := runArgs(t, "config", "--config", f)
+	if err != nil || !strings.Contains(out, "\tclient.id = from-env\n") || !strings.Contains(out, "client.id = from-env-admin") {
+		t.Errorf("resolved: %v\n%s", err, stderr)
+	}
+	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=b:1\nx=\\u00zz\n"), 0o644)
+	_, stderr, err = runArgs(t, "config", "--config", f)
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, f+":3: error: Malformed \\uxxxx encoding.") {
+		t.Errorf("syntax error: %v\n%s", err, stderr)
+	}
+}
