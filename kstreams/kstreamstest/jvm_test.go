@@ -35,6 +35,49 @@ func stringStream(b *kstreams.StreamsBuilder, topic string) *kstreams.KStream[st
 }
 
 var jvmScenarios = map[string]jvmScenario{
+	"stateless": {
+		build: func() *kstreams.StreamsBuilder {
+			b := kstreams.NewStreamsBuilder()
+			src := stringStream(b, "in")
+			kept := src.Filter(func(_, v string) bool { return v != "" }).FilterNot(func(k, _ string) bool { return k == "skip" })
+			kstreams.MapValues(kept, func(v string) int64 { return int64(len(v)) }).To("lens", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+			kstreams.Map(src, func(k, v string) (string, string) { return v, k }).To("swapped")
+			kstreams.FlatMap(src, func(k, v string) []kstreams.KeyValue[string, string] {
+				return []kstreams.KeyValue[string, string]{{Key: k + "1", Value: v}, {Key: k + "2", Value: v}}
+			}).To("pairs")
+			parts := kstreams.FlatMapValues(src, func(v string) []string { return strings.Split(v, ",") })
+			kstreams.SelectKey(parts, func(_, v string) string { return v }).Peek(func(string, string) {}).To("parts")
+			return b
+		},
+		feed: func(t *testing.T, d *kstreamstest.Driver) {
+			if err := d.Pipe("in", []byte("a"), []byte("x,yz"), 7, kstreams.Header{Key: "h1", Value: []byte{1, 2}}); err != nil {
+				t.Fatal(err)
+			}
+			pipe(t, d, "in", "skip", "q", 8)
+			pipe(t, d, "in", "b", "", 9)
+			if err := d.Pipe("in", nil, []byte("n"), 10); err != nil {
+				t.Fatal(err)
+			}
+		},
+		topics: []string{"lens", "swapped", "pairs", "parts"},
+	},
+	"headers-aggregate": {
+		build: func() *kstreams.StreamsBuilder {
+			b := kstreams.NewStreamsBuilder()
+			g := kstreams.GroupBy(stringStream(b, "in"), func(_, v string) string { return v },
+				kstreams.Grouped[string, string]{Name: "by-v", KeySerde: serde.String{}, ValueSerde: serde.String{}})
+			kstreams.Aggregate(g, func() string { return "" }, func(_, v, agg string) string { return agg + strconv.Itoa(len(v)) },
+				kstreams.Materialized[string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}}).ToStream().To("out")
+			return b
+		},
+		feed: func(t *testing.T, d *kstreamstest.Driver) {
+			if err := d.Pipe("in", []byte("a"), []byte("x"), 3, kstreams.Header{Key: "trace", Value: []byte("t1")}); err != nil {
+				t.Fatal(err)
+			}
+			pipe(t, d, "in", "b", "x", 2)
+		},
+		topics: []string{"out", "app-by-v-repartition", "app-KSTREAM-AGGREGATE-STATE-STORE-0000000002-changelog"},
+	},
 	"wordcount": {
 		build: wordCountBuilder,
 		feed: func(t *testing.T, d *kstreamstest.Driver) {
@@ -159,7 +202,11 @@ func transcript(d *kstreamstest.Driver, topics []string) string {
 	}
 	for _, topic := range topics {
 		for _, r := range d.Records(topic) {
-			b.WriteString(topic + " key=" + hx(r.Key) + " value=" + hx(r.Value) + " ts=" + strconv.FormatInt(r.Timestamp, 10) + "\n")
+			b.WriteString(topic + " key=" + hx(r.Key) + " value=" + hx(r.Value) + " ts=" + strconv.FormatInt(r.Timestamp, 10))
+			for _, h := range r.Headers {
+				b.WriteString(" h:" + h.Key + "=" + hx(h.Value))
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()

@@ -35,7 +35,9 @@ public class Sim {
             for (String t : topics) {
                 TestOutputTopic<byte[], byte[]> out = d.createOutputTopic(t, new ByteArrayDeserializer(), new ByteArrayDeserializer());
                 for (TestRecord<byte[], byte[]> r : out.readRecordsToList()) {
-                    sb.append(t).append(" key=").append(hex(r.key())).append(" value=").append(hex(r.value())).append(" ts=").append(r.timestamp()).append("\n");
+                    sb.append(t).append(" key=").append(hex(r.key())).append(" value=").append(hex(r.value())).append(" ts=").append(r.timestamp());
+                    for (org.apache.kafka.common.header.Header h : r.headers()) sb.append(" h:").append(h.key()).append("=").append(hex(h.value()));
+                    sb.append("\n");
                 }
             }
         }
@@ -48,6 +50,39 @@ public class Sim {
 
     public static void main(String[] a) throws Exception {
         Files.createDirectories(Path.of("out"));
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> src = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
+            src.filter((k, v) -> !v.isEmpty()).filterNot((k, v) -> "skip".equals(k))
+                .mapValues(v -> (long) v.length()).to("lens", Produced.with(Serdes.String(), Serdes.Long()));
+            // Go functions see a null key as "" (the zero string): the Java twin says so.
+            src.map((k, v) -> KeyValue.pair(v, k == null ? "" : k)).to("swapped");
+            src.flatMap((k, v) -> List.of(KeyValue.pair((k == null ? "" : k) + "1", v), KeyValue.pair((k == null ? "" : k) + "2", v))).to("pairs");
+            src.flatMapValues(v -> Arrays.asList(v.split(","))).selectKey((k, v) -> v).peek((k, v) -> {}).to("parts");
+            run("stateless", b, d -> {
+                TestInputTopic<String, String> i = in(d, "in");
+                org.apache.kafka.common.header.internals.RecordHeaders hs = new org.apache.kafka.common.header.internals.RecordHeaders();
+                hs.add("h1", new byte[]{1, 2});
+                i.pipeInput(new TestRecord<>("a", "x,yz", hs, 7L));
+                i.pipeInput("skip", "q", 8);
+                i.pipeInput("b", "", 9);
+                i.pipeInput(null, "n", 10);
+            }, "lens", "swapped", "pairs", "parts");
+        }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> src = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
+            src.groupBy((k, v) -> v, Grouped.with("by-v", Serdes.String(), Serdes.String()))
+                .aggregate(() -> "", (k, v, agg) -> agg + v.length(), Materialized.with(Serdes.String(), Serdes.String()))
+                .toStream().to("out");
+            run("headers-aggregate", b, d -> {
+                TestInputTopic<String, String> i = in(d, "in");
+                org.apache.kafka.common.header.internals.RecordHeaders hs = new org.apache.kafka.common.header.internals.RecordHeaders();
+                hs.add("trace", "t1".getBytes());
+                i.pipeInput(new TestRecord<>("a", "x", hs, 3L));
+                i.pipeInput("b", "x", 2);
+            }, "out", "app-by-v-repartition", "app-KSTREAM-AGGREGATE-STATE-STORE-0000000002-changelog");
+        }
         {
             StreamsBuilder b = new StreamsBuilder();
             b.stream("streams-plaintext-input", Consumed.with(Serdes.String(), Serdes.String()))
