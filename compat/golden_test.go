@@ -3,6 +3,8 @@ package compat
 import (
 	"bytes"
 	"flag"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -109,6 +111,15 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	logger.Info("config", "token", c.HTTPAuthToken, "cfg", c)
 	out.WriteString(logs.String())
 	out.WriteString(c.HTTPAuthToken.String())
+	out.WriteString(fmt.Sprintf("%v %+v %#v %v %+v %#v %s %q", *c, *c, *c, c, c, c, c.HTTPAuthToken, c.HTTPAuthToken))
+	for _, v := range c.values {
+		out.WriteString(fmt.Sprintf("%v %+v %#v", v, v, v))
+	}
+	var text bytes.Buffer
+	tl := slog.New(slog.NewTextHandler(&text, nil))
+	tl.Info("config", "cfg", *c, "ptr", c, "token", c.HTTPAuthToken)
+	logger.Info("config", "cfg", *c)
+	out.WriteString(text.String() + logs.String())
 	for _, s := range secrets {
 		if strings.Contains(out.String(), s) {
 			t.Errorf("secret %q appears in output", s)

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
 )
@@ -98,10 +99,23 @@ func (c *Config) WriteClientConfigs(w io.Writer, processID string) error {
 }
 
 // String renders the StreamsConfig and StoatFlowConfig blocks; it never
-// contains a secret.
-func (c *Config) String() string {
+// contains a secret. It has a value receiver so that printing a Config or a
+// *Config with any fmt verb goes through it rather than through the fields.
+func (c Config) String() string {
 	var b strings.Builder
 	_ = c.WriteStreamsConfig(&b)
 	_ = c.WriteStoatFlowConfig(&b)
 	return b.String()
 }
+
+// GoString is String, so %#v cannot reach the secrets in the fields either.
+func (c Config) GoString() string { return c.String() }
+
+// LogValue renders the Config for slog without its secrets.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// String is JavaString: a PASSWORD value prints as [hidden].
+func (v Value) String() string { return v.JavaString() }
+
+// GoString is JavaString, keeping PASSWORD values hidden under %#v.
+func (v Value) GoString() string { return v.JavaString() }
