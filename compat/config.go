@@ -175,6 +175,8 @@ type Config struct {
 
 	// values holds the effective value of every catalog key, for the printer.
 	values map[string]Value
+	// invalid holds the keys whose values were refused; the printer marks them.
+	invalid map[string]bool
 	// clients holds the librdkafka settings shared by all instances of a
 	// client kind; the per-thread methods add the derived ids.
 	clients map[ClientKind]map[string]string

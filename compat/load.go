@@ -117,6 +117,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	l.fill(c)
 	l.clients(c)
 	c.values = l.values
+	c.invalid = l.bad
 	sortDiagnostics(l.diags)
 	return c, l.diags
 }
@@ -243,8 +244,8 @@ func (l *loader) dependent(c *Config) {
 		}
 		tk := streamsIndex[k.Twin]
 		tv := v[k.Name]
-		if tk.Type != k.Type { // never in the catalog, but keep types honest
-			continue
+		if tk.Type != k.Type {
+			panic("compat: twin " + k.Name + " has another type than " + k.Twin)
 		}
 		if l.given(k.Twin) && !sameSetting(k.Twin, v[k.Twin], tv) {
 			l.warnf(k.Name, fmt.Sprintf("remove one of them; %s wins", k.Name),
@@ -288,9 +289,6 @@ func (l *loader) dependent(c *Config) {
 	if l.given(TransactionalStateStoresConfig) && !v[TransactionalStateStoresConfig].Bool {
 		l.warnf(TransactionalStateStoresConfig, "remove the line, or set it to true",
 			"enable.transactional.statestores=false is ignored: StoatFlow's state stores are always transactional")
-	}
-	if l.given(DefaultIQIsolationLevelConfig) && !l.given(IQIsolationLevelConfig) {
-		// nothing to do: the Kafka key stands.
 	}
 
 	// Rack awareness, checked as StreamsConfig does after parsing.

@@ -14,8 +14,11 @@ import (
 // newline. Values are the effective ones, rendered as Java prints them (null,
 // [a, b], class <name>); commit.interval.ms shows 100 under exactly_once_v2, and
 // client.id shows what was configured ("" when derived), both as Kafka logs them.
+//
+// A key whose value was refused (see the Diagnostics) shows as
+// "<invalid: see the errors>" instead of a value.
 func (c *Config) WriteStreamsConfig(w io.Writer) error {
-	return writeBlock(w, "StreamsConfig", streamsKeys, c.values)
+	return writeBlock(w, "StreamsConfig", streamsKeys, c.values, c.invalid)
 }
 
 // WriteStoatFlowConfig writes the stoatflow.* keys in the same format, under
@@ -31,10 +34,13 @@ func (c *Config) WriteStoatFlowConfig(w io.Writer) error {
 		keys = append(keys, &Key{Name: name, Type: TypeLong})
 		vals[name] = Value{Type: TypeLong, Int: n}
 	}
-	return writeBlock(w, "StoatFlowConfig", keys, vals)
+	return writeBlock(w, "StoatFlowConfig", keys, vals, c.invalid)
 }
 
-func writeBlock(w io.Writer, name string, keys []*Key, vals map[string]Value) error {
+// invalidMark stands in for a refused value in the printed blocks.
+const invalidMark = "<invalid: see the errors>"
+
+func writeBlock(w io.Writer, name string, keys []*Key, vals map[string]Value, invalid map[string]bool) error {
 	var b strings.Builder
 	b.WriteString(name + " values: \n")
 	sorted := append([]*Key(nil), keys...)
@@ -44,7 +50,11 @@ func writeBlock(w io.Writer, name string, keys []*Key, vals map[string]Value) er
 		if !ok {
 			v = k.DefaultValue()
 		}
-		b.WriteString("\t" + k.Name + " = " + v.JavaString() + "\n")
+		s := v.JavaString()
+		if invalid[k.Name] {
+			s = invalidMark
+		}
+		b.WriteString("\t" + k.Name + " = " + s + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

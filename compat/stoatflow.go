@@ -3,7 +3,6 @@ package compat
 import (
 	"regexp"
 	"sort"
-	"strings"
 )
 
 // StoatFlow's own keys.
@@ -104,7 +103,7 @@ func stoatflowKey(name string) (*Key, string, bool) {
 	if k, ok := stoatflowIndex[name]; ok {
 		return k, "", true
 	}
-	if m := storeWriteBufferPattern.FindStringSubmatch(name); m != nil && !strings.Contains(m[1], " ") {
+	if m := storeWriteBufferPattern.FindStringSubmatch(name); m != nil {
 		return storeWriteBufferKey, m[1], true
 	}
 	return nil, "", false

@@ -22,7 +22,7 @@ func loadConfig(files, sets []string, env *properties.Environment, stderr io.Wri
 		fmt.Fprintln(stderr, d.String())
 	}
 	if diags.HasErrors() {
-		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d); nothing was started\n", len(diags.Errors()))
+		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d)\n", len(diags.Errors()))
 		return cfg, errReported
 	}
 	return cfg, nil
@@ -45,10 +45,20 @@ func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stderr, "sidecar config: give at least one --config FILE or --set key=value")
 		return errUsage
 	}
-	cfg, err := loadConfig(files, sets, nil, stderr)
-	if err != nil {
+	// The blocks are printed even when there are errors, so every problem is
+	// visible at once; refused values show as "<invalid: see the errors>".
+	cfg, loadErr := loadConfig(files, sets, nil, stderr)
+	if cfg == nil {
+		return loadErr
+	}
+	if err := printConfig(cfg, *processID, stdout); err != nil {
 		return err
 	}
+	return loadErr
+}
+
+// printConfig writes the StreamsConfig, StoatFlowConfig and client blocks.
+func printConfig(cfg *compat.Config, processID string, stdout io.Writer) error {
 	if err := cfg.WriteStreamsConfig(stdout); err != nil {
 		return err
 	}
@@ -57,5 +67,5 @@ func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintln(stdout)
-	return cfg.WriteClientConfigs(stdout, *processID)
+	return cfg.WriteClientConfigs(stdout, processID)
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -104,6 +105,14 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	_, err := fmt.Fprintf(stdout, "stoatflow sidecar %s (Kafka Streams 4.4 compatible)\n", version)
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " (" + s.Value[:12] + ")"
+			}
+		}
+	}
+	_, err := fmt.Fprintf(stdout, "stoatflow sidecar %s, Kafka Streams 4.4 configuration\n", v)
 	return err
 }
