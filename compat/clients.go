@@ -63,6 +63,14 @@ func (l *loader) javaClientConfig(kind ClientKind, eos bool) map[string]clientSe
 					l.warnf(prefix+k, "remove it", unexpectedDefault, "consumer", k, e.Value, want)
 					continue
 				}
+				// Kafka Streams 4.4 lets main./restore./global.consumer.isolation.level
+				// through under exactly_once_v2, and such a consumer reads aborted
+				// records. StoatFlow does not.
+				if k == "isolation.level" && eos && e.Value != "read_committed" {
+					l.warnf(prefix+k, "remove it", unexpectedEOS+" (Kafka Streams itself would use the user setting for this consumer and read aborted records.)",
+						"consumer", prefix+k, e.Value, "read_committed")
+					continue
+				}
 			}
 			user[k] = clientSetting{e.Value, prefix + k}
 		}

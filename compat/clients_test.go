@@ -135,3 +135,26 @@ ssl.protocol=TLSv1.3
 		t.Errorf("warned about %s", got)
 	}
 }
+
+// TestEOSConsumersReadCommittedEvenWhenPrefixed guards against consumers that
+// read aborted records under exactly_once_v2: Kafka Streams 4.4 lets a
+// main./restore./global.consumer.isolation.level=read_uncommitted through;
+// StoatFlow refuses it with a warning.
+func TestEOSConsumersReadCommittedEvenWhenPrefixed(t *testing.T) {
+	c, diags := load(t, base+"processing.guarantee=exactly_once_v2\nmain.consumer.isolation.level=read_uncommitted\nrestore.consumer.isolation.level=read_uncommitted\nglobal.consumer.isolation.level=READ_UNCOMMITTED\n")
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors())
+	}
+	for name, m := range map[string]map[string]string{"main": c.MainConsumerConfig("p", 1), "restore": c.RestoreConsumerConfig("p", 1), "global": c.GlobalConsumerConfig("p")} {
+		if m["isolation.level"] != "read_committed" {
+			t.Errorf("%s consumer isolation.level = %q", name, m["isolation.level"])
+		}
+	}
+	if n := len(diags.Warnings()); n != 3 {
+		t.Errorf("%d warnings, want 3: %v", n, diags)
+	}
+	c, _ = load(t, base+"main.consumer.isolation.level=read_committed\n")
+	if c.MainConsumerConfig("p", 1)["isolation.level"] != "read_committed" {
+		t.Error("user read_committed under at_least_once lost")
+	}
+}
