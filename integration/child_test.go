@@ -1,0 +1,207 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// envChild, when set, makes the test binary run one StoatFlow application
+// instead of the tests: the crash tests start the binary again as a child
+// and kill it with SIGKILL.
+const envChild = "STOATFLOW_INTEGRATION_CHILD"
+
+// childSpec is what a child runs, passed as JSON in envChild.
+type childSpec struct {
+	Topology string            `json:"topology"`
+	Args     map[string]string `json:"args"`
+	Files    []string          `json:"files"`
+	Set      map[string]string `json:"set"`
+}
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(envChild); spec != "" {
+		os.Exit(runChild(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// childHooks prints restore results as protocol lines on stdout.
+type childHooks struct {
+	kstreams.NoHooks
+	mu sync.Mutex
+}
+
+func (h *childHooks) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, full bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Printf("RESTORE-START %s %s %d %d %v\n", store, tp, start, end, full)
+}
+
+func (h *childHooks) OnRestoreEnd(store string, tp state.TopicPartition, total int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Printf("RESTORE-END %s %s %d\n", store, tp, total)
+}
+
+func runChild(raw string) int {
+	var spec childSpec
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 2
+	}
+	cfg, err := LoadConfig(spec.Files, spec.Set)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	ks, err := StartStoatFlow(ctx, spec.Topology, spec.Args, cfg, kstreams.WithHooks(&childHooks{}))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		return 1
+	}
+	fmt.Println("RUNNING")
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	select {
+	case <-sig:
+	case <-ks.Done():
+		fmt.Fprintln(os.Stderr, "child: stopped:", ks.Err())
+		return 1
+	}
+	if err := ks.Close(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "child: close:", err)
+		return 1
+	}
+	fmt.Println("CLOSED")
+	return 0
+}
+
+// child is a StoatFlow application running as a child process.
+type child struct {
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+	mu     sync.Mutex
+	lines  []string
+	change chan struct{}
+	exited chan struct{}
+}
+
+// restore is one store partition's restore as a child reported it.
+type restore struct {
+	store, changelog string
+	start, end       int64
+	full             bool
+	records          int64
+	done             bool
+}
+
+func startChild(t *testing.T, spec childSpec, extraEnv ...string) *child {
+	t.Helper()
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), envChild+"="+string(raw)), extraEnv...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: cmd, stderr: &tailBuffer{max: 64 << 10}, change: make(chan struct{}), exited: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			c.mu.Lock()
+			c.lines = append(c.lines, sc.Text())
+			close(c.change)
+			c.change = make(chan struct{})
+			c.mu.Unlock()
+		}
+		cmd.Wait()
+		close(c.exited)
+	}()
+	t.Cleanup(func() { c.kill() })
+	return c
+}
+
+func (c *child) wait(t *testing.T, line string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		c.mu.Lock()
+		for _, l := range c.lines {
+			if l == line {
+				c.mu.Unlock()
+				return
+			}
+		}
+		ch := c.change
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-c.exited:
+			t.Fatalf("child exited before %q:\n%s", line, c.stderr.String())
+		case <-deadline:
+			t.Fatalf("child: no %q within %v:\n%s", line, timeout, c.stderr.String())
+		}
+	}
+}
+
+func (c *child) kill() {
+	_ = c.cmd.Process.Kill()
+	<-c.exited
+}
+
+func (c *child) stop(t *testing.T) {
+	t.Helper()
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.exited:
+	case <-time.After(time.Minute):
+		c.kill()
+		t.Fatal("child did not stop within a minute of SIGTERM")
+	}
+	c.wait(t, "CLOSED", time.Second)
+}
+
+// restores returns the restores the child reported, by changelog partition.
+func (c *child) restores() map[string]*restore {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]*restore{}
+	for _, l := range c.lines {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 6 && f[0] == "RESTORE-START":
+			r := &restore{store: f[1], changelog: f[2], full: f[5] == "true"}
+			fmt.Sscan(f[3], &r.start)
+			fmt.Sscan(f[4], &r.end)
+			out[f[2]] = r
+		case len(f) == 4 && f[0] == "RESTORE-END":
+			if r := out[f[2]]; r != nil {
+				fmt.Sscan(f[3], &r.records)
+				r.done = true
+			}
+		}
+	}
+	return out
+}
