@@ -96,6 +96,18 @@ func (l *loader) javaClientConfig(kind ClientKind, eos bool) map[string]clientSe
 	case kind == Admin:
 		out["enable.metrics.push"] = clientSetting{"true", ""}
 	}
+	for k, s := range user {
+		if s.from == "" {
+			continue
+		}
+		nv, err := normalizeClientValue(k, s.value)
+		if err != nil {
+			l.add(SeverityError, s.from, err.Error(), typeHint(&Key{Type: clientTypes[k]}))
+			delete(user, k)
+			continue
+		}
+		user[k] = clientSetting{nv, s.from}
+	}
 	maps.Copy(out, user)
 	out["bootstrap.servers"] = clientSetting{strings.Join(l.values[BootstrapServersConfig].List, ","), BootstrapServersConfig}
 	delete(out, "client.id")

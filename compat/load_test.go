@@ -238,6 +238,15 @@ var badInputs = []badCase{
 	{"sasl.login.callback.handler.class", "com.acme.Handler", "sasl.login.callback.handler.class = com.acme.Handler names a Java class with no Go equivalent; the clients cannot connect as configured"},
 	{"consumer.auto.offset.reset", "by_duration:PT1H", "auto.offset.reset = by_duration:PT1H has no librdkafka equivalent"},
 	{"max.poll.records", "0", "Invalid value 0 for configuration max.poll.records: Value must be at least 1"},
+	{"session.timeout.ms", "abc", "Invalid value abc for configuration session.timeout.ms: Not a number of type INT"},
+	{"consumer.check.crcs", "yes", "Invalid value yes for configuration check.crcs: Expected value to be either true or false"},
+	{"producer.linger.ms", "1.5", "Invalid value 1.5 for configuration linger.ms: Not a number of type LONG"},
+	{"main.consumer.fetch.max.bytes", "1e6", "Invalid value 1e6 for configuration fetch.max.bytes: Not a number of type INT"},
+	{"producer.buffer.memory", "32MB", "Invalid value 32MB for configuration buffer.memory: Not a number of type LONG"},
+	{"sasl.login.refresh.buffer.seconds", "40000", "Invalid value 40000 for configuration sasl.login.refresh.buffer.seconds: Not a number of type SHORT"},
+	{"sasl.login.refresh.window.factor", "high", "Invalid value high for configuration sasl.login.refresh.window.factor: Not a number of type DOUBLE"},
+	{"admin.retries", "many", "Invalid value many for configuration retries: Not a number of type INT"},
+	{"restore.consumer.max.poll.records", "lots", "Invalid value lots for configuration max.poll.records: Not a number of type INT"},
 }
 
 // generatedBadInputs adds, for every numeric and boolean catalog key, values
