@@ -30,9 +30,11 @@ type partQueue struct {
 	recs []*kafka.Message
 	// next is the offset to commit: one past the last processed record, -1
 	// before any.
-	next     int64
-	partTime int64
-	dirty    bool
+	next      int64
+	partTime  int64
+	dirty     bool
+	committed int64 // the last committed offset, -1 before any
+	purged    int64 // records before this offset were deleted (repartition topics)
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -52,11 +54,13 @@ func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
 // group assigned it. Everything but the rebalance callback runs on its own
 // goroutine, and librdkafka calls that callback from Poll on it too.
 type streamThread struct {
-	s        *KafkaStreams
-	idx      int
-	log      *slog.Logger
-	topicSub map[string]int // decorated source topic → sub-topology
-	topics   []string
+	s           *KafkaStreams
+	idx         int
+	log         *slog.Logger
+	topicSub    map[string]int // decorated source topic → sub-topology
+	topics      []string
+	repartition map[string]bool // decorated repartition topics this thread reads
+	lastPurge   time.Time
 
 	consumer  *kafka.Consumer
 	restorer  *kafka.Consumer
@@ -86,15 +90,19 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 		s: s, idx: idx, log: s.log.With("thread", idx),
 		topicSub: map[string]int{},
 		tasks:    map[TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
-		restores:  map[state.TopicPartition]*restoreState{},
-		budget:    &state.Budget{},
-		partCount: map[string]int{},
+		restores:    map[state.TopicPartition]*restoreState{},
+		budget:      &state.Budget{},
+		partCount:   map[string]int{},
+		repartition: map[string]bool{},
 	}
 	for _, st := range s.topo.Subtopologies() {
 		for _, src := range st.Sources {
 			name := src.Decorated(s.cfg.ApplicationID)
 			t.topicSub[name] = st.ID
 			t.topics = append(t.topics, name)
+			if src.Internal {
+				t.repartition[name] = true
+			}
 		}
 	}
 	slices.Sort(t.topics)
@@ -342,7 +350,7 @@ func (t *streamThread) openTask(id TaskID, tps []tpKey) (*activeTask, error) {
 	})
 	a := &activeTask{id: id}
 	for _, tp := range tps {
-		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1})
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committed: -1, purged: -1})
 	}
 	stores, err := t.openStores(id)
 	if err != nil {
@@ -601,9 +609,13 @@ func (t *streamThread) maybeCommit(force bool) error {
 	if err == nil {
 		for _, a := range t.tasks {
 			for _, q := range a.queues {
+				if q.dirty {
+					q.committed = q.next
+				}
 				q.dirty = false
 			}
 		}
+		t.maybePurge()
 		return nil
 	}
 	var sce *txn.StoreCommitError
@@ -615,6 +627,54 @@ func (t *streamThread) maybeCommit(force bool) error {
 		return t.rewind(errors.Is(err, txn.ErrFenced))
 	default:
 		return err
+	}
+}
+
+// maybePurge deletes the records of repartition topics that every task
+// reading them has committed, every repartition.purge.interval.ms, as Kafka
+// Streams does: repartition topics are never compacted and would otherwise
+// keep everything forever (retention.ms=-1).
+func (t *streamThread) maybePurge() {
+	if len(t.repartition) == 0 || time.Since(t.lastPurge) < t.s.cfg.RepartitionPurgeInterval {
+		return
+	}
+	t.lastPurge = time.Now()
+	var del []kafka.TopicPartition
+	queues := map[tpKey]*partQueue{}
+	for _, a := range t.tasks {
+		for _, q := range a.queues {
+			if t.repartition[q.tp.topic] && q.committed > q.purged {
+				topic := q.tp.topic
+				del = append(del, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition, Offset: kafka.Offset(q.committed)})
+				queues[q.tp] = q
+			}
+		}
+	}
+	if len(del) == 0 {
+		return
+	}
+	admin, err := kafka.NewAdminClientFromProducer(t.producer.Client())
+	if err != nil {
+		t.log.Warn("purging repartition topics", "err", err)
+		return
+	}
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := admin.DeleteRecords(ctx, del)
+	if err != nil {
+		t.log.Warn("purging repartition topics", "err", err)
+		return
+	}
+	for _, r := range res.DeleteRecordsResults {
+		tp := r.TopicPartition
+		if tp.Error != nil {
+			t.log.Warn("purging repartition partition", "topic", *tp.Topic, "partition", tp.Partition, "err", tp.Error)
+			continue
+		}
+		if q := queues[tpKey{*tp.Topic, tp.Partition}]; q != nil {
+			q.purged = q.committed
+		}
 	}
 }
 
