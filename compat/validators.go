@@ -97,7 +97,7 @@ type CaseInsensitiveValidString struct {
 func (s CaseInsensitiveValidString) Validate(name string, v Value) string {
 	if !v.Null {
 		for _, x := range s.Values {
-			if strings.EqualFold(x, v.Str) && strings.ToUpper(x) == strings.ToUpper(v.Str) {
+			if javaUpper(x) == javaUpper(v.Str) {
 				return ""
 			}
 		}
@@ -110,10 +110,14 @@ func (s CaseInsensitiveValidString) String() string {
 	return "(case insensitive) [" + strings.Join(javaHashSetOrder(upper(s.Values)), ", ") + "]"
 }
 
+// javaUpper stands for Java's toUpperCase(Locale.ROOT); Kafka compares
+// upper-cased strings, which is not quite Unicode case folding (EqualFold).
+func javaUpper(s string) string { return strings.ToUpper(s) }
+
 func upper(in []string) []string {
 	out := make([]string, len(in))
 	for i, s := range in {
-		out[i] = strings.ToUpper(s)
+		out[i] = javaUpper(s)
 	}
 	return out
 }

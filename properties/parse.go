@@ -145,13 +145,17 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // ErrMalformedUnicode is matched by errors.Is for a bad \uXXXX escape.
-var ErrMalformedUnicode = errors.New("properties: Malformed \\uxxxx encoding.")
+var ErrMalformedUnicode = errors.New("properties: malformed \\uxxxx escape")
 
 // Is lets errors.Is match ErrMalformedUnicode.
 func (e *SyntaxError) Is(target error) bool {
 	return target == ErrMalformedUnicode && e.Msg == malformedUnicode
 }
 
+// errMalformed is unescape's failure; Parse reports it as malformedUnicode.
+var errMalformed = errors.New("malformed \\uxxxx escape")
+
+// malformedUnicode is Java's message, followed by what to do.
 const malformedUnicode = "Malformed \\uxxxx encoding. Write a backslash-u escape as exactly four hex digits, e.g. \\u00e9, or escape the backslash as \\\\"
 
 // ParseFile reads path and parses it with Parse.
@@ -187,7 +191,7 @@ func Parse(name string, data []byte) (*Properties, error) {
 		}
 		key, value, err := splitKeyValue(line)
 		if err != nil {
-			return nil, &SyntaxError{Pos: Pos{File: name, Line: lineNo}, Msg: err.Error()}
+			return nil, &SyntaxError{Pos: Pos{File: name, Line: lineNo}, Msg: malformedUnicode}
 		}
 		p.Set(Entry{Key: key, Value: value, Pos: Pos{File: name, Line: lineNo}})
 	}
@@ -376,13 +380,13 @@ func unescape(s []rune) (string, error) {
 		switch c {
 		case 'u':
 			if i+4 > len(s) {
-				return "", errors.New(malformedUnicode)
+				return "", errMalformed
 			}
 			var v uint16
 			for j := 0; j < 4; j++ {
 				d := hexVal(s[i+j])
 				if d < 0 {
-					return "", errors.New(malformedUnicode)
+					return "", errMalformed
 				}
 				v = v<<4 | uint16(d)
 			}
