@@ -1,0 +1,190 @@
+package integration
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// doubler reads Long values and writes them doubled: an input value that is
+// not 8 bytes is a poison record for its LongDeserializer.
+const doubler = "integration-doubler"
+
+func init() {
+	kstreams.RegisterTopology(doubler, func(args map[string]string) (*kstreams.Topology, error) {
+		b := kstreams.NewStreamsBuilder()
+		s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, int64](serde.String{}, serde.Long{}))
+		kstreams.MapValues(s, func(v int64) int64 { return 2 * v }).
+			To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+		return b.Build()
+	})
+}
+
+func long(v int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(v))
+	return b[:]
+}
+
+// poisonInput writes 1, 2, a 3-byte poison value at offset 2, then 4, 5.
+func poisonInput(t *testing.T) (bootstrap, in, out string) {
+	bootstrap = testkafka.Bootstrap(t)
+	in, out = testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
+	testkafka.CreateTopics(t, bootstrap, 1, in, out)
+	vals := [][]byte{long(1), long(2), []byte("bad"), long(4), long(5)}
+	var recs []testkafka.Record
+	for i, v := range vals {
+		recs = append(recs, testkafka.Record{Topic: in, Partition: 0, Key: []byte(fmt.Sprint("k", i)), Value: v,
+			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i))})
+	}
+	testkafka.Produce(t, bootstrap, recs...)
+	return bootstrap, in, out
+}
+
+func doublerConfig(t *testing.T, bootstrap, in string, set map[string]string) map[string]string {
+	m := map[string]string{
+		"application.id":       in + "-app",
+		"bootstrap.servers":    bootstrap,
+		"state.dir":            t.TempDir(),
+		"processing.guarantee": "exactly_once_v2",
+	}
+	for k, v := range set {
+		m[k] = v
+	}
+	return m
+}
+
+func TestPoisonRecordSkippedUnderLogAndContinue(t *testing.T) {
+	bootstrap, in, out := poisonInput(t)
+	dlq := in + "-dlq"
+	testkafka.CreateTopics(t, bootstrap, 1, dlq)
+	cfg, err := LoadConfig(nil, doublerConfig(t, bootstrap, in, map[string]string{
+		"deserialization.exception.handler":   "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
+		"errors.dead.letter.queue.topic.name": dlq,
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters := NewCounters()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ks, err := StartStoatFlow(ctx, doubler, map[string]string{"input": in, "output": out}, cfg, kstreams.WithHooks(counters))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ks.Close(context.Background())
+	recs, err := testkafka.ReadCommitted(bootstrap, out, 4, time.Minute, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, r := range recs {
+		got = append(got, int64(binary.BigEndian.Uint64(r.Value)))
+	}
+	if fmt.Sprint(got) != "[2 4 8 10]" {
+		t.Fatalf("output %v, want [2 4 8 10] (the poison record skipped)", got)
+	}
+	if n := counters.Dropped("deserialization-error"); n != 1 {
+		t.Errorf("dropped-records count %d, want 1", n)
+	}
+	dead, err := testkafka.ReadCommitted(bootstrap, dlq, 1, time.Minute, time.Second)
+	if err != nil || len(dead) != 1 || string(dead[0].Value) != "bad" {
+		t.Fatalf("dead-letter queue: %d records, %v; want the poison record", len(dead), err)
+	}
+}
+
+func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
+	bootstrap, in, out := poisonInput(t)
+	cfg, err := LoadConfig(nil, doublerConfig(t, bootstrap, in, map[string]string{
+		"deserialization.exception.handler": "org.apache.kafka.streams.errors.LogAndFailExceptionHandler",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f, _ := kstreams.LookupTopology(doubler)
+	topo, err := f(map[string]string{"input": in, "output": out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := kstreams.New(topo, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ks.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ks.Done():
+	case <-ctx.Done():
+		t.Fatal("the application did not stop on the poison record")
+	}
+	if ks.State() != kstreams.Error {
+		t.Errorf("state %v, want ERROR", ks.State())
+	}
+	msg := fmt.Sprint(ks.Err())
+	if want := fmt.Sprintf("%s-0@2", in); !strings.Contains(msg, want) || !strings.Contains(msg, "LongDeserializer") {
+		t.Errorf("error %q should name the record %s and the deserializer's complaint", msg, want)
+	}
+	// Nothing committed past the poison record: the group's offset is at
+	// most 2, and no output is visible beyond the records before it.
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": cfg.ApplicationID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	committed, err := c.Committed([]kafka.TopicPartition{{Topic: &in, Partition: 0}}, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off := committed[0].Offset; off > 2 {
+		t.Errorf("committed input offset %v is past the poison record at 2", off)
+	}
+	recs, _ := testkafka.ReadCommitted(bootstrap, out, 3, 3*time.Second, 0)
+	if len(recs) > 2 {
+		t.Errorf("%d output records visible; at most the 2 before the poison record may be", len(recs))
+	}
+}
+
+// TestRepartitionRecordsPurgedAfterCommit: records of a repartition topic
+// that every reader committed are deleted.
+func TestRepartitionRecordsPurgedAfterCommit(t *testing.T) {
+	a := newWordCountApp(t, 2)
+	a.feed(t, sampleLines, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ks := a.start(t, ctx, map[string]string{"processing.guarantee": "exactly_once_v2", "repartition.purge.interval.ms": "0"}, nil)
+	_, total := expectedUpdates(sampleLines)
+	readUpdates(t, a.bootstrap, a.out, total)
+	if err := ks.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": a.bootstrap, "group.id": a.appID + "-check"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	topic := a.appID + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	for p := int32(0); p < 2; p++ {
+		lo, hi, err := c.QueryWatermarkOffsets(topic, p, 10000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hi == 0 {
+			continue
+		}
+		if lo == 0 {
+			t.Errorf("%s-%d: log start 0 of end %d: committed repartition records were not purged", topic, p, hi)
+		}
+	}
+}
