@@ -349,7 +349,13 @@ func (l *loader) deprecatedPair(old, cur string) {
 func (l *loader) rackAwareness() {
 	tags := l.p.WithPrefix(ClientTagPrefix)
 	if len(tags) > 5 {
-		l.add(SeverityError, ClientTagPrefix, "At most 5 client tags can be specified using client.tag. prefix.", "remove client.tag.* entries")
+		first := ""
+		for k := range tags {
+			if first == "" || k < first {
+				first = k
+			}
+		}
+		l.add(SeverityError, ClientTagPrefix+first, "At most 5 client tags can be specified using client.tag. prefix.", "remove client.tag.* entries")
 	}
 	for _, t := range l.values["rack.aware.assignment.tags"].List {
 		if _, ok := tags[t]; !ok {

@@ -299,6 +299,14 @@ func TestBadInputsGiveExactMessages(t *testing.T) {
 	}
 }
 
+func TestTooManyClientTags(t *testing.T) {
+	_, diags := load(t, base+"client.tag.a=1\nclient.tag.b=1\nclient.tag.c=1\nclient.tag.d=1\nclient.tag.e=1\nclient.tag.f=1\n")
+	errs := diags.Errors()
+	if len(errs) != 1 || errs[0].Message != "At most 5 client tags can be specified using client.tag. prefix." || errs[0].Pos.Line != 3 {
+		t.Errorf("%v", errs)
+	}
+}
+
 func TestMissingRequiredAllReported(t *testing.T) {
 	_, diags := load(t, "num.stream.threads=abc\nmax.warmup.replicas=0\n")
 	want := []string{
