@@ -74,7 +74,6 @@ type streamThread struct {
 	restores  map[state.TopicPartition]*restoreState
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
-	dropCount int64
 }
 
 func configMap(m map[string]string) *kafka.ConfigMap {
