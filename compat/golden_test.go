@@ -137,9 +137,9 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 // StreamsConfig's start-up log into testdata/*.kafka-streams-4.4.0.log).
 func TestStreamsConfigBlockMatchesKafkaStreams(t *testing.T) {
 	files := map[string]string{
-		"../examples/wordcount/streams.properties": "testdata/wordcount.kafka-streams-4.4.0.log",
-		"testdata/sasl_ssl_eos.properties":         "testdata/sasl_ssl_eos.kafka-streams-4.4.0.log",
-		"testdata/minimal.properties":              "testdata/minimal.kafka-streams-4.4.0.log",
+		"testdata/wordcount.properties":    "testdata/wordcount.kafka-streams-4.4.0.log", // a copy of examples/wordcount/streams.properties
+		"testdata/sasl_ssl_eos.properties": "testdata/sasl_ssl_eos.kafka-streams-4.4.0.log",
+		"testdata/minimal.properties":      "testdata/minimal.kafka-streams-4.4.0.log",
 	}
 	for props, logFile := range files {
 		t.Run(filepath.Base(logFile), func(t *testing.T) {
