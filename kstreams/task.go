@@ -1,7 +1,9 @@
 package kstreams
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -307,6 +309,26 @@ func (n *taskNode) process(r Record) error {
 		}
 		return task.out.Send(ProducerRecord{Topic: n.topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers})
 	}
+	return n.runProcessor(r)
+}
+
+// ErrValueType is returned when a record's key or value has another Go type
+// than the operation expects, which happens when a default serde (or a
+// serde of another type) feeds a typed operation.
+var ErrValueType = errors.New("kstreams: record of an unexpected type")
+
+// runProcessor turns the failed type assertion of a typed DSL function into
+// an error, so a serde mismatch fails the record instead of the thread.
+func (n *taskNode) runProcessor(r Record) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			te, ok := p.(*runtime.TypeAssertionError)
+			if !ok {
+				panic(p)
+			}
+			err = fmt.Errorf("%s: %w: %v; check the serdes, a default serde yields values of its own type", n.spec.name, ErrValueType, te)
+		}
+	}()
 	if err := n.proc.Process(r); err != nil {
 		return fmt.Errorf("%s: %w", n.spec.name, err)
 	}

@@ -3,6 +3,7 @@ package kstreamstest_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -322,5 +323,20 @@ func TestWindowedSinkPartitionsByBaseKey(t *testing.T) {
 		if want := kstreams.DefaultPartition(base, 8); r.Partition != want {
 			t.Errorf("%q in partition %d, want %d (hash of the key without its window)", base, r.Partition, want)
 		}
+	}
+}
+
+func TestSerdeTypeMismatchFailsTheRecordNotTheProcess(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	src := kstreams.Stream[string, int64](b, []string{"in"})
+	kstreams.MapValues(src, func(v int64) int64 { return v + 1 }).To("out")
+	d := build(t, b, kstreamstest.Config{DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{})})
+	err := d.Pipe("in", []byte("k"), []byte("v"), 1)
+	if !errors.Is(err, kstreams.ErrValueType) {
+		t.Fatalf("got %v", err)
+	}
+	var pe *kstreams.ProcessError
+	if !errors.As(err, &pe) || pe.Offset != 0 || pe.Topic != "in" {
+		t.Fatalf("not a ProcessError with the record's position: %v", err)
 	}
 }
