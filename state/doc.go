@@ -1,5 +1,110 @@
-// Package state holds StoatFlow's state stores: key-value, timestamped,
-// window, session and versioned, on RocksDB and in memory. Every store is
-// transactional: writes wait in an overlay that the owner's reads see and reach
-// the base store only on Commit, together with the changelog offsets.
+// Package state holds StoatFlow's state stores: key-value, timestamped
+// key-value, window, session and versioned, each on RocksDB and in memory.
+// Every store is transactional: writes wait in an overlay that the owner's
+// reads see and reach the base store only on Commit, together with the
+// changelog offsets. Keys and values are bytes; typed wrappers live in
+// kstreams.
+//
+// # Opening stores
+//
+// A Directory is <state.dir>/<application.id>: Lock it once per process,
+// read ProcessID, and get a task's directory with TaskDir(TaskDirName(sub,
+// partition)) or GlobalDir. Then open stores in the task directory:
+//
+//	kv, err := state.OpenRocksDBKeyValue(taskDir, state.KeyValueOptions{Name: "counts", Budget: threadBudget})
+//	win, err := state.OpenRocksDBWindow(taskDir, state.WindowOptions{Name: "w", RetentionMs: 86_400_000})
+//	ses, err := state.OpenRocksDBSession(taskDir, state.SessionOptions{Name: "s", RetentionMs: 86_400_000})
+//	ver, err := state.OpenRocksDBVersioned(taskDir, state.VersionedOptions{Name: "v", HistoryRetentionMs: 86_400_000})
+//
+// and NewInMemoryKeyValue, NewInMemoryWindow, NewInMemorySession,
+// NewInMemoryVersioned for in-memory stores.
+//
+// # Commit, rollback, restore
+//
+// After the Kafka transaction (or the at-least-once offset commit) has
+// succeeded, the stream thread calls Commit(map[TopicPartition]*int64{
+// changelogTP: state.Offset(lastChangelogOffset)}) on each store. On abort
+// or fencing it calls Rollback. CommittedOffset tells the restorer where to
+// resume (offset+1); ApplyChangelog writes restored records straight into
+// the committed data with the offset, in one batch. The contract of Commit
+// is Kafka's StateStore.commit: an empty map removes every committed offset
+// (the corruption wipe), a nil value removes one partition's offset.
+//
+// # Layout on disk
+//
+// Key-value and timestamped key-value stores are one RocksDB database at
+// <taskDir>/rocksdb/<store>, as Kafka Streams keeps them: data in column
+// family "default" (plain) or "keyValueWithTimestamp" (values prefixed with
+// their 8-byte timestamp), and column family "offsets" holding
+// `<topic>-<partition>` → 8-byte big-endian offset and `position` (Kafka's
+// PositionSerde v0), as KIP-1035 lays it out. No `status` key is written:
+// a transactional store never needs one.
+//
+// Window and session stores are ONE RocksDB database at <taskDir>/<store>
+// with one column family per segment, named as Kafka Streams names its
+// segment directories, <store>.<segmentId*segmentInterval>, plus
+// "offsets". Kafka Streams opens one database per segment; StoatFlow does
+// not, because the commit protocol needs the data of every segment and the
+// offset to be written by one WriteBatch and flushed together (atomic_flush
+// only spans the column families of one database). With separate databases
+// the offset could become durable while a segment's memtable was still
+// unflushed, breaking invariant I1. Segment interval is
+// max(retention/2, 60000) ms as Kafka's. Versioned stores are one database
+// at <taskDir>/rocksdb/<store> (as Kafka's): column family <store>.latest
+// for each key's latest version (validFrom ++ tombstone flag ++ value) and
+// one column family per segment of older versions, keyed by key ++ validTo.
+//
+// The observed stream time of segmented stores is committed beside the
+// offsets (key stoatflow.observed-stream-time), so that expiry survives a
+// restart.
+//
+// # Durability (invariants I1, I2, I6)
+//
+// RocksDB runs without a WAL and with atomic_flush, so the data column
+// families and "offsets" reach disk together: after a crash the store holds
+// exactly some earlier commit's data and that commit's offset, never a torn
+// batch and never an offset ahead of its data (TestCrashConsistency kills a
+// writer process with SIGKILL hundreds of times per store type). Commits
+// since the last memtable flush are lost and replayed from the changelog;
+// RocksDBOptions.WriteBufferBytes (16 MiB by default; compat fills it from
+// stoatflow.rocksdb.write-buffer-bytes and
+// stoatflow.store.<name>.rocksdb.write-buffer-bytes) bounds that replay.
+// Uncommitted writes live only in the overlay, so nothing of an aborted
+// transaction is ever on disk. Close flushes.
+//
+// Expired segments are dropped after the commit that expired them: the
+// batch is flushed first (data column families, then offsets), then the
+// column families are dropped. A crash between flush and drop leaves a
+// segment that the next open drops again (TestWindowRetentionDropsWholeSegments).
+//
+// # Isolation and concurrency (I5)
+//
+// One goroutine writes (the owning stream thread); any goroutine may read.
+// ReadOnly(ReadUncommitted) views read through the overlay; ReadOnly(
+// ReadCommitted) views read committed data only. Point reads are atomic
+// because a commit is one WriteBatch (RocksDB) or applied under the base's
+// write lock (memory); iterators read a RocksDB snapshot or a copy-on-write
+// clone of the in-memory tables. A read-uncommitted iterator clones the
+// overlay before it takes the base snapshot, so a racing commit shows
+// either before (overlay and base agree) or after (the clone still holds
+// the writes) — never half of it (TestConcurrentReadersNeverSeeHalfCommit,
+// run with -race).
+//
+// Lock order: rocksBase.writerMu → rocksBase.mu → rocksIter.mu;
+// memBase.mu → overlay.Map's lock; core.posMu is a leaf.
+//
+// # Accounting
+//
+// ApproximateNumUncommittedBytes is exact: the key and value bytes in the
+// overlay, an overwritten key counted once (window and session keys include
+// their 8-byte segment prefix). Each store reports changes to an optional
+// *Budget, whose Total is one atomic load, for the thread's commit trigger
+// and the stoatflow_store_uncommitted_bytes gauges.
+//
+// # Corruption
+//
+// A store whose files are missing or unreadable fails to open (or to read)
+// with a *CorruptionError matching ErrCorrupted and naming the store and
+// its path; the engine wipes that store alone and restores it. A directory
+// with files but no CURRENT counts as corrupted, not as new.
 package state
