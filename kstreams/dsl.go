@@ -25,6 +25,7 @@ const (
 	prefixReduce        = "KSTREAM-REDUCE-"
 	prefixTableSource   = "KTABLE-SOURCE-"
 	prefixToStream      = "KTABLE-TOSTREAM-"
+	prefixProcessor     = "KSTREAM-PROCESSOR-"
 	repartitionSuffix   = "-repartition"
 )
 
@@ -490,4 +491,58 @@ func as[T any](v any) T {
 		return zero
 	}
 	return v.(T)
+}
+
+// StoreBuilder describes a store added with AddStateStore for Processor API
+// nodes: Kafka's StoreBuilder (Stores.keyValueStoreBuilder and friends). Key
+// and value serdes may be nil for the application defaults.
+type StoreBuilder struct {
+	Name string
+	Kind StoreKind
+	// Timestamped stores hold Kafka's ValueAndTimestamp layout; plain
+	// key-value stores hold the value alone.
+	Timestamped bool
+	Type        StoreType
+	KeySerde    serde.Untyped
+	ValueSerde  serde.Untyped
+	// LoggingDisabled turns the changelog off; LogConfig configures it.
+	LoggingDisabled bool
+	LogConfig       map[string]string
+	Caching         bool
+	// RetentionMs and WindowSizeMs apply to window and session stores.
+	RetentionMs  int64
+	WindowSizeMs int64
+}
+
+// KeyValueStoreBuilder is Stores.keyValueStoreBuilder over a persistent store.
+func KeyValueStoreBuilder[K, V any](name string, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
+	return StoreBuilder{Name: name, Kind: KeyValueStoreKind, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v)}
+}
+
+// AddStateStore adds a store that Process nodes can name: StreamsBuilder.addStateStore.
+func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
+	b.fail(validateName(sb.Name))
+	if sb.Name == "" {
+		b.fail(invalidTopology("Name is illegal, it can't be empty"))
+		return
+	}
+	if sb.Kind == WindowStoreKind && !sb.Timestamped {
+		b.fail(invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name))
+	}
+	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: sb.Type,
+		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
+		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}))
+}
+
+// Process adds a Processor API node: KStream.process. The processor receives
+// K and V values and must forward KR and VR values (the type parameters come
+// first so that K and V are inferred: Process[string, int64](s, ...)). It
+// can use the stores it names, added with AddStateStore. As the key may
+// change, a later grouping repartitions.
+func Process[KR, VR, K, V any](s *KStream[K, V], supplier func() Processor, named Named, stores ...string) *KStream[KR, VR] {
+	name := s.processor(prefixProcessor, []Named{named}, supplier)
+	for _, st := range stores {
+		s.b.fail(s.b.topo.connectStore(name, st))
+	}
+	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
 }

@@ -153,6 +153,9 @@ func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a KeyValueBytesStore", s.Name, inner)
 		}
+		if !s.Timestamped {
+			return &KeyValueStore{storeBase: base, inner: kv}, nil
+		}
 		return &TimestampedKeyValueStore{storeBase: base, inner: kv}, nil
 	case WindowStoreKind:
 		ws, ok := inner.(WindowBytesStore)

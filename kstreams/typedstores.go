@@ -104,6 +104,59 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 	return s.logChange(kb, raw, ts)
 }
 
+// KeyValueStore is the typed view of a plain key-value store (added with
+// AddStateStore): values alone, changelogged with the timestamp of the
+// record being processed.
+type KeyValueStore struct {
+	storeBase
+	inner KeyValueBytesStore
+}
+
+// Get returns the value under key; ok is false if absent.
+func (s *KeyValueStore) Get(key any) (value any, ok bool, err error) {
+	kb, err := s.keyBytes(key)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := s.inner.Get(kb)
+	if err != nil || b == nil {
+		return nil, false, err
+	}
+	v, err := s.val.DeserializeAny(s.topic, b)
+	return v, err == nil, err
+}
+
+// Put stores value under key; a nil value deletes key.
+func (s *KeyValueStore) Put(key, value any) error {
+	kb, err := s.keyBytes(key)
+	if err != nil {
+		return err
+	}
+	if value == nil {
+		return s.Delete(key)
+	}
+	vb, err := s.val.SerializeAny(s.topic, value)
+	if err != nil {
+		return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+	}
+	if err := s.inner.Put(kb, vb); err != nil {
+		return err
+	}
+	return s.logChange(kb, vb, s.now())
+}
+
+// Delete removes key.
+func (s *KeyValueStore) Delete(key any) error {
+	kb, err := s.keyBytes(key)
+	if err != nil {
+		return err
+	}
+	if _, err := s.inner.Delete(kb); err != nil {
+		return err
+	}
+	return s.logChange(kb, nil, s.now())
+}
+
 // TimestampedWindowStore is the typed view of a DSL window store: values
 // with timestamps under (key, window start). The changelog key is Kafka's
 // window store key (key ++ start ++ seqnum 0).
