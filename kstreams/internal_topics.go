@@ -37,6 +37,7 @@ const (
 	RepartitionTopicKind
 )
 
+// String returns "changelog" or "repartition".
 func (k InternalTopicKind) String() string {
 	if k == RepartitionTopicKind {
 		return "repartition"

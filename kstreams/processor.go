@@ -31,6 +31,7 @@ type TaskID struct {
 	Partition   int32
 }
 
+// String formats the id as Kafka does: <subtopology>_<partition>.
 func (id TaskID) String() string {
 	return itoa(id.Subtopology) + "_" + itoa(int(id.Partition))
 }

@@ -242,10 +242,12 @@ type ProcessError struct {
 	Err       error
 }
 
+// Error describes the failure with the record's position.
 func (e *ProcessError) Error() string {
 	return fmt.Sprintf("kstreams: task %s: processing %s-%d@%d at %s: %v", e.Task, e.Topic, e.Partition, e.Offset, e.Node, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *ProcessError) Unwrap() error { return e.Err }
 
 // DeserializationError is a source's failure to turn an input record's bytes

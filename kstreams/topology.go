@@ -79,6 +79,7 @@ const (
 	SessionStoreKind
 )
 
+// String names the kind: "key-value", "window" or "session".
 func (k StoreKind) String() string {
 	switch k {
 	case WindowStoreKind:

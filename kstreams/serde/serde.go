@@ -27,6 +27,7 @@ type SerializationError struct {
 	Msg string
 }
 
+// Error returns Kafka's message.
 func (e *SerializationError) Error() string { return e.Msg }
 
 // Is reports that every SerializationError is an ErrSerialization.
