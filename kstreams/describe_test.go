@@ -113,6 +113,17 @@ var describeCases = map[string]func() *kstreams.StreamsBuilder{
 			ToStream().To("s-agg")
 		return b
 	},
+	"merge": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		x := kstreams.Stream[string, string](b, []string{"x"})
+		y := kstreams.Stream[string, string](b, []string{"y"})
+		z := kstreams.SelectKey(kstreams.Stream[string, string](b, []string{"z"}), func(_, v string) string { return v })
+		m := x.Filter(func(string, string) bool { return true }).Merge(y).Merge(z, "m2")
+		m.Peek(func(string, string) {}).To("out")
+		m.GroupByKey().Count().ToStream().To("counts")
+		x.Merge(y).To("xy")
+		return b
+	},
 	"merged-sources": func() *kstreams.StreamsBuilder {
 		b := kstreams.NewStreamsBuilder()
 		kstreams.Stream[string, string](b, []string{"a"}).Filter(func(string, string) bool { return true }).To("x")

@@ -26,6 +26,7 @@ const (
 	prefixTableSource   = "KTABLE-SOURCE-"
 	prefixToStream      = "KTABLE-TOSTREAM-"
 	prefixProcessor     = "KSTREAM-PROCESSOR-"
+	prefixMerge         = "KSTREAM-MERGE-"
 	repartitionSuffix   = "-repartition"
 )
 
@@ -256,6 +257,19 @@ func (s *KStream[K, V]) To(topic string, p ...Produced[K, V]) {
 	name := s.b.orGenerate(pr.Name, prefixSink)
 	s.b.addNode(&nodeSpec{name: name, kind: SinkNode, preds: []string{s.name}, topic: topic,
 		key: orSpec(pr.KeySerde, s.key), val: orSpec(pr.ValueSerde, s.val)})
+}
+
+// Merge interleaves s and other into one stream: KStream.merge. The result
+// repartitions before a grouping if either input would have.
+func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, V] {
+	if other.b != s.b {
+		s.b.fail(invalidTopology("Merging streams from different builders is not allowed."))
+		return s
+	}
+	name := s.b.orGenerate(firstNamed(named), prefixMerge)
+	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name, other.name},
+		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
+	return derive[K, V, K, V](s, name, serdeSpec{}, serdeSpec{}, s.repartitionRequired || other.repartitionRequired)
 }
 
 // Map changes key and value; downstream grouping repartitions.

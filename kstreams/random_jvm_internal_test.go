@@ -73,6 +73,8 @@ func interpret(t *testing.T, spec string) *StreamsBuilder {
 			vars[f[1]].To(f[2], Produced[string, string]{Name: arg(3)})
 		case f[0] == "foreach":
 			vars[f[1]].Foreach(func(string, string) {}, named(arg(2))...)
+		case f[2] == "merge":
+			vars[f[0]] = vars[f[3]].Merge(vars[f[4]], named(arg(5))...)
 		case f[2] == "stream":
 			vars[f[0]] = Stream[string, string](b, strings.Split(f[3], ","))
 		case len(f) >= 5 && strings.HasPrefix(arg(5), "grouped="):

@@ -111,5 +111,16 @@ public class Check {
             b.stream("a").mapValues(v -> v).to("y");
             out("merged-sources", b);
         }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> x = b.stream("x");
+            KStream<String, String> y = b.stream("y");
+            KStream<String, String> z = b.<String, String>stream("z").selectKey((k, v) -> v);
+            KStream<String, String> m = x.filter((k, v) -> true).merge(y).merge(z, Named.as("m2"));
+            m.peek((k, v) -> {}).to("out");
+            m.groupByKey().count().toStream().to("counts");
+            x.merge(y).to("xy");
+            out("merge", b);
+        }
     }
 }

@@ -27,7 +27,12 @@ def prog(pid):
         named = ("n%d_%d" % (pid, i)) if random.random() < 0.25 else ""
         nm = (', Named.as("%s")' % named) if named else ""
         v = "v%d" % len(streams)
-        if r < 0.55:
+        if r < 0.1 and len(streams) > 1:
+            other = random.choice([x for x in streams if x != s])
+            lines.append("%s = merge %s %s %s" % (v, s, other, named))
+            java.append("KStream<String, String> %s = %s.merge(%s%s);" % (v, s, other, nm))
+            streams.append(v)
+        elif r < 0.55:
             op = random.choice(UN)
             lines.append("%s = %s %s %s" % (v, op, s, named))
             body = {
