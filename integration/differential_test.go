@@ -12,39 +12,39 @@ import (
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
 )
 
-// TestWordCountMatchesKafkaStreams runs Kafka Streams 4.4 and StoatFlow on
-// the same input, both under exactly_once_v2 with transactional stores and
-// caching off, and compares: the output records of every partition in order
-// (key, value, timestamp), the internal topics each created, and describe().
-//
-// All input goes to partition 0 of a two-partition topic, so every
-// repartition partition has a single writer and the order of the output is
-// deterministic on both engines.
-func TestWordCountMatchesKafkaStreams(t *testing.T) {
+// diffCase is one differential run: the same topology (registered under the
+// same name in both engines) on the same input, under exactly_once_v2 with
+// transactional stores and caching off on both sides.
+type diffCase struct {
+	app        string
+	props      string             // the shared .properties file
+	input      []testkafka.Record // Topic is filled in
+	outputs    int                // output records both must produce
+	changelogs map[string]int     // changelog suffix (after <app>-) → records expected
+}
+
+// runDifferential runs c on Kafka Streams 4.4 and on StoatFlow and compares:
+// the output records of every partition in order (key, value, timestamp),
+// the changelog records, the internal topics each created with their
+// partition counts and configs, and describe().
+func runDifferential(t *testing.T, c diffCase) {
 	bootstrap := testkafka.Bootstrap(t)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := testkafka.Topic(t, "in")
 	outJVM, outGo := in+"-out-jvm", in+"-out-go"
 	testkafka.CreateTopics(t, bootstrap, 2, in, outJVM, outGo)
-	lines := append(append([]string{}, sampleLines...), sampleLines...)
-	var recs []testkafka.Record
-	for i, l := range lines {
-		recs = append(recs, testkafka.Record{Topic: in, Partition: 0, Value: []byte(l),
-			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i*1000))})
+	for i := range c.input {
+		c.input[i].Topic = in
 	}
-	testkafka.Produce(t, bootstrap, recs...)
-	_, total := expectedUpdates(lines)
+	testkafka.Produce(t, bootstrap, c.input...)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
 	common := map[string]string{
 		"bootstrap.servers":                bootstrap,
 		"processing.guarantee":             "exactly_once_v2",
@@ -64,7 +64,7 @@ func TestWordCountMatchesKafkaStreams(t *testing.T) {
 
 	jvmApp := in + "-jvm"
 	ref, err := StartReference(ctx, ReferenceOptions{
-		App: "wordcount", Configs: []string{props},
+		App: c.app, Configs: []string{c.props},
 		Set:  with(map[string]string{"application.id": jvmApp, "state.dir": t.TempDir()}),
 		Args: map[string]string{"input": in, "output": outJVM},
 	})
@@ -75,7 +75,7 @@ func TestWordCountMatchesKafkaStreams(t *testing.T) {
 	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
 		t.Fatal(err)
 	}
-	jvmOut, err := testkafka.ReadCommitted(bootstrap, outJVM, total, 2*time.Minute, 3*time.Second)
+	jvmOut, err := testkafka.ReadCommitted(bootstrap, outJVM, c.outputs, 2*time.Minute, 3*time.Second)
 	if err != nil {
 		t.Fatalf("Kafka Streams output: %v\n%s", err, ref.Stderr())
 	}
@@ -84,66 +84,129 @@ func TestWordCountMatchesKafkaStreams(t *testing.T) {
 	}
 
 	goApp := in + "-go"
-	cfg, err := LoadConfig([]string{props}, with(map[string]string{"application.id": goApp, "state.dir": t.TempDir()}))
+	cfg, err := LoadConfig([]string{c.props}, with(map[string]string{"application.id": goApp, "state.dir": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, wordcount.Name, map[string]string{"input": in, "output": outGo}, cfg)
+	ks, err := StartStoatFlow(ctx, c.app, map[string]string{"input": in, "output": outGo}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ks.Close(context.Background())
-	goOut, err := testkafka.ReadCommitted(bootstrap, outGo, total, 2*time.Minute, 3*time.Second)
+	goOut, err := testkafka.ReadCommitted(bootstrap, outGo, c.outputs, 2*time.Minute, 3*time.Second)
 	if err != nil {
 		t.Fatalf("StoatFlow output: %v", err)
 	}
 
-	if len(jvmOut) != total || len(goOut) != total {
-		t.Errorf("records: Kafka Streams %d, StoatFlow %d, want %d", len(jvmOut), len(goOut), total)
+	if len(jvmOut) != c.outputs || len(goOut) != c.outputs {
+		t.Errorf("records: Kafka Streams %d, StoatFlow %d, want %d", len(jvmOut), len(goOut), c.outputs)
 	}
-	for p := int32(0); p < 2; p++ {
-		j, g := partitionRecords(jvmOut, p), partitionRecords(goOut, p)
-		if strings.Join(j, "\n") != strings.Join(g, "\n") {
-			t.Errorf("partition %d differs:\n--- Kafka Streams\n%s\n--- StoatFlow\n%s", p, strings.Join(j, "\n"), strings.Join(g, "\n"))
-		}
-	}
+	comparePartitions(t, "output", jvmOut, goOut)
 
 	// The changelogs must hold the same bytes: a store restored from either
 	// engine's changelog holds the same state.
-	const changelog = "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog"
-	jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+changelog, total, time.Minute, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	goLog, err := testkafka.ReadCommitted(bootstrap, goApp+changelog, total, time.Minute, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p := int32(0); p < 2; p++ {
-		j, g := partitionRecords(jvmLog, p), partitionRecords(goLog, p)
-		if strings.Join(j, "\n") != strings.Join(g, "\n") {
-			t.Errorf("changelog partition %d differs:\n--- Kafka Streams\n%s\n--- StoatFlow\n%s", p, strings.Join(j, "\n"), strings.Join(g, "\n"))
+	for suffix, n := range c.changelogs {
+		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
 		}
+		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		comparePartitions(t, suffix, jvmLog, goLog)
 	}
 
 	jvmTopics, goTopics := internalTopics(t, bootstrap, jvmApp), internalTopics(t, bootstrap, goApp)
-	t.Logf("%d output records each; internal topics: %v", total, goTopics)
+	t.Logf("%d output records each; internal topics: %v", c.outputs, goTopics)
 	if strings.Join(jvmTopics, ",") != strings.Join(goTopics, ",") || len(goTopics) == 0 {
 		t.Errorf("internal topics differ:\n Kafka Streams %v\n StoatFlow     %v", jvmTopics, goTopics)
 	}
 
 	args := map[string]string{"input": in, "output": outGo}
-	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: "wordcount", Args: args})
+	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: c.app, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, err := wordcount.Build(args)
+	f, _ := kstreams.LookupTopology(c.app)
+	topo, err := f(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := topo.Describe().String(); got != jvmDescribe {
 		t.Errorf("describe() differs:\n--- Kafka Streams\n%s--- StoatFlow\n%s", jvmDescribe, got)
 	}
+}
+
+func comparePartitions(t *testing.T, what string, jvm, goRecs []testkafka.Record) {
+	t.Helper()
+	for p := int32(0); p < 2; p++ {
+		j, g := partitionRecords(jvm, p), partitionRecords(goRecs, p)
+		if strings.Join(j, "\n") != strings.Join(g, "\n") {
+			t.Errorf("%s partition %d differs:\n--- Kafka Streams\n%s\n--- StoatFlow\n%s", what, p, strings.Join(j, "\n"), strings.Join(g, "\n"))
+		}
+	}
+}
+
+// TestWordCountMatchesKafkaStreams: all input goes to partition 0 of a
+// two-partition topic, so every repartition partition has a single writer
+// and the order of the output is deterministic on both engines.
+func TestWordCountMatchesKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := append(append([]string{}, sampleLines...), sampleLines...)
+	var recs []testkafka.Record
+	for i, l := range lines {
+		recs = append(recs, testkafka.Record{Partition: 0, Value: []byte(l), Timestamp: time.UnixMilli(epochBase + int64(i*1000))})
+	}
+	_, total := expectedUpdates(lines)
+	runDifferential(t, diffCase{
+		app: wordcount.Name, props: filepath.Join(root, "examples", "wordcount", "streams.properties"),
+		input: recs, outputs: total,
+		changelogs: map[string]int{"KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog": total},
+	})
+}
+
+// TestWindowedCountMatchesKafkaStreams: keyed events across several
+// windows, out of order, with records inside and beyond the grace period.
+func TestWindowedCountMatchesKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := epochBase
+	// Seconds from base per record, in arrival order.
+	events := []struct {
+		key string
+		sec int64
+	}{
+		{"a", 1}, {"b", 2}, {"a", 3}, {"a", 12}, {"b", 9}, {"c", 15},
+		{"a", 21}, {"b", 14}, {"a", 8}, // 8 s arrives at stream time 21 s: window [0,10) closed at 15 s, dropped
+		{"c", 33}, {"a", 29}, {"b", 31}, {"a", 40}, {"c", 26}, {"b", 38},
+	}
+	var recs []testkafka.Record
+	for _, e := range events {
+		recs = append(recs, testkafka.Record{Partition: 0, Key: []byte(e.key), Value: []byte("x"),
+			Timestamp: time.UnixMilli(base + e.sec*1000)})
+	}
+	// Count the expected outputs with Kafka's rule: a record is dropped when
+	// its window's end + grace <= stream time.
+	streamTime, outputs := int64(-1), 0
+	for _, e := range events {
+		ts := base + e.sec*1000
+		streamTime = max(streamTime, ts)
+		start := ts - ts%10_000
+		if start+10_000+5_000 > streamTime {
+			outputs++
+		}
+	}
+	runDifferential(t, diffCase{
+		app: windowedcount.Name, props: filepath.Join(root, "examples", "windowedcount", "streams.properties"),
+		input: recs, outputs: outputs,
+		changelogs: map[string]int{"KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog": outputs},
+	})
 }
 
 func partitionRecords(recs []testkafka.Record, p int32) []string {

@@ -44,7 +44,7 @@ func poisonInput(t *testing.T) (bootstrap, in, out string) {
 	var recs []testkafka.Record
 	for i, v := range vals {
 		recs = append(recs, testkafka.Record{Topic: in, Partition: 0, Key: []byte(fmt.Sprint("k", i)), Value: v,
-			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i))})
+			Timestamp: time.UnixMilli(epochBase + int64(i))})
 	}
 	testkafka.Produce(t, bootstrap, recs...)
 	return bootstrap, in, out

@@ -109,7 +109,7 @@ func (a *wordCountApp) feedFrom(t *testing.T, lines []string, base, partitions i
 	for i, l := range lines {
 		recs = append(recs, testkafka.Record{
 			Topic: a.in, Partition: int32((base + i) % partitions), Value: []byte(l),
-			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(base+i)),
+			Timestamp: time.UnixMilli(epochBase + int64(base+i)),
 		})
 	}
 	testkafka.Produce(t, a.bootstrap, recs...)

@@ -179,7 +179,7 @@ func TestReferenceWordCountExactlyOnce(t *testing.T) {
 	for i, l := range lines {
 		recs = append(recs, testkafka.Record{
 			Topic: in, Partition: int32(i % 2), Value: []byte(l),
-			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i)),
+			Timestamp: time.UnixMilli(epochBase + int64(i)),
 		})
 	}
 	testkafka.Produce(t, bootstrap, recs...)
@@ -286,3 +286,12 @@ func equalInts(a, b []int64) bool {
 	}
 	return true
 }
+
+// epochBase is the timestamp tests give their first input record: ten
+// minutes before the run began, on a whole minute. Records must be recent:
+// the broker deletes a segment whose newest record is older than
+// retention.ms (7 days) at its next retention check, active segment included.
+var epochBase = func() int64 {
+	now := time.Now().UnixMilli() - 10*60_000
+	return now - now%60_000
+}()

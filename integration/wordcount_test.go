@@ -44,7 +44,7 @@ func (a *wordCountApp) feed(t *testing.T, lines []string, partitions int) {
 	for i, l := range lines {
 		recs = append(recs, testkafka.Record{
 			Topic: a.in, Partition: int32(i % partitions), Value: []byte(l),
-			Timestamp: time.UnixMilli(1_700_000_000_000 + int64(i)),
+			Timestamp: time.UnixMilli(epochBase + int64(i)),
 		})
 	}
 	testkafka.Produce(t, a.bootstrap, recs...)

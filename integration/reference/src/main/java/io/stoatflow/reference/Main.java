@@ -35,6 +35,7 @@ public final class Main {
 
     static {
         APPS.put("wordcount", WordCount::topology);
+        APPS.put("windowedcount", WindowedCount::topology);
     }
 
     private Main() {

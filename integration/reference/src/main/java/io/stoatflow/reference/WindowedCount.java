@@ -1,0 +1,36 @@
+package io.stoatflow.reference;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.WindowedSerdes;
+
+/**
+ * Counts records per key in tumbling ten-second windows with five seconds of grace; writes the
+ * time-windowed key and the count (Long). Key and value serdes of the input come from
+ * default.key.serde / default.value.serde.
+ *
+ * Arguments: input (default windowed-input), output (default windowed-counts).
+ */
+final class WindowedCount {
+    private WindowedCount() {
+    }
+
+    static Topology topology(Map<String, String> args) {
+        String input = Main.arg(args, "input", "windowed-input");
+        String output = Main.arg(args, "output", "windowed-counts");
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.<String, String>stream(input)
+                .groupByKey()
+                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(10), Duration.ofSeconds(5)))
+                .count()
+                .toStream()
+                .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10_000L), Serdes.Long()));
+        return builder.build();
+    }
+}
