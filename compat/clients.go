@@ -574,7 +574,8 @@ func (c *Config) TransactionalID(processID string, threadIdx int) string {
 // MainConsumerConfig returns the librdkafka settings (a kafka.ConfigMap's
 // contents) of stream thread threadIdx's main consumer: group.id is
 // application.id, client.id is <clientId>-StreamThread-<n>-consumer, a user
-// group.instance.id gets "-<n>" appended, and the partition assignment is
+// group.instance.id gets "-<n>" appended (without one, and with
+// StaticMembership, it is <processID>-<n>), and the partition assignment is
 // librdkafka's co-partitioning range assignor.
 func (c *Config) MainConsumerConfig(processID string, threadIdx int) map[string]string {
 	m := c.client(MainConsumer)
@@ -582,6 +583,8 @@ func (c *Config) MainConsumerConfig(processID string, threadIdx int) map[string]
 	m["client.id"] = c.ThreadClientID(processID, threadIdx) + "-consumer"
 	if gi, ok := m["group.instance.id"]; ok && gi != "" {
 		m["group.instance.id"] = gi + "-" + strconv.Itoa(threadIdx)
+	} else if c.StaticMembership {
+		m["group.instance.id"] = processID + "-" + strconv.Itoa(threadIdx)
 	}
 	m["partition.assignment.strategy"] = "range"
 	return m

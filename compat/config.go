@@ -151,6 +151,10 @@ type Config struct {
 	Topology string
 	// EmbeddedBroker runs an in-process broker (stoatflow.embedded-broker; default false).
 	EmbeddedBroker bool
+	// StaticMembership gives each main consumer a group.instance.id derived
+	// from the process id and thread index (stoatflow.consumer.static-membership,
+	// default true).
+	StaticMembership bool
 	// HTTPListen is the HTTP server's address (stoatflow.http.listen; default 127.0.0.1:7070).
 	HTTPListen string
 	// HTTPAuthToken is the HTTP bearer token (stoatflow.http.auth-token; default none).

@@ -490,6 +490,7 @@ func (l *loader) fill(c *Config) {
 	// StoatFlow's own keys.
 	c.Topology = v[TopologyConfig].Str
 	c.EmbeddedBroker = v[EmbeddedBrokerConfig].Bool
+	c.StaticMembership = v[StaticMembershipConfig].Bool
 	c.HTTPListen = v[HTTPListenConfig].Str
 	if t := v[HTTPAuthTokenConfig]; !t.Null {
 		c.HTTPAuthToken = NewSecret(t.Str)

@@ -23,6 +23,7 @@ const (
 	IQIsolationLevelConfig        = "stoatflow.state.interactive-query-isolation-level"
 	CommitIntervalTwinConfig      = "stoatflow.commit-barrier.interval-ms"
 	ApplicationServerTwinConfig   = "stoatflow.application-server"
+	StaticMembershipConfig        = "stoatflow.consumer.static-membership"
 )
 
 // DefaultHTTPListen is the default of stoatflow.http.listen.
@@ -70,6 +71,10 @@ var stoatflowKeys = []*Key{
 		Doc: "Twin of default.interactive.query.isolation.level; wins over it when both are set."},
 	{Name: CommitIntervalTwinConfig, Type: TypeLong, NullDefault: true, Validator: nullOr(AtLeast(0)), Importance: Low, Twin: CommitIntervalMsConfig,
 		Doc: "Twin of commit.interval.ms; wins over it when both are set."},
+	{Name: StaticMembershipConfig, Type: TypeBoolean, Default: "true", Importance: Medium,
+		Doc: "Give each stream thread's main consumer the group.instance.id <processId>-<thread> (KIP-345 static membership) " +
+			"unless group.instance.id is set: a restarted instance gets its tasks back, with their local state, without a rebalance. " +
+			"A stopped instance's tasks then move only when its session times out (session.timeout.ms)."},
 	{Name: ApplicationServerTwinConfig, Type: TypeString, NullDefault: true, Validator: nullOr(applicationServerValidator), Importance: Low, Twin: ApplicationServerConfig,
 		Doc: "Twin of application.server; wins over it when both are set."},
 }
