@@ -221,3 +221,27 @@ func validUUID(b []byte) bool {
 	}
 	return true
 }
+
+// Nullable wraps a serde so that a nil *T is Kafka's null: the form typed
+// code uses for nullable keys and values.
+func Nullable[T any](s Serde[T]) Serde[*T] { return nullableSerde[T]{s} }
+
+type nullableSerde[T any] struct{ s Serde[T] }
+
+func (n nullableSerde[T]) Serialize(topic string, v *T) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	return n.s.Serialize(topic, *v)
+}
+
+func (n nullableSerde[T]) Deserialize(topic string, b []byte) (*T, error) {
+	if b == nil {
+		return nil, nil
+	}
+	v, err := n.s.Deserialize(topic, b)
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
