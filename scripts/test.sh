@@ -19,6 +19,9 @@ trap stop EXIT
 export STOATFLOW_TEST_BOOTSTRAP="$addr"
 echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP" >&2
 
+# The config surface on the example a user would try first.
+go run ./cmd/sidecar config --config examples/wordcount/streams.properties
+
 # shellcheck disable=SC2086
 go test -count=1 -timeout 40m ${STOATFLOW_TEST_FLAGS:-} ./...
 # The concurrent packages once more under the race detector.
