@@ -276,7 +276,7 @@ func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, 
 func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Named) *KStream[KR, VR] {
 	name := s.processor(prefixMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		k, v := fn(as[K](r.Key), as[V](r.Value))
-		r.Key, r.Value = k, v
+		r.Key, r.Value = nullable(k), nullable(v)
 		return ctx.Forward(r)
 	}))
 	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
@@ -285,7 +285,7 @@ func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Na
 // MapValues changes the value only.
 func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *KStream[K, VR] {
 	name := s.processor(prefixMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
-		r.Value = fn(as[V](r.Value))
+		r.Value = nullable(fn(as[V](r.Value)))
 		return ctx.Forward(r)
 	}))
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
@@ -296,7 +296,7 @@ func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR
 	name := s.processor(prefixFlatMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		for _, kv := range fn(as[K](r.Key), as[V](r.Value)) {
 			out := r
-			out.Key, out.Value = kv.Key, kv.Value
+			out.Key, out.Value = nullable(kv.Key), nullable(kv.Value)
 			if err := ctx.Forward(out); err != nil {
 				return err
 			}
@@ -311,7 +311,7 @@ func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Nam
 	name := s.processor(prefixFlatMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
 		for _, v := range fn(as[V](r.Value)) {
 			out := r
-			out.Value = v
+			out.Value = nullable(v)
 			if err := ctx.Forward(out); err != nil {
 				return err
 			}
@@ -329,7 +329,7 @@ func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named)
 
 func keySelectSupplier[K, V, KR any](fn func(K, V) KR) func() Processor {
 	return stateless(func(ctx ProcessorContext, r Record) error {
-		r.Key = fn(as[K](r.Key), as[V](r.Value))
+		r.Key = nullable(fn(as[K](r.Key), as[V](r.Value)))
 		return ctx.Forward(r)
 	})
 }

@@ -104,3 +104,22 @@ func TestTypedNilIsKafkaNull(t *testing.T) {
 	check(t, "out", d.Records("out"), []kv{{"k", []byte("keep"), 1}, {"k", nil, 1}, {"k", nil, 2}})
 	check(t, "counts", d.Records("counts"), []kv{{"k", long(1), 1}})
 }
+
+func TestMapValuesToNilPointerIsKafkaNull(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	in := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	ptr := kstreams.MapValues(in, func(v string) *string {
+		if v == "drop" {
+			return nil
+		}
+		return &v
+	})
+	ptr.To("out", kstreams.ProducedWith[string, *string](serde.String{}, serde.Nullable[string](serde.String{})))
+	ptr.GroupByKey(kstreams.Grouped[string, *string]{ValueSerde: serde.Nullable[string](serde.String{})}).Count().
+		ToStream().To("counts", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	d := build(t, b, kstreamstest.Config{})
+	pipe(t, d, "in", "k", "keep", 1)
+	pipe(t, d, "in", "k", "drop", 2)
+	check(t, "out", d.Records("out"), []kv{{"k", []byte("keep"), 1}, {"k", nil, 2}})
+	check(t, "counts", d.Records("counts"), []kv{{"k", long(1), 1}})
+}
