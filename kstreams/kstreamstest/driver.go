@@ -215,6 +215,16 @@ func unwrap(s kstreams.StateStore) (interface {
 	return nil, false
 }
 
+// Topics returns the topics records were written to, sorted.
+func (d *Driver) Topics() []string {
+	out := make([]string, 0, len(d.records))
+	for t := range d.records {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Records returns every record written to topic (a sink, repartition or
 // changelog topic, by broker name), in write order.
 func (d *Driver) Records(topic string) []Record { return slices.Clone(d.records[topic]) }
