@@ -435,7 +435,7 @@ func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
 		func() any { return int64(0) },
-		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }, false))
+		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }))
 	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName}
 }
 
@@ -454,7 +454,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, g.val)
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
 	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, nil,
-		func(_ any, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }, true))
+		func(_ any, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }))
 	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName}
 }
 
@@ -470,7 +470,7 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
 		func() any { return init() },
-		func(k any, v any, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }, false))
+		func(k any, v any, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }))
 	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName}
 }
 

@@ -35,7 +35,7 @@ type kvAggregate struct {
 	agg       func(k, v, agg any) any
 }
 
-func kvAggregateSupplier(store string, init func() any, agg func(k, v, agg any) any, _ bool) func() Processor {
+func kvAggregateSupplier(store string, init func() any, agg func(k, v, agg any) any) func() Processor {
 	return func() Processor { return &kvAggregate{storeName: store, init: init, agg: agg} }
 }
 
