@@ -36,6 +36,7 @@ public final class Main {
     static {
         APPS.put("wordcount", WordCount::topology);
         APPS.put("windowedcount", WindowedCount::topology);
+        APPS.put("passthrough", Passthrough::topology);
     }
 
     private Main() {
