@@ -1,0 +1,433 @@
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	vm "github.com/VictoriaMetrics/metrics"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/txn"
+)
+
+// Options name what the metrics are labelled with.
+type Options struct {
+	// ClientID is the client_id label of client-level Kafka Streams metrics:
+	// Kafka Streams' client.id (compat.Config.EffectiveClientID).
+	ClientID string
+	// ThreadID names stream thread n (from 1) in thread_id labels, as Kafka
+	// Streams does (<client.id>-StreamThread-<n>); default StreamThread-<n>.
+	ThreadID func(n int) string
+	// StoreSubtopology maps a store name to the sub-topology whose tasks
+	// host it, so that restore metrics carry Kafka's task ids
+	// (<sub-topology>_<partition>). Stores missing from it are labelled by
+	// store only.
+	StoreSubtopology map[string]int
+}
+
+// Registry holds every metric of one StoatFlow instance and implements
+// kstreams.Hooks (and RuntimeHooks) to feed them. All methods are safe for
+// concurrent use.
+type Registry struct {
+	kstreams.NoHooks
+
+	set  *vm.Set
+	opts Options
+
+	barrierCompleted *vm.Counter
+	barrierFailed    *vm.Counter
+	commitLatency    *vm.PrometheusHistogram
+	clientState      *vm.Gauge
+	clientStateKS    *vm.Gauge
+	aliveThreads     *vm.Gauge
+
+	mu struct {
+		sync.Mutex
+		threadBytes map[int]int64
+		storeBytes  map[string]*vm.Gauge
+		threads     map[int]*threadStats
+		tasks       map[string]*taskStats
+		counters    map[string]*vm.Counter
+		// restoring holds the records still to restore per changelog
+		// partition; a partition leaves it when its restore ends.
+		restoring map[state.TopicPartition]*restoreProgress
+		lag       map[string]*vm.Gauge
+	}
+}
+
+type restoreProgress struct {
+	task      string
+	remaining int64
+}
+
+// threadStats are Kafka's stream-thread-metrics of one thread.
+type threadStats struct {
+	commit, poll, pollRecords, process sampled
+	commitTotal, pollTotal             *vm.Counter
+	processTotal, rebalanceTotal       *vm.Counter
+}
+
+// taskStats are Kafka's stream-task-metrics of one task.
+type taskStats struct {
+	dropped, restored sampled
+	droppedTotal      *vm.Counter
+	restoreTotal      *vm.Counter
+	processTotal      *vm.Counter
+	process           sampled
+	remaining         map[state.TopicPartition]int64
+}
+
+// New returns a registry with every application-level metric registered
+// (so they read 0 before the first event rather than being absent).
+func New(opts Options) *Registry {
+	if opts.ThreadID == nil {
+		opts.ThreadID = func(n int) string { return "StreamThread-" + strconv.Itoa(n) }
+	}
+	// Emit # HELP/# TYPE lines: strict Prometheus parsers type every family
+	// from them.
+	vm.ExposeMetadata(true)
+	r := &Registry{set: vm.NewSet(), opts: opts}
+	r.mu.threadBytes = map[int]int64{}
+	r.mu.storeBytes = map[string]*vm.Gauge{}
+	r.mu.threads = map[int]*threadStats{}
+	r.mu.tasks = map[string]*taskStats{}
+	r.mu.counters = map[string]*vm.Counter{}
+	r.mu.restoring = map[state.TopicPartition]*restoreProgress{}
+	r.mu.lag = map[string]*vm.Gauge{}
+
+	r.set.NewGauge("stoatflow_barrier_epoch_uncommitted_bytes", func() float64 {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		var sum int64
+		for _, n := range r.mu.threadBytes {
+			sum += n
+		}
+		return float64(sum)
+	})
+	r.barrierCompleted = r.set.NewCounter("stoatflow_barrier_completed_total")
+	r.barrierFailed = r.set.NewCounter("stoatflow_barrier_failed_total")
+	r.commitLatency = r.set.NewPrometheusHistogram("stoatflow_barrier_commit_latency")
+	for _, t := range []txn.Trigger{txn.TriggerTime, txn.TriggerMemoryPressure, txn.TriggerRequested} {
+		r.counterLocked(name("stoatflow_barrier_trigger_total", "trigger", t.String()))
+	}
+	r.set.NewGauge("stoatflow_restoration_in_progress", func() float64 {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return float64(len(r.mu.restoring))
+	})
+	r.clientState = r.set.NewGauge("stoatflow_client_state", nil)
+	r.clientStateKS = r.set.NewGauge(name("kafka_streams_stream_metrics_client_state", "client_id", opts.ClientID), nil)
+	r.aliveThreads = r.set.NewGauge(name("kafka_streams_stream_metrics_alive_stream_threads", "client_id", opts.ClientID), nil)
+	return r
+}
+
+// WritePrometheus writes every metric in the Prometheus text format.
+func (r *Registry) WritePrometheus(w io.Writer) { r.set.WritePrometheus(w) }
+
+// SetClientState records the instance's state, as the ordinal of Kafka
+// Streams' KafkaStreams.State (CREATED 0, REBALANCING 1, RUNNING 2,
+// PENDING_SHUTDOWN 3, NOT_RUNNING 4, PENDING_ERROR 5, ERROR 6), the value of
+// Kafka's client-state metric.
+func (r *Registry) SetClientState(s kstreams.State) {
+	r.clientState.Set(float64(s))
+	r.clientStateKS.Set(float64(s))
+}
+
+// SetAliveStreamThreads records how many stream threads run.
+func (r *Registry) SetAliveStreamThreads(n int) { r.aliveThreads.Set(float64(n)) }
+
+// OnCommit implements kstreams.Hooks: barrier and commit metrics.
+func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
+	now := time.Now()
+	took := stats.Flush + stats.KafkaCommit + stats.StoreCommit
+	r.mu.Lock()
+	r.counterLocked(name("stoatflow_barrier_trigger_total", "trigger", stats.Trigger.String())).Inc()
+	ts := r.threadLocked(thread)
+	r.mu.Unlock()
+	if err != nil {
+		r.barrierFailed.Inc()
+		return
+	}
+	r.barrierCompleted.Inc()
+	r.commitLatency.Update(took.Seconds())
+	ts.commit.record(now, ms(took))
+	ts.commitTotal.Inc()
+}
+
+// OnRestoreStart implements kstreams.Hooks.
+func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, _ bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	task := r.taskOf(store, tp.Partition)
+	r.counterLocked(name("stoatflow_restoration_records_restored_total", "store", store))
+	if task != "" {
+		ts := r.taskLocked(task)
+		ts.remaining[tp] = max(end-start, 0)
+	}
+	if end > start {
+		r.mu.restoring[tp] = &restoreProgress{task: task, remaining: end - start}
+	}
+}
+
+// OnRestoreBatch implements kstreams.Hooks.
+func (r *Registry) OnRestoreBatch(store string, tp state.TopicPartition, n int) {
+	now := time.Now()
+	r.mu.Lock()
+	r.counterLocked(name("stoatflow_restoration_records_restored_total", "store", store)).Add(n)
+	var ts *taskStats
+	if task := r.taskOf(store, tp.Partition); task != "" {
+		ts = r.taskLocked(task)
+		ts.remaining[tp] = max(ts.remaining[tp]-int64(n), 0)
+		ts.restoreTotal.Add(n)
+	}
+	if p := r.mu.restoring[tp]; p != nil {
+		p.remaining = max(p.remaining-int64(n), 0)
+	}
+	r.mu.Unlock()
+	if ts != nil {
+		ts.restored.record(now, float64(n))
+	}
+}
+
+// OnRestoreEnd implements kstreams.Hooks.
+func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, _ int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.mu.restoring, tp)
+	if task := r.taskOf(store, tp.Partition); task != "" {
+		r.taskLocked(task).remaining[tp] = 0
+	}
+}
+
+// OnDroppedRecord implements kstreams.Hooks.
+func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string) {
+	now := time.Now()
+	r.mu.Lock()
+	r.counterLocked(name("stoatflow_dropped_records_total", "reason", reason)).Inc()
+	ts := r.taskLocked(task.String())
+	r.mu.Unlock()
+	ts.droppedTotal.Inc()
+	ts.dropped.record(now, 1)
+}
+
+// OnStoreUncommittedBytes implements kstreams.Hooks:
+// stoatflow_store_uncommitted_bytes{store,task}.
+func (r *Registry) OnStoreUncommittedBytes(task kstreams.TaskID, store string, n int64) {
+	key := name("stoatflow_store_uncommitted_bytes", "store", store, "task", task.String())
+	r.mu.Lock()
+	g := r.mu.storeBytes[key]
+	if g == nil {
+		g = r.set.NewGauge(key, nil)
+		r.mu.storeBytes[key] = g
+	}
+	r.mu.Unlock()
+	g.Set(float64(n))
+}
+
+// OnThreadUncommittedBytes implements kstreams.Hooks: the threads' sum is
+// stoatflow_barrier_epoch_uncommitted_bytes.
+func (r *Registry) OnThreadUncommittedBytes(thread int, n int64) {
+	r.mu.Lock()
+	r.mu.threadBytes[thread] = n
+	r.mu.Unlock()
+}
+
+// RuntimeHooks are calls the runtime does not make yet. Registry implements
+// them; a runtime that adopts them (by type-asserting its Hooks to an
+// interface with these methods) feeds the Kafka Streams metrics named in
+// each method's comment.
+type RuntimeHooks interface {
+	// OnPoll reports one poll of a stream thread's main consumer that
+	// returned records, and the time it took: poll-rate, poll-total,
+	// poll-latency-avg/-max, poll-records-avg/-max.
+	OnPoll(thread int, records int, took time.Duration)
+	// OnProcess reports records a task processed in one round and the time
+	// they took: process-rate, process-total, process-latency-avg/-max of the
+	// thread and of the task.
+	OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration)
+	// OnRecordsLag reports an input partition's lag (end offset minus
+	// position) as the thread's main consumer sees it: the consumer's
+	// records-lag and stoatflow_consumer_lag_records.
+	OnRecordsLag(thread int, topic string, partition int32, lag int64)
+	// OnRebalance reports a finished rebalance of a thread's consumer:
+	// rebalance-total of the consumer coordinator metrics.
+	OnRebalance(thread int)
+}
+
+var _ RuntimeHooks = (*Registry)(nil)
+var _ kstreams.Hooks = (*Registry)(nil)
+
+// OnPoll implements RuntimeHooks.
+func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
+	now := time.Now()
+	r.mu.Lock()
+	ts := r.threadLocked(thread)
+	r.mu.Unlock()
+	ts.poll.record(now, ms(took))
+	ts.pollRecords.record(now, float64(records))
+	ts.pollTotal.Inc()
+}
+
+// OnProcess implements RuntimeHooks.
+func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration) {
+	if records <= 0 {
+		return
+	}
+	now := time.Now()
+	r.mu.Lock()
+	th := r.threadLocked(thread)
+	tk := r.taskLocked(task.String())
+	r.mu.Unlock()
+	per := ms(took) / float64(records)
+	for range records {
+		th.process.record(now, per)
+		tk.process.record(now, per)
+	}
+	th.processTotal.Add(records)
+	tk.processTotal.Add(records)
+}
+
+// OnRecordsLag implements RuntimeHooks.
+func (r *Registry) OnRecordsLag(thread int, topic string, partition int32, lag int64) {
+	p := strconv.Itoa(int(partition))
+	keys := []string{
+		name("stoatflow_consumer_lag_records", "topic", topic, "partition", p),
+		name("kafka_consumer_consumer_fetch_manager_metrics_records_lag", "client_id", r.opts.ThreadID(thread)+"-consumer",
+			"topic", topic, "partition", p),
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, k := range keys {
+		g := r.mu.lag[k]
+		if g == nil {
+			g = r.set.NewGauge(k, nil)
+			r.mu.lag[k] = g
+		}
+		g.Set(float64(lag))
+	}
+}
+
+// OnRebalance implements RuntimeHooks.
+func (r *Registry) OnRebalance(thread int) {
+	r.mu.Lock()
+	ts := r.threadLocked(thread)
+	r.mu.Unlock()
+	ts.rebalanceTotal.Inc()
+}
+
+func (r *Registry) taskOf(store string, partition int32) string {
+	sub, ok := r.opts.StoreSubtopology[store]
+	if !ok {
+		return ""
+	}
+	return kstreams.TaskID{Subtopology: sub, Partition: partition}.String()
+}
+
+func (r *Registry) counterLocked(key string) *vm.Counter {
+	c := r.mu.counters[key]
+	if c == nil {
+		c = r.set.NewCounter(key)
+		r.mu.counters[key] = c
+	}
+	return c
+}
+
+// threadLocked returns thread's stats, registering its metrics the first
+// time. r.mu must be held.
+func (r *Registry) threadLocked(thread int) *threadStats {
+	if ts := r.mu.threads[thread]; ts != nil {
+		return ts
+	}
+	ts := &threadStats{}
+	r.mu.threads[thread] = ts
+	id := r.opts.ThreadID(thread)
+	m := func(metric string) string {
+		return name("kafka_streams_stream_thread_metrics_"+metric, "thread_id", id)
+	}
+	ts.commitTotal = r.set.NewCounter(m("commit_total"))
+	ts.pollTotal = r.set.NewCounter(m("poll_total"))
+	ts.processTotal = r.set.NewCounter(m("process_total"))
+	ts.rebalanceTotal = r.set.NewCounter(name("kafka_consumer_consumer_coordinator_metrics_rebalance_total", "client_id", id+"-consumer"))
+	r.gauges(m, map[string]func(time.Time) float64{
+		"commit_rate":         ts.commit.rate,
+		"commit_latency_avg":  ts.commit.avg,
+		"commit_latency_max":  ts.commit.maximum,
+		"poll_rate":           ts.poll.rate,
+		"poll_latency_avg":    ts.poll.avg,
+		"poll_latency_max":    ts.poll.maximum,
+		"poll_records_avg":    ts.pollRecords.avg,
+		"poll_records_max":    ts.pollRecords.maximum,
+		"process_rate":        ts.process.rate,
+		"process_latency_avg": ts.process.avg,
+		"process_latency_max": ts.process.maximum,
+	})
+	return ts
+}
+
+// taskLocked returns task's stats, registering its metrics the first time.
+// r.mu must be held.
+func (r *Registry) taskLocked(task string) *taskStats {
+	if ts := r.mu.tasks[task]; ts != nil {
+		return ts
+	}
+	ts := &taskStats{remaining: map[state.TopicPartition]int64{}}
+	r.mu.tasks[task] = ts
+	m := func(metric string) string {
+		return name("kafka_streams_stream_task_metrics_"+metric, "task_id", task)
+	}
+	ts.droppedTotal = r.set.NewCounter(m("dropped_records_total"))
+	ts.restoreTotal = r.set.NewCounter(m("restore_total"))
+	ts.processTotal = r.set.NewCounter(m("process_total"))
+	r.gauges(m, map[string]func(time.Time) float64{
+		"dropped_records_rate": ts.dropped.rate,
+		"restore_rate":         ts.restored.sumRate,
+		"process_rate":         ts.process.rate,
+		"process_latency_avg":  ts.process.avg,
+		"process_latency_max":  ts.process.maximum,
+	})
+	r.set.NewGauge(m("restore_remaining_records_total"), func() float64 {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		var n int64
+		for _, v := range ts.remaining {
+			n += v
+		}
+		return float64(n)
+	})
+	return ts
+}
+
+func (r *Registry) gauges(m func(string) string, fns map[string]func(time.Time) float64) {
+	for metric, fn := range fns {
+		r.set.NewGauge(m(metric), func() float64 { return fn(time.Now()) })
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// name renders a metric name with labels, values escaped as the Prometheus
+// text format requires.
+func name(metric string, labels ...string) string {
+	if len(labels) == 0 {
+		return metric
+	}
+	var b strings.Builder
+	b.WriteString(metric)
+	b.WriteByte('{')
+	for i := 0; i+1 < len(labels); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `%s="%s"`, labels[i], labelEscaper.Replace(labels[i+1]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// labelEscaper escapes a label value as the Prometheus text format wants.
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)

@@ -1,0 +1,162 @@
+package metrics
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/txn"
+)
+
+func scrape(t *testing.T, r *Registry) map[string]float64 {
+	t.Helper()
+	var buf bytes.Buffer
+	r.WritePrometheus(&buf)
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("not Prometheus text: %v\n%s", err, buf.String())
+	}
+	out := map[string]float64{}
+	for name, f := range fams {
+		for _, m := range f.GetMetric() {
+			key := name
+			for _, l := range m.GetLabel() {
+				key += "," + l.GetName() + "=" + l.GetValue()
+			}
+			switch {
+			case m.Gauge != nil:
+				out[key] = m.GetGauge().GetValue()
+			case m.Counter != nil:
+				out[key] = m.GetCounter().GetValue()
+			case m.Histogram != nil:
+				out[key+",count"] = float64(m.GetHistogram().GetSampleCount())
+			case m.Untyped != nil:
+				out[key] = m.GetUntyped().GetValue()
+			}
+		}
+	}
+	return out
+}
+
+func TestUncommittedBytesGauges(t *testing.T) {
+	r := New(Options{ClientID: "app-1"})
+	task := kstreams.TaskID{Subtopology: 1, Partition: 2}
+	r.OnStoreUncommittedBytes(task, "counts", 100)
+	r.OnStoreUncommittedBytes(task, "counts", 40)
+	r.OnStoreUncommittedBytes(kstreams.TaskID{Subtopology: 1, Partition: 3}, `we"ird\store`, 7)
+	r.OnThreadUncommittedBytes(1, 40)
+	r.OnThreadUncommittedBytes(2, 7)
+	got := scrape(t, r)
+	for k, want := range map[string]float64{
+		"stoatflow_store_uncommitted_bytes,store=counts,task=1_2":       40,
+		`stoatflow_store_uncommitted_bytes,store=we"ird\store,task=1_3`: 7,
+		"stoatflow_barrier_epoch_uncommitted_bytes":                     47,
+	} {
+		if got[k] != want {
+			t.Errorf("%s = %v, want %v", k, got[k], want)
+		}
+	}
+}
+
+func TestCommitRestoreAndDropMetrics(t *testing.T) {
+	r := New(Options{ClientID: "app-1", ThreadID: func(n int) string { return "app-1-StreamThread-" + string(rune('0'+n)) },
+		StoreSubtopology: map[string]int{"counts": 1}})
+	before := scrape(t, r)
+	for _, k := range []string{"stoatflow_barrier_completed_total", "stoatflow_barrier_trigger_total,trigger=MEMORY_PRESSURE",
+		"stoatflow_restoration_in_progress", "stoatflow_barrier_epoch_uncommitted_bytes"} {
+		if _, ok := before[k]; !ok {
+			t.Errorf("%s missing before any event", k)
+		}
+	}
+	r.OnCommit(1, txn.CommitStats{Trigger: txn.TriggerTime, KafkaCommit: 4 * time.Millisecond, StoreCommit: 2 * time.Millisecond}, nil)
+	r.OnCommit(1, txn.CommitStats{Trigger: txn.TriggerMemoryPressure}, errors.New("boom"))
+	tp := state.TopicPartition{Topic: "app-counts-changelog", Partition: 3}
+	r.OnRestoreStart("counts", tp, 10, 110, false)
+	r.OnRestoreBatch("counts", tp, 60)
+	mid := scrape(t, r)
+	r.OnRestoreBatch("counts", tp, 40)
+	r.OnRestoreEnd("counts", tp, 100)
+	r.OnDroppedRecord(kstreams.TaskID{Subtopology: 0, Partition: 1}, "", "deserialization-error")
+	r.SetClientState(kstreams.Running)
+	got := scrape(t, r)
+	for k, want := range map[string]float64{
+		"stoatflow_barrier_completed_total":                                                     1,
+		"stoatflow_barrier_failed_total":                                                        1,
+		"stoatflow_barrier_commit_latency,count":                                                1,
+		"stoatflow_barrier_trigger_total,trigger=TIME":                                          1,
+		"stoatflow_barrier_trigger_total,trigger=MEMORY_PRESSURE":                               1,
+		"kafka_streams_stream_thread_metrics_commit_total,thread_id=app-1-StreamThread-1":       1,
+		"kafka_streams_stream_thread_metrics_commit_latency_avg,thread_id=app-1-StreamThread-1": 6,
+		"stoatflow_restoration_records_restored_total,store=counts":                             100,
+		"kafka_streams_stream_task_metrics_restore_total,task_id=1_3":                           100,
+		"kafka_streams_stream_task_metrics_restore_remaining_records_total,task_id=1_3":         0,
+		"stoatflow_restoration_in_progress":                                                     0,
+		"stoatflow_dropped_records_total,reason=deserialization-error":                          1,
+		"kafka_streams_stream_task_metrics_dropped_records_total,task_id=0_1":                   1,
+		"kafka_streams_stream_metrics_client_state,client_id=app-1":                             2,
+	} {
+		if v, ok := got[k]; !ok || v != want {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+	if mid["kafka_streams_stream_task_metrics_restore_remaining_records_total,task_id=1_3"] != 40 || mid["stoatflow_restoration_in_progress"] != 1 {
+		t.Errorf("mid-restore: remaining %v, in progress %v", mid["kafka_streams_stream_task_metrics_restore_remaining_records_total,task_id=1_3"],
+			mid["stoatflow_restoration_in_progress"])
+	}
+	if rate := got["kafka_streams_stream_thread_metrics_commit_rate,thread_id=app-1-StreamThread-1"]; rate <= 0 || rate > 1 {
+		t.Errorf("commit rate %v", rate)
+	}
+}
+
+func TestSampledStatsExpire(t *testing.T) {
+	var s sampled
+	t0 := time.Unix(1000, 0)
+	s.record(t0, 10)
+	s.record(t0.Add(time.Second), 30)
+	if got := s.avg(t0.Add(2 * time.Second)); got != 20 {
+		t.Errorf("avg %v", got)
+	}
+	if got := s.maximum(t0.Add(2 * time.Second)); got != 30 {
+		t.Errorf("max %v", got)
+	}
+	if got := s.rate(t0.Add(2 * time.Second)); got != 2.0/30 {
+		t.Errorf("rate %v", got)
+	}
+	s.record(t0.Add(40*time.Second), 5)
+	if got := s.avg(t0.Add(61 * time.Second)); got != 5 {
+		t.Errorf("avg after expiry %v", got)
+	}
+	if got := s.avg(t0.Add(200 * time.Second)); got == got {
+		t.Errorf("avg without samples %v, want NaN", got)
+	}
+}
+
+func TestRuntimeHooksFeedKafkaNames(t *testing.T) {
+	r := New(Options{})
+	var h any = r
+	rh := h.(RuntimeHooks)
+	rh.OnPoll(1, 10, 2*time.Millisecond)
+	rh.OnProcess(1, kstreams.TaskID{Subtopology: 0, Partition: 0}, 4, 8*time.Millisecond)
+	rh.OnRecordsLag(1, "in", 0, 12)
+	rh.OnRebalance(1)
+	got := scrape(t, r)
+	for k, want := range map[string]float64{
+		"kafka_streams_stream_thread_metrics_poll_total,thread_id=StreamThread-1":                       1,
+		"kafka_streams_stream_thread_metrics_poll_records_avg,thread_id=StreamThread-1":                 10,
+		"kafka_streams_stream_thread_metrics_process_total,thread_id=StreamThread-1":                    4,
+		"kafka_streams_stream_thread_metrics_process_latency_avg,thread_id=StreamThread-1":              2,
+		"kafka_streams_stream_task_metrics_process_total,task_id=0_0":                                   4,
+		"stoatflow_consumer_lag_records,topic=in,partition=0":                                           12,
+		"kafka_consumer_consumer_coordinator_metrics_rebalance_total,client_id=StreamThread-1-consumer": 1,
+	} {
+		if got[k] != want {
+			t.Errorf("%s = %v, want %v", k, got[k], want)
+		}
+	}
+}
