@@ -106,3 +106,17 @@ func TestMissingCurrentIsCorrupted(t *testing.T) {
 		os.Remove(filepath.Join(dir, "CURRENT"))
 	}))
 }
+
+func TestSecondOpenOfSameStoreIsNotCorruption(t *testing.T) {
+	task := t.TempDir()
+	s, err := OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	commit(t, s, 1)
+	_, err = OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
+	if err == nil || errors.Is(err, ErrCorrupted) {
+		t.Fatalf("second open: %v, want a non-corruption error", err)
+	}
+}

@@ -167,6 +167,8 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 		ierr := it.Err()
 		it.Close()
 		if ierr != nil {
+			// The deferred cleanup destroys the options.
+			b.opts, b.offOpts = nil, nil
 			b.closeLocked()
 			return nil, corrupt(ierr)
 		}
@@ -471,8 +473,10 @@ func (b *rocksBase) closeLocked() {
 	}
 	b.handles = nil
 	b.db.Close()
-	b.opts.Destroy()
-	b.offOpts.Destroy()
+	if b.opts != nil {
+		b.opts.Destroy()
+		b.offOpts.Destroy()
+	}
 	if b.wo != nil {
 		b.wo.Destroy()
 		b.ro.Destroy()
