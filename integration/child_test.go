@@ -29,6 +29,10 @@ type childSpec struct {
 	Args     map[string]string `json:"args"`
 	Files    []string          `json:"files"`
 	Set      map[string]string `json:"set"`
+	// Query makes the child read every store of the topology with
+	// READ_COMMITTED views while it runs and print what it saw (see
+	// queryStores).
+	Query bool `json:"query,omitempty"`
 }
 
 func TestMain(m *testing.M) {
@@ -75,14 +79,20 @@ func runChild(raw string) int {
 		return 1
 	}
 	fmt.Println("RUNNING")
+	stopQueries := func() {}
+	if spec.Query {
+		stopQueries = startQueries(ks, spec)
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	select {
 	case <-sig:
 	case <-ks.Done():
+		stopQueries()
 		fmt.Fprintln(os.Stderr, "child: stopped:", ks.Err())
 		return 1
 	}
+	stopQueries()
 	if err := ks.Close(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "child: close:", err)
 		return 1

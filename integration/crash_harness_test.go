@@ -1,0 +1,837 @@
+package integration
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// The soak mode: `go test ./integration/ -run TestCrash -crash.kills=5000
+// -crash.seed=42` (or STOATFLOW_CRASH_SOAK=5000) runs that many kills per
+// workload instead of the default, with a reproducible schedule.
+var (
+	crashKills = flag.Int("crash.kills", 0, "kills per crash-test workload (0: each test's default; env "+envCrashSoak+" sets it too)")
+	crashSeed  = flag.Uint64("crash.seed", 0, "seed of the crash tests' kill schedule (0: from the clock; every run prints its seed)")
+)
+
+const envCrashSoak = "STOATFLOW_CRASH_SOAK"
+
+// crashWorkloadKills returns the kills per workload: -crash.kills, else
+// STOATFLOW_CRASH_SOAK, else def.
+func crashWorkloadKills(t *testing.T, def int) int {
+	if *crashKills > 0 {
+		return *crashKills
+	}
+	if v := os.Getenv(envCrashSoak); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("%s=%q: want a positive number of kills", envCrashSoak, v)
+		}
+		return n
+	}
+	return def
+}
+
+func crashSeedFor(name string) uint64 {
+	if *crashSeed != 0 {
+		return *crashSeed
+	}
+	return uint64(time.Now().UnixNano()) ^ uint64(len(name))<<40
+}
+
+// crashWorkload is an application under crash test: its topology, its
+// input and where its stores' values show up in its output.
+type crashWorkload struct {
+	name     string
+	topology string
+	example  string // examples/<example>/streams.properties
+	// outputs are the topology arguments naming output topics.
+	outputs []string
+	// storeOutput maps a store to the output argument its values are
+	// written to, for the query check; a store not named goes to
+	// outputs[0].
+	storeOutput map[string]string
+	partitions  int
+	// input returns the i-th input record; record i has timestamp
+	// epochBase + i*stepMs, so stream time only grows.
+	input    func(i int) (key, value string)
+	stepMs   int64
+	perRound int // records fed before each run
+	perTick  int // records fed every 50 ms while a run goes on
+}
+
+// killMode is how one run of the child ends.
+type killMode struct {
+	name      string        // for the summary
+	failpoint string        // STOATFLOW_FAILPOINTS value; "" for none
+	after     time.Duration // SIGKILL (or SIGTERM when clean) this long after start, if still alive
+	clean     bool
+}
+
+// crashStats is what a crash run counts, for its summary line.
+type crashStats struct {
+	kills        int
+	byMode       map[string]int
+	fallbacks    int // failpoint runs the parent had to kill itself
+	cleanStops   int
+	divergences  int
+	fullRestores int // restores from the changelog's start (no valid offset)
+	wipes        int // full restores of a store that had a valid offset
+	tailRecords  int64
+	queries      int
+}
+
+// crashRun drives one workload under one processing guarantee.
+type crashRun struct {
+	t         *testing.T
+	w         crashWorkload
+	guarantee string
+	seed      uint64
+	rng       *rand.Rand
+
+	bootstrap, appID, stateDir, in string
+	args                           map[string]string
+	spec                           childSpec
+	topo                           *kstreams.Topology
+	fed                            int
+	// offsets holds, per changelog partition, the store offset the parent
+	// read after the last run; absent when the store had none.
+	offsets  map[string]int64
+	queries  []queryLine
+	stats    crashStats
+	producer *kafka.Producer
+	started  time.Time
+}
+
+type queryLine struct {
+	store, key, value string
+}
+
+// newCrashRun creates the topics and the child spec of a crash run.
+// extraSet overrides application configs.
+func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[string]string) *crashRun {
+	t.Helper()
+	r := &crashRun{t: t, w: w, guarantee: guarantee, seed: crashSeedFor(t.Name()), offsets: map[string]int64{},
+		bootstrap: testkafka.Bootstrap(t), stateDir: t.TempDir(), args: map[string]string{}, started: time.Now()}
+	r.stats.byMode = map[string]int{}
+	r.rng = rand.New(rand.NewPCG(r.seed, 0x5eed))
+	r.in = testkafka.Topic(t, "in")
+	r.appID = r.in + "-app"
+	r.args["input"] = r.in
+	topics := []string{r.in}
+	for _, o := range w.outputs {
+		r.args[o] = testkafka.Topic(t, o)
+		topics = append(topics, r.args[o])
+	}
+	testkafka.CreateTopics(t, r.bootstrap, w.partitions, topics...)
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "enable.idempotence": true,
+		"linger.ms": 2, "go.delivery.reports": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	r.producer = p
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := map[string]string{
+		"application.id":       r.appID,
+		"bootstrap.servers":    r.bootstrap,
+		"state.dir":            r.stateDir,
+		"processing.guarantee": guarantee,
+		// Commits every 100 ms under both guarantees, so that the commit
+		// failpoints fire within a short run.
+		"commit.interval.ms":                  "100",
+		"main.consumer.session.timeout.ms":    "6000",
+		"main.consumer.heartbeat.interval.ms": "1000",
+		// Small memtables flush during a run, so that stores have offsets
+		// that trail the changelog after a kill: restores from the
+		// offset, not only full ones or none.
+		"stoatflow.rocksdb.write-buffer-bytes": "65536",
+	}
+	for k, v := range extraSet {
+		set[k] = v
+	}
+	r.spec = childSpec{Topology: w.topology, Args: r.args, Query: true,
+		Files: []string{filepath.Join(root, "examples", w.example, "streams.properties")}, Set: set}
+	build, ok := kstreams.LookupTopology(w.topology)
+	if !ok {
+		t.Fatalf("topology %s is not registered", w.topology)
+	}
+	if r.topo, err = build(r.args); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("crash run %s %s: seed %d (rerun with -crash.seed=%d)", w.name, guarantee, r.seed, r.seed)
+	return r
+}
+
+func (r *crashRun) diverge(format string, args ...any) {
+	r.t.Helper()
+	r.stats.divergences++
+	r.t.Errorf(format, args...)
+}
+
+func (r *crashRun) record(i int) testkafka.Record {
+	k, v := r.w.input(i)
+	return testkafka.Record{Topic: r.in, Partition: kstreams.DefaultPartition([]byte(k), r.w.partitions),
+		Key: []byte(k), Value: []byte(v), Timestamp: time.UnixMilli(epochBase + int64(i)*r.w.stepMs)}
+}
+
+// feed produces the next n input records and waits for their
+// acknowledgement.
+func (r *crashRun) feed(n int) error {
+	for j := 0; j < n; j++ {
+		rec := r.record(r.fed)
+		r.fed++
+		if err := r.producer.Produce(&kafka.Message{
+			TopicPartition: kafka.TopicPartition{Topic: &r.in, Partition: rec.Partition},
+			Key:            rec.Key, Value: rec.Value, Timestamp: rec.Timestamp,
+		}, nil); err != nil {
+			return fmt.Errorf("producing input: %w", err)
+		}
+	}
+	if left := r.producer.Flush(30_000); left > 0 {
+		return fmt.Errorf("producing input: %d records not acknowledged within 30 s", left)
+	}
+	return nil
+}
+
+// feedWhile feeds small batches until stop is closed, so that the child
+// always has records to process and commits (and its commit failpoints
+// fire) throughout a run.
+func (r *crashRun) feedWhile(stop <-chan struct{}) (done <-chan error) {
+	ch := make(chan error, 1)
+	go func() {
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				ch <- nil
+				return
+			case <-tick.C:
+				if err := r.feed(r.w.perTick); err != nil {
+					ch <- err
+					return
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+// schedule returns the kill modes of a run with kills kills: every named
+// failpoint in turn (each at a random hit), kills at the n-th hit of any
+// failpoint, SIGKILLs at random moments, and a clean stop after every sixth
+// kill.
+func (r *crashRun) schedule(kills int) []killMode {
+	cycle := []string{failpoint.AfterChangelogFlush, failpoint.AfterSendOffsets, failpoint.AfterCommit,
+		failpoint.BetweenStores, failpoint.MidRestore, failpoint.RebalanceCallback, "any", "timed", "timed"}
+	if r.guarantee != "exactly_once_v2" {
+		// No transaction, no offsets sent to one.
+		cycle = slices.DeleteFunc(cycle, func(p string) bool { return p == failpoint.AfterSendOffsets })
+	}
+	var out []killMode
+	for k := 0; k < kills; k++ {
+		if k > 0 && k%6 == 0 {
+			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(1000+r.rng.IntN(1000)) * time.Millisecond})
+		}
+		// A failpoint that is not reached within fallback ends in a
+		// SIGKILL from the parent, counted as a timed kill.
+		const fallback = 5 * time.Second
+		switch name := cycle[k%len(cycle)]; name {
+		case "any":
+			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("*=kill@%d", 1+r.rng.IntN(40)), after: fallback})
+		case "timed":
+			out = append(out, killMode{name: name, after: time.Duration(300+r.rng.IntN(1700)) * time.Millisecond})
+		default:
+			n := 1 + r.rng.IntN(12)
+			switch name {
+			case failpoint.MidRestore:
+				n = 1 + r.rng.IntN(2)
+			case failpoint.RebalanceCallback:
+				n = 1
+			}
+			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("%s=kill@%d", name, n), after: fallback})
+		}
+	}
+	return out
+}
+
+// runKills runs the whole schedule, then a last clean run that processes
+// everything, and verifies output, stores, restores and queries.
+func (r *crashRun) runKills(kills int) {
+	for _, m := range r.schedule(kills) {
+		if err := r.feed(r.w.perRound); err != nil {
+			r.t.Fatal(err)
+		}
+		r.runOnce(m)
+		if r.t.Failed() && r.stats.divergences > 20 {
+			break
+		}
+	}
+	r.finish()
+}
+
+// runOnce starts the child, ends it as m says and checks what it left.
+func (r *crashRun) runOnce(m killMode) {
+	t := r.t
+	var env []string
+	if m.failpoint != "" {
+		env = append(env, failpoint.EnvVar+"="+m.failpoint)
+	}
+	c := startChild(t, r.spec, env...)
+	stopFeed := make(chan struct{})
+	fed := r.feedWhile(stopFeed)
+	timer := time.NewTimer(m.after)
+	defer timer.Stop()
+	select {
+	case <-c.exited:
+		if !killedBySignal(c) {
+			r.diverge("run %q: child exited on its own (%v):\n%s", m.name, c.cmd.ProcessState, c.stderr.String())
+		} else {
+			r.stats.kills++
+			r.stats.byMode[m.name]++
+		}
+	case <-timer.C:
+		if m.clean {
+			c.stop(t)
+			r.stats.cleanStops++
+		} else {
+			c.kill()
+			r.stats.kills++
+			r.stats.byMode["timed"]++
+			if m.failpoint != "" {
+				r.stats.fallbacks++
+			}
+		}
+	}
+	close(stopFeed)
+	if err := <-fed; err != nil {
+		t.Fatal(err)
+	}
+	r.checkRestores(c)
+	r.collectQueries(c)
+	r.checkStores()
+}
+
+func killedBySignal(c *child) bool {
+	ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
+}
+
+// checkRestores compares the first restore of every changelog partition in
+// a run with the store offset the parent read before it: a store with a
+// valid offset must restore from offset + 1, never in full (I4).
+func (r *crashRun) checkRestores(c *child) {
+	c.mu.Lock()
+	lines := slices.Clone(c.lines)
+	c.mu.Unlock()
+	first := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 4 && f[0] == "RESTORE-END" {
+			n, _ := strconv.ParseInt(f[3], 10, 64)
+			r.stats.tailRecords += n
+		}
+		if len(f) != 6 || f[0] != "RESTORE-START" || first[f[2]] {
+			continue
+		}
+		first[f[2]] = true
+		start, _ := strconv.ParseInt(f[3], 10, 64)
+		full := f[5] == "true"
+		if full {
+			r.stats.fullRestores++
+		}
+		off, had := r.offsets[f[2]]
+		switch {
+		case had && full:
+			r.stats.wipes++
+			r.diverge("%s: full restore although the store's offset %d was valid (I4)", f[2], off)
+		case had && start != off+1:
+			r.diverge("%s: restore from %d, want the store's offset %d + 1 (I4)", f[2], start, off)
+		}
+	}
+}
+
+func (r *crashRun) collectQueries(c *child) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.lines {
+		f := strings.Fields(l)
+		if len(f) == 5 && f[0] == "QUERY" {
+			r.queries = append(r.queries, queryLine{store: f[1], key: f[3], value: f[4]})
+		}
+	}
+}
+
+// storeRef is one store partition of the topology.
+type storeRef struct {
+	spec    *kstreams.StoreSpec
+	taskDir string
+	tp      state.TopicPartition
+}
+
+func (r *crashRun) storeRefs() []storeRef {
+	var out []storeRef
+	for _, st := range r.topo.Subtopologies() {
+		for _, sp := range st.Stores {
+			for p := 0; p < r.w.partitions; p++ {
+				out = append(out, storeRef{spec: sp,
+					taskDir: filepath.Join(r.stateDir, r.appID, state.TaskDirName(st.ID, p)),
+					tp:      state.TopicPartition{Topic: kstreams.ChangelogTopic(r.appID, sp.Name), Partition: int32(p)}})
+			}
+		}
+	}
+	return out
+}
+
+// openStore opens a store partition as the runtime does, or returns nil
+// when it does not exist.
+func openStore(ref storeRef, inMemory bool) (state.Store, error) {
+	sp := ref.spec
+	if !inMemory {
+		dir := state.SegmentedDir(ref.taskDir, sp.Name)
+		if sp.Kind == kstreams.KeyValueStoreKind {
+			dir = state.KeyValueDir(ref.taskDir, sp.Name)
+		}
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	switch sp.Kind {
+	case kstreams.KeyValueStoreKind:
+		o := state.KeyValueOptions{Name: sp.Name, Timestamped: sp.Timestamped}
+		if inMemory {
+			return state.NewInMemoryKeyValue(o), nil
+		}
+		return state.OpenRocksDBKeyValue(ref.taskDir, o)
+	case kstreams.WindowStoreKind:
+		o := state.WindowOptions{Name: sp.Name, RetentionMs: sp.Retention, Timestamped: sp.Timestamped}
+		if inMemory {
+			return state.NewInMemoryWindow(o)
+		}
+		return state.OpenRocksDBWindow(ref.taskDir, o)
+	default:
+		o := state.SessionOptions{Name: sp.Name, RetentionMs: sp.Retention}
+		if inMemory {
+			return state.NewInMemorySession(o)
+		}
+		return state.OpenRocksDBSession(ref.taskDir, o)
+	}
+}
+
+// dumpStore returns a store's committed contents as "key" → "value" hex,
+// in the query encoding plus the raw stored value.
+func dumpStore(s state.Store) (map[string]string, error) {
+	out := map[string]string{}
+	err := queryStore(kstreams.LocalStore{Name: s.Name(), Store: s}, false, func(k, v []byte) {
+		out[hex.EncodeToString(k)] = hex.EncodeToString(v)
+	})
+	return out, err
+}
+
+// checkStores opens every store the dead child left and checks I1 and I2:
+// its contents are exactly the fold of its changelog, read_committed, up to
+// its committed offset; a store without an offset is empty. It records the
+// offsets for the next run's restore check.
+func (r *crashRun) checkStores() {
+	refs := r.storeRefs()
+	type opened struct {
+		ref  storeRef
+		off  int64
+		dump map[string]string
+	}
+	var todo []opened
+	for _, ref := range refs {
+		s, err := openStore(ref, false)
+		if err != nil {
+			r.diverge("opening store %s of %s after the kill: %v", ref.spec.Name, ref.taskDir, err)
+			continue
+		}
+		if s == nil {
+			delete(r.offsets, ref.tp.String())
+			continue
+		}
+		off, ok, err := s.CommittedOffset(ref.tp)
+		dump, derr := dumpStore(s)
+		s.Close()
+		if err != nil || derr != nil {
+			r.diverge("reading store %s of %s: %v %v", ref.spec.Name, ref.taskDir, err, derr)
+			continue
+		}
+		if !ok {
+			delete(r.offsets, ref.tp.String())
+			if len(dump) > 0 {
+				r.diverge("store %s (%s) holds %d entries but no changelog offset (I1)", ref.spec.Name, ref.tp, len(dump))
+			}
+			continue
+		}
+		r.offsets[ref.tp.String()] = off
+		todo = append(todo, opened{ref: ref, off: off, dump: dump})
+	}
+	if len(todo) == 0 {
+		return
+	}
+	want := map[state.TopicPartition]int64{}
+	for _, o := range todo {
+		want[o.ref.tp] = o.off
+	}
+	logs, err := readChangelogs(r.bootstrap, want)
+	if err != nil {
+		r.diverge("reading changelogs: %v", err)
+		return
+	}
+	for _, o := range todo {
+		recs := logs[o.ref.tp]
+		if n := len(recs); n == 0 || recs[n-1].offset != o.off {
+			last := int64(-1)
+			if n > 0 {
+				last = recs[n-1].offset
+			}
+			r.diverge("store %s (%s) has offset %d, but the last committed changelog record up to it is at %d (I1/I3)",
+				o.ref.spec.Name, o.ref.tp, o.off, last)
+		}
+		fold, err := openStore(o.ref, true)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		crs := make([]state.ChangelogRecord, len(recs))
+		for i, rec := range recs {
+			crs[i] = rec.rec
+		}
+		if len(crs) > 0 {
+			if err := fold.ApplyChangelog(crs, o.ref.tp, o.off); err != nil {
+				r.t.Fatal(err)
+			}
+		}
+		want, err := dumpStore(fold)
+		fold.Close()
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if d := diffDumps(o.dump, want); d != "" {
+			r.diverge("store %s (%s) at offset %d differs from the fold of its changelog up to that offset (I1/I2):\n%s",
+				o.ref.spec.Name, o.ref.tp, o.off, d)
+		}
+	}
+}
+
+func diffDumps(got, want map[string]string) string {
+	var lines []string
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			lines = append(lines, fmt.Sprintf("  missing %s = %s", k, v))
+		} else if g != v {
+			lines = append(lines, fmt.Sprintf("  %s = %s, want %s", k, g, v))
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			lines = append(lines, fmt.Sprintf("  extra %s = %s", k, v))
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 10 {
+		lines = append(lines[:10], fmt.Sprintf("  ... %d more", len(lines)-10))
+	}
+	return strings.Join(lines, "\n")
+}
+
+type changelogRecord struct {
+	offset int64
+	rec    state.ChangelogRecord
+}
+
+// readChangelogs reads each changelog partition read_committed from its
+// start up to and including offset upTo.
+func readChangelogs(bootstrap string, upTo map[state.TopicPartition]int64) (map[state.TopicPartition][]changelogRecord, error) {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{
+		"bootstrap.servers":    bootstrap,
+		"group.id":             "crash-checker",
+		"isolation.level":      "read_committed",
+		"enable.partition.eof": true,
+		"enable.auto.commit":   false,
+		"fetch.wait.max.ms":    50,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	var parts []kafka.TopicPartition
+	for tp := range upTo {
+		topic := tp.Topic
+		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: tp.Partition, Offset: kafka.OffsetBeginning})
+	}
+	if err := c.Assign(parts); err != nil {
+		return nil, err
+	}
+	out := map[state.TopicPartition][]changelogRecord{}
+	done := map[state.TopicPartition]bool{}
+	deadline := time.Now().Add(time.Minute)
+	for len(done) < len(upTo) {
+		if time.Now().After(deadline) {
+			return out, fmt.Errorf("changelogs not read to their store offsets within a minute: %d of %d done", len(done), len(upTo))
+		}
+		switch e := c.Poll(100).(type) {
+		case *kafka.Message:
+			tp := state.TopicPartition{Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition}
+			off := int64(e.TopicPartition.Offset)
+			if done[tp] || off > upTo[tp] {
+				done[tp] = true
+				continue
+			}
+			ts := int64(-1)
+			if !e.Timestamp.IsZero() {
+				ts = e.Timestamp.UnixMilli()
+			}
+			out[tp] = append(out[tp], changelogRecord{offset: off, rec: state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts}})
+			if off >= upTo[tp] {
+				done[tp] = true
+			}
+		case kafka.PartitionEOF:
+			done[state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}] = true
+		case kafka.Error:
+			if e.IsFatal() {
+				return out, e
+			}
+		}
+	}
+	return out, nil
+}
+
+// finish runs the child once more without faults until the output is
+// complete, stops it cleanly, and verifies everything.
+func (r *crashRun) finish() {
+	t := r.t
+	want := r.expected()
+	c := startChild(t, r.spec)
+	c.wait(t, "RUNNING", 2*time.Minute)
+	if err := r.waitInputCommitted(2 * time.Minute); err != nil {
+		r.diverge("%v", err)
+	}
+	got, err := r.readOutputs(want)
+	if err != nil {
+		r.diverge("reading the output: %v", err)
+	}
+	c.stop(t)
+	r.checkRestores(c)
+	r.collectQueries(c)
+	r.checkStores()
+	r.checkOutput(got, want)
+	r.checkQueries(got)
+	r.summary()
+}
+
+// expected runs the input through the topology in process and returns,
+// per output argument and output key (hex), the values (hex, "null" for a
+// tombstone) in the order they must appear.
+func (r *crashRun) expected() map[string]map[string][]string {
+	d, err := kstreamstest.New(r.topo, kstreamstest.Config{ApplicationID: r.appID, Partitions: r.w.partitions,
+		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{})})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer d.Close()
+	for i := 0; i < r.fed; i++ {
+		rec := r.record(i)
+		if err := d.Pipe(r.in, rec.Key, rec.Value, rec.Timestamp.UnixMilli()); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	out := map[string]map[string][]string{}
+	for _, o := range r.w.outputs {
+		byKey := map[string][]string{}
+		for _, rec := range d.Records(r.args[o]) {
+			k := hex.EncodeToString(rec.Key)
+			byKey[k] = append(byKey[k], valueHex(rec.Value))
+		}
+		out[o] = byKey
+	}
+	return out
+}
+
+func valueHex(v []byte) string {
+	if v == nil {
+		return "null"
+	}
+	return hex.EncodeToString(v)
+}
+
+// readOutputs reads every output topic read_committed until it holds as
+// many records as want says (plus a second's linger for any extra), grouped
+// as expected groups them.
+func (r *crashRun) readOutputs(want map[string]map[string][]string) (map[string]map[string][]string, error) {
+	out := map[string]map[string][]string{}
+	var firstErr error
+	for _, o := range r.w.outputs {
+		n := 0
+		for _, seq := range want[o] {
+			n += len(seq)
+		}
+		recs, err := testkafka.ReadCommitted(r.bootstrap, r.args[o], n, 2*time.Minute, time.Second)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		byKey := map[string][]string{}
+		for _, rec := range recs {
+			k := hex.EncodeToString(rec.Key)
+			byKey[k] = append(byKey[k], valueHex(rec.Value))
+		}
+		out[o] = byKey
+	}
+	return out, firstErr
+}
+
+// checkOutput compares the committed output with the fold of the input.
+// Under exactly_once_v2 every output key's sequence of values must equal
+// the expected one: no duplicate, no gap (I3). Under at_least_once records
+// may be processed twice: every key must be there and its last value must be
+// at least the expected one (a retraction stays a retraction).
+func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
+	for _, o := range r.w.outputs {
+		bad := 0
+		report := func(format string, args ...any) {
+			bad++
+			if bad <= 10 {
+				r.diverge(format, args...)
+			} else {
+				r.stats.divergences++
+			}
+		}
+		for k, seq := range want[o] {
+			g := got[o][k]
+			if r.guarantee == "exactly_once_v2" {
+				if !slices.Equal(g, seq) {
+					report("%s key %s: committed updates %v, want %v (I3)", o, k, g, seq)
+				}
+				continue
+			}
+			last := seq[len(seq)-1]
+			switch {
+			case len(g) == 0:
+				report("%s key %s: no output, want a last value %s (records lost)", o, k, last)
+			case last == "null" && g[len(g)-1] != "null":
+				report("%s key %s: last value %s, want the retraction", o, k, g[len(g)-1])
+			case last != "null" && (g[len(g)-1] == "null" || longHex(g[len(g)-1]) < longHex(last)):
+				report("%s key %s: last value %s, want at least %s (records lost)", o, k, g[len(g)-1], last)
+			}
+		}
+		for k, g := range got[o] {
+			if _, ok := want[o][k]; !ok {
+				report("%s: unexpected key %s: %v", o, k, g)
+			}
+		}
+	}
+}
+
+func longHex(h string) int64 {
+	b, err := hex.DecodeString(h)
+	if err != nil || len(b) != 8 {
+		return math.MinInt64
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
+// checkQueries checks I5 from the outside: every value a READ_COMMITTED
+// query saw is a value the committed output holds for that key.
+func (r *crashRun) checkQueries(got map[string]map[string][]string) {
+	committed := map[string]bool{}
+	for o, byKey := range got {
+		for k, seq := range byKey {
+			for _, v := range seq {
+				committed[o+" "+k+" "+v] = true
+			}
+		}
+	}
+	r.stats.queries = len(r.queries)
+	bad := 0
+	for _, q := range r.queries {
+		o, ok := r.w.storeOutput[q.store]
+		if !ok {
+			o = r.w.outputs[0]
+		}
+		if !committed[o+" "+q.key+" "+q.value] {
+			bad++
+			if bad <= 10 {
+				r.diverge("READ_COMMITTED query of %s saw %s = %s, which no committed output record holds (I5)", q.store, q.key, q.value)
+			} else {
+				r.stats.divergences++
+			}
+		}
+	}
+}
+
+// summary prints the run's counts on one line, also without -v.
+func (r *crashRun) summary() {
+	s := r.stats
+	modes := make([]string, 0, len(s.byMode))
+	for m, n := range s.byMode {
+		modes = append(modes, fmt.Sprintf("%s:%d", m, n))
+	}
+	sort.Strings(modes)
+	line := fmt.Sprintf("crash summary: workload=%s guarantee=%s seed=%d kills=%d divergences=%d full-restores=%d wipes=%d "+
+		"clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s by-mode=[%s]",
+		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.cleanStops, s.tailRecords,
+		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), strings.Join(modes, " "))
+	r.t.Log(line)
+	fmt.Println(line)
+}
+
+// waitInputCommitted waits until the application's group has committed
+// every input partition up to its end: then all input is processed and its
+// effects committed.
+func (r *crashRun) waitInputCommitted(timeout time.Duration) error {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "group.id": r.appID})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	parts := make([]kafka.TopicPartition, r.w.partitions)
+	for p := range parts {
+		parts[p] = kafka.TopicPartition{Topic: &r.in, Partition: int32(p)}
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		committed, err := c.Committed(parts, 10000)
+		behind := 0
+		if err == nil {
+			for _, cp := range committed {
+				_, hi, werr := c.QueryWatermarkOffsets(r.in, cp.Partition, 10000)
+				if werr != nil || int64(cp.Offset) < hi {
+					behind++
+				}
+			}
+		}
+		if err == nil && behind == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("input not fully committed within %v: %d partitions behind (%v)", timeout, behind, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

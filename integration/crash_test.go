@@ -1,0 +1,110 @@
+package integration
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/twostores"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+)
+
+// The crash workloads. Inputs are deterministic; timestamps grow with the
+// record index, so no record is ever late and the in-process fold of the
+// input (the test driver) is the one expected output.
+var (
+	wordCountWorkload = crashWorkload{
+		name: "wordcount", topology: wordcount.Name, example: "wordcount", outputs: []string{"output"},
+		partitions: 2, stepMs: 10, perRound: 10, perTick: 2,
+		input: func(i int) (string, string) { return "line-" + strconv.Itoa(i), crashLine(i) },
+	}
+	windowedCountWorkload = crashWorkload{
+		name: "windowedcount", topology: windowedcount.Name, example: "windowedcount", outputs: []string{"output"},
+		partitions: 2, stepMs: 25, perRound: 10, perTick: 2,
+		input: func(i int) (string, string) { return fmt.Sprintf("key-%d", crashKey(i, 8)), "v" },
+	}
+	sessionCountWorkload = crashWorkload{
+		name: "sessioncount", topology: sessioncount.Name, example: "sessioncount", outputs: []string{"output"},
+		partitions: 2, stepMs: 25, perRound: 10, perTick: 2,
+		input: func(i int) (string, string) { return fmt.Sprintf("user-%d", sessionKey(i)), "click" },
+	}
+	twoStoresWorkload = crashWorkload{
+		name: "twostores", topology: twostores.Name, example: "twostores", outputs: []string{"counts", "sums"},
+		storeOutput: map[string]string{twostores.CountsStore: "counts", twostores.SumsStore: "sums"},
+		partitions:  2, stepMs: 10, perRound: 10, perTick: 2,
+		input: func(i int) (string, string) {
+			return fmt.Sprintf("account-%d", crashKey(i, 8)), strconv.Itoa(1 + (i*37)%100)
+		},
+	}
+)
+
+// crashLine is the i-th input line of the word count: three words of a
+// small vocabulary, so that each word is counted many times.
+func crashLine(i int) string {
+	vocab := []string{"stoat", "weasel", "ermine", "otter", "badger", "mink", "ferret", "marten", "polecat", "wolverine"}
+	return vocab[i%len(vocab)] + " " + vocab[(i*7+3)%len(vocab)] + " " + vocab[(i*3+1)%len(vocab)]
+}
+
+// crashKey spreads record i over n keys irregularly, so that sessions both
+// merge and close.
+func crashKey(i, n int) int { return (i*i*7 + i*3 + i/5) % n }
+
+// sessionKey gives each of six users bursts of 40 records one second long,
+// with sparse records in between, so that sessions grow, close after the
+// five-second gap, and start again.
+func sessionKey(i int) int {
+	k := i / 40
+	if i%5 == 0 {
+		k += 3
+	}
+	return k % 6
+}
+
+// defaultCrashKills is the kills per workload in the default run.
+const defaultCrashKills = 30
+
+// TestCrashWordCountExactlyOnce kills the word count with SIGKILL at every
+// named failpoint and at random moments, restarting it each time, and
+// checks I1-I5 after every kill and at the end (see docs/crash-testing.md).
+func TestCrashWordCountExactlyOnce(t *testing.T) {
+	r := newCrashRun(t, wordCountWorkload, "exactly_once_v2", nil)
+	r.runKills(crashWorkloadKills(t, defaultCrashKills))
+}
+
+// TestCrashWindowedCountExactlyOnce is the crash test of a window store.
+func TestCrashWindowedCountExactlyOnce(t *testing.T) {
+	r := newCrashRun(t, windowedCountWorkload, "exactly_once_v2", nil)
+	r.runKills(crashWorkloadKills(t, defaultCrashKills))
+}
+
+// TestCrashSessionCountExactlyOnce is the crash test of a session store,
+// whose updates include retractions of merged sessions.
+func TestCrashSessionCountExactlyOnce(t *testing.T) {
+	r := newCrashRun(t, sessionCountWorkload, "exactly_once_v2", nil)
+	r.runKills(crashWorkloadKills(t, defaultCrashKills))
+}
+
+// TestCrashTwoStoresExactlyOnce is the crash test of a task with two
+// stores, where txn.between-stores kills after one store committed and
+// before the other did.
+func TestCrashTwoStoresExactlyOnce(t *testing.T) {
+	r := newCrashRun(t, twoStoresWorkload, "exactly_once_v2", nil)
+	r.runKills(crashWorkloadKills(t, defaultCrashKills))
+}
+
+// TestCrashWordCountAtLeastOnce: under at_least_once nothing is lost and
+// stores still hold exactly the fold of their changelogs up to their
+// offsets.
+func TestCrashWordCountAtLeastOnce(t *testing.T) {
+	r := newCrashRun(t, wordCountWorkload, "at_least_once", nil)
+	r.runKills(crashWorkloadKills(t, 12))
+}
+
+// TestCrashTwoStoresAtLeastOnce is TestCrashWordCountAtLeastOnce for two
+// stores in one task.
+func TestCrashTwoStoresAtLeastOnce(t *testing.T) {
+	r := newCrashRun(t, twoStoresWorkload, "at_least_once", nil)
+	r.runKills(crashWorkloadKills(t, 12))
+}
