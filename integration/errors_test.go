@@ -188,3 +188,74 @@ func TestRepartitionRecordsPurgedAfterCommit(t *testing.T) {
 		}
 	}
 }
+
+// merger copies two topics, read by one source node, to one output topic.
+const merger = "integration-merger"
+
+func init() {
+	kstreams.RegisterTopology(merger, func(args map[string]string) (*kstreams.Topology, error) {
+		b := kstreams.NewStreamsBuilder()
+		kstreams.Stream(b, []string{args["left"], args["right"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
+			To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+		return b.Build()
+	})
+}
+
+// TestTaskProcessesPartitionsInTimestampOrder: a task with two input
+// partitions, both holding data before the start, emits its records in
+// timestamp order across them (max.task.idle.ms=0 waits for a partition
+// with data on the broker that is not fetched yet).
+func TestTaskProcessesPartitionsInTimestampOrder(t *testing.T) {
+	bootstrap := testkafka.Bootstrap(t)
+	left, right, out := testkafka.Topic(t, "left"), testkafka.Topic(t, "right"), testkafka.Topic(t, "out")
+	testkafka.CreateTopics(t, bootstrap, 1, left, right, out)
+	var recs []testkafka.Record
+	for i := 0; i < 40; i++ {
+		topic := left
+		if i%2 == 1 {
+			topic = right
+		}
+		recs = append(recs, testkafka.Record{Topic: topic, Partition: 0, Key: []byte("k"), Value: []byte(fmt.Sprint(i)),
+			Timestamp: time.UnixMilli(epochBase + int64(i))})
+	}
+	// All of right first, then all of left: arrival order is not timestamp order.
+	var ordered []testkafka.Record
+	for _, r := range recs {
+		if r.Topic == right {
+			ordered = append(ordered, r)
+		}
+	}
+	for _, r := range recs {
+		if r.Topic == left {
+			ordered = append(ordered, r)
+		}
+	}
+	testkafka.Produce(t, bootstrap, ordered...)
+	cfg, err := LoadConfig(nil, map[string]string{
+		"application.id": left + "-app", "bootstrap.servers": bootstrap, "state.dir": t.TempDir(),
+		"processing.guarantee": "exactly_once_v2", "max.task.idle.ms": "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ks, err := StartStoatFlow(ctx, merger, map[string]string{"left": left, "right": right, "output": out}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ks.Close(context.Background())
+	got, err := testkafka.ReadCommitted(bootstrap, out, 40, time.Minute, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		if string(r.Value) != fmt.Sprint(i) {
+			var vals []string
+			for _, r := range got {
+				vals = append(vals, string(r.Value))
+			}
+			t.Fatalf("output out of timestamp order: %v", vals)
+		}
+	}
+}

@@ -44,7 +44,8 @@ type activeTask struct {
 	task      *Task
 	stores    []*taskStore
 	queues    []*partQueue
-	restoring int // stores still restoring
+	restoring int       // stores still restoring
+	idleSince time.Time // when the task began waiting for an empty partition
 }
 
 func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
@@ -225,17 +226,72 @@ func (t *streamThread) handle(ev kafka.Event) error {
 }
 
 func (t *streamThread) buffered() bool {
+	now := time.Now()
 	for _, a := range t.tasks {
-		if !a.running() {
-			continue
-		}
-		for _, q := range a.queues {
-			if len(q.recs) > 0 {
-				return true
-			}
+		if a.running() && t.ready(a, now) {
+			return true
 		}
 	}
 	return false
+}
+
+// unknownLagWait bounds how long a task waits for a partition whose fetch
+// position the consumer does not know yet (just assigned) under
+// max.task.idle.ms=0.
+const unknownLagWait = time.Second
+
+// ready reports whether a task may process its buffered records now, as
+// Kafka Streams decides it: at once when every input partition has a record
+// buffered (so the one with the smallest timestamp goes first); otherwise,
+// with max.task.idle.ms < 0 at once; with 0 only when no empty partition
+// has records on the broker not fetched yet; with a positive value after
+// the task waited that long for its empty partitions.
+func (t *streamThread) ready(a *activeTask, now time.Time) bool {
+	empty, full := 0, 0
+	for _, q := range a.queues {
+		if len(q.recs) == 0 {
+			empty++
+		} else {
+			full++
+		}
+	}
+	if full == 0 {
+		return false
+	}
+	if empty == 0 || t.s.cfg.MaxTaskIdle < 0 {
+		a.idleSince = time.Time{}
+		return true
+	}
+	if a.idleSince.IsZero() {
+		a.idleSince = now
+	}
+	waited := now.Sub(a.idleSince)
+	if idle := t.s.cfg.MaxTaskIdle; idle > 0 {
+		return waited >= idle
+	}
+	for _, q := range a.queues {
+		if len(q.recs) > 0 {
+			continue
+		}
+		lo, hi, err := t.consumer.GetWatermarkOffsets(q.tp.topic, q.tp.partition)
+		if err != nil || hi < 0 {
+			if waited < unknownLagWait {
+				return false // not fetched yet: its lag is unknown
+			}
+			continue
+		}
+		if hi <= lo {
+			continue // nothing on the broker to wait for
+		}
+		pos := q.next
+		if pos < 0 {
+			pos = max(q.committed, lo)
+		}
+		if pos < hi && waited < unknownLagWait {
+			return false // fetchable data the consumer has not delivered yet
+		}
+	}
+	return true
 }
 
 // rebalance is librdkafka's rebalance callback (eager protocol: every
@@ -460,10 +516,12 @@ func (t *streamThread) partitions(topic string) (int, error) {
 // process runs buffered records through the running tasks, picking within a
 // task the partition whose next record has the smallest timestamp.
 func (t *streamThread) process() error {
+	now := time.Now()
 	for _, a := range t.tasks {
-		if !a.running() {
+		if !a.running() || !t.ready(a, now) {
 			continue
 		}
+		a.idleSince = time.Time{}
 		for {
 			var q *partQueue
 			for _, c := range a.queues {
@@ -482,6 +540,9 @@ func (t *streamThread) process() error {
 			q.recs = q.recs[1:]
 			if err := t.processOne(a, q, m); err != nil {
 				return err
+			}
+			if len(q.recs) == 0 && len(a.queues) > 1 && !t.ready(a, time.Now()) {
+				break // a partition ran dry: wait for it as max.task.idle.ms says
 			}
 		}
 		for _, ts := range a.stores {
