@@ -22,8 +22,20 @@ echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP" >&2
 # The config surface on the example a user would try first.
 go run ./cmd/sidecar config --config examples/wordcount/streams.properties
 
+# Top-level results of every test (skips included, so a skipped integration
+# test shows), then each package's closing line; the full log stays in
+# .cache/test.log.
+mkdir -p .cache
+set +e
 # shellcheck disable=SC2086
-go test -count=1 -timeout 40m ${STOATFLOW_TEST_FLAGS:-} ./...
+go test -count=1 -v -timeout 40m ${STOATFLOW_TEST_FLAGS:-} ./... 2>&1 | tee .cache/test.log |
+	grep -E '^(--- (PASS|FAIL|SKIP)|ok |FAIL|panic:|\?)'
+rc=${PIPESTATUS[0]}
+set -e
+if ((rc != 0)) || grep -qE '^(FAIL|panic:)|^--- FAIL' .cache/test.log; then
+	echo "test: FAILED (full log: .cache/test.log)" >&2
+	exit 1
+fi
 # The concurrent packages once more under the race detector.
 race_pkgs=()
 for p in state txn kstreams metrics; do
