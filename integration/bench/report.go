@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// agg is the medians of one (workload, engine) over its successful runs.
+type agg struct {
+	workload, engine string
+	ok, runs         int
+	recsPerSec       float64
+	cpuPerM          float64
+	rss              float64
+	p50, p99         float64 // milliseconds
+	restoreMBs       float64
+	replayed         float64
+	toRunning        float64 // seconds
+	commits          *commitPhases
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func medianDur(ds []time.Duration) time.Duration {
+	xs := make([]float64, len(ds))
+	for i, d := range ds {
+		xs[i] = float64(d)
+	}
+	return time.Duration(median(xs))
+}
+
+func (b *bench) aggregate() []*agg {
+	var out []*agg
+	idx := map[[2]string]*agg{}
+	vals := map[*agg]map[string][]float64{}
+	phases := map[*agg][][6]time.Duration{}
+	for _, r := range b.results {
+		k := [2]string{r.workload, r.engine}
+		a := idx[k]
+		if a == nil {
+			a = &agg{workload: r.workload, engine: r.engine}
+			idx[k] = a
+			out = append(out, a)
+			vals[a] = map[string][]float64{}
+		}
+		a.runs++
+		if r.err != nil {
+			continue
+		}
+		a.ok++
+		v := vals[a]
+		v["rps"] = append(v["rps"], r.recsPerSec)
+		v["cpu"] = append(v["cpu"], r.cpuPerM)
+		v["rss"] = append(v["rss"], float64(r.rss))
+		v["p50"] = append(v["p50"], float64(r.p50)/1e6)
+		v["p99"] = append(v["p99"], float64(r.p99)/1e6)
+		v["mbs"] = append(v["mbs"], r.restoreMBs)
+		v["rep"] = append(v["rep"], float64(r.replayed))
+		v["run"] = append(v["run"], r.toRunning.Seconds())
+		if c := r.commits; c != nil {
+			phases[a] = append(phases[a], [6]time.Duration{c.flush[0], c.flush[1], c.kafka[0], c.kafka[1], c.st[0], c.st[1]})
+			if a.commits == nil {
+				a.commits = &commitPhases{}
+			}
+			a.commits.n += c.n
+			a.commits.failed += c.failed
+		}
+	}
+	for _, a := range out {
+		v := vals[a]
+		a.recsPerSec, a.cpuPerM, a.rss = median(v["rps"]), median(v["cpu"]), median(v["rss"])
+		a.p50, a.p99, a.restoreMBs = median(v["p50"]), median(v["p99"]), median(v["mbs"])
+		a.replayed, a.toRunning = median(v["rep"]), median(v["run"])
+		if ps := phases[a]; len(ps) > 0 {
+			col := func(i int) time.Duration {
+				ds := make([]time.Duration, len(ps))
+				for j, p := range ps {
+					ds[j] = p[i]
+				}
+				return medianDur(ds)
+			}
+			a.commits.flush = [2]time.Duration{col(0), col(1)}
+			a.commits.kafka = [2]time.Duration{col(2), col(3)}
+			a.commits.st = [2]time.Duration{col(4), col(5)}
+		}
+	}
+	return out
+}
+
+func find(aggs []*agg, workload, engine string) *agg {
+	for _, a := range aggs {
+		if a.workload == workload && a.engine == engine && a.ok > 0 {
+			return a
+		}
+	}
+	return nil
+}
+
+// report prints the run's settings, the table of medians, the ratios
+// against Kafka Streams and the ceilings, the targets and commit phases.
+func (b *bench) report(w io.Writer, c *config, took time.Duration) {
+	aggs := b.aggregate()
+	fmt.Fprintf(w, "\nStoatFlow benchmarks: %d round(s), medians; %s total\n", c.rounds, took.Round(time.Second))
+	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
+		"latency-rate=%d/s latency-duration=%v restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
+		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
+		c.latencyRate, c.latencyDur, c.restoreMB, c.restoreValue, c.jvmOpts)
+
+	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records replayed | start → RUNNING s | ok runs |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	dash := func(x float64, format string) string {
+		if x == 0 {
+			return "—"
+		}
+		return fmt.Sprintf(format, x)
+	}
+	for _, a := range aggs {
+		restoreRow := strings.HasPrefix(a.workload, "restore") || strings.HasPrefix(a.workload, "restart")
+		rps, cpu := dash(a.recsPerSec, "%.0f"), dash(a.cpuPerM, "%.2f")
+		rep, run := "—", "—"
+		if restoreRow {
+			rep = fmt.Sprintf("%.0f", a.replayed)
+			if a.engine == engStoat {
+				run = fmt.Sprintf("%.1f", a.toRunning)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", a.workload, a.engine, rps, cpu,
+			dash(a.rss/(1<<20), "%.0f"), dash(a.p50, "%.1f"), dash(a.p99, "%.1f"), dash(a.restoreMBs, "%.1f"), rep, run, a.ok, a.runs)
+	}
+
+	fmt.Fprintln(w, "\nRatios of medians (StoatFlow ÷ reference):")
+	ratio := func(label string, num, den float64) {
+		if num == 0 || den == 0 {
+			fmt.Fprintf(w, "- %s: n/a\n", label)
+			return
+		}
+		fmt.Fprintf(w, "- %s: %.3f\n", label, num/den)
+	}
+	for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
+		sf, ks := find(aggs, wl, engStoat), find(aggs, wl, engKS)
+		if sf == nil || ks == nil {
+			continue
+		}
+		ratio(wl+" throughput vs Kafka Streams", sf.recsPerSec, ks.recsPerSec)
+		ratio(wl+" CPU per record vs Kafka Streams", sf.cpuPerM, ks.cpuPerM)
+		ratio(wl+" peak RSS vs Kafka Streams", sf.rss, ks.rss)
+	}
+	if sf, ks := find(aggs, "latency", engStoat), find(aggs, "latency", engKS); sf != nil && ks != nil {
+		ratio("latency p50 vs Kafka Streams", sf.p50, ks.p50)
+		ratio("latency p99 vs Kafka Streams", sf.p99, ks.p99)
+	}
+
+	fmt.Fprintln(w, "\nTargets:")
+	target := func(label string, sf, ref *agg, get func(*agg) float64, bound float64, atMost bool) {
+		if sf == nil || ref == nil || get(ref) == 0 {
+			fmt.Fprintf(w, "- %s: not measured\n", label)
+			return
+		}
+		r := get(sf) / get(ref)
+		met := r >= bound
+		if atMost {
+			met = r <= bound
+		}
+		verdict := "NOT MET"
+		if met {
+			verdict = "met"
+		}
+		fmt.Fprintf(w, "- %s: %.3f → %s\n", label, r, verdict)
+	}
+	cpu := func(a *agg) float64 { return a.cpuPerM }
+	rss := func(a *agg) float64 { return a.rss }
+	p99 := func(a *agg) float64 { return a.p99 }
+	rps := func(a *agg) float64 { return a.recsPerSec }
+	mbs := func(a *agg) float64 { return a.restoreMBs }
+	target("word count EOS CPU per record ≤ 1/4 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), cpu, 0.25, true)
+	target("word count EOS peak RSS ≤ 1/8 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), rss, 0.125, true)
+	target("word count EOS p99 latency ≤ 1/14 of Kafka Streams", find(aggs, "latency", engStoat), find(aggs, "latency", engKS), p99, 1.0/14, true)
+	target("word count EOS throughput ≥ 70% of the transactional consume→produce ceiling", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engTxnLoop), rps, 0.70, false)
+	target("stateless throughput ≥ 80% of the plain consume→produce ceiling", find(aggs, "stateless", engStoat), find(aggs, "stateless", engPlainLoop), rps, 0.80, false)
+	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)
+
+	first := true
+	for _, a := range aggs {
+		if a.commits == nil {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w, "\nStoatFlow commit phases (txn.CommitStats; medians over runs of each run's p50 / p99):")
+			fmt.Fprintln(w, "\n| workload | commits | failed | flush p50 / p99 ms | send offsets + commit p50 / p99 ms | store write batch p50 / p99 ms |")
+			fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: |")
+			first = false
+		}
+		ms := func(d [2]time.Duration) string {
+			return fmt.Sprintf("%.2f / %.2f", float64(d[0])/1e6, float64(d[1])/1e6)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", a.workload, a.commits.n, a.commits.failed, ms(a.commits.flush), ms(a.commits.kafka), ms(a.commits.st))
+	}
+	if len(b.notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range b.notes {
+			fmt.Fprintln(w, "Note: "+n)
+		}
+	}
+	for _, r := range b.results {
+		if r.err != nil {
+			fmt.Fprintf(w, "FAILED: %s on %s, round %d: %v\n", r.workload, r.engine, r.round+1, firstLine(r.err.Error()))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
