@@ -36,6 +36,14 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	flag.Parse()
+	// Each RocksDB model run opens a fresh database, which costs tens of
+	// milliseconds of fsyncs; 50 runs per test keep the default suite
+	// short. Pass -rapid.checks=N for more.
+	rapidSet := false
+	flag.Visit(func(f *flag.Flag) { rapidSet = rapidSet || f.Name == "rapid.checks" })
+	if f := flag.Lookup("rapid.checks"); f != nil && !rapidSet {
+		f.Value.Set("50")
+	}
 	os.Exit(m.Run())
 }
 

@@ -195,9 +195,11 @@ func isFreshDir(path string) (bool, error) {
 	return false, nil
 }
 
+// isLockError reports RocksDB's failure to take the database's LOCK file:
+// the store is open elsewhere, which is not corruption.
 func isLockError(err error) bool {
 	s := err.Error()
-	return strings.Contains(s, "lock") && (strings.Contains(s, "unavailable") || strings.Contains(s, "Resource"))
+	return strings.Contains(s, "/LOCK") || strings.Contains(s, "lock hold by") || strings.Contains(s, "While lock file")
 }
 
 // classify turns a RocksDB read error into a CorruptionError when it is one.

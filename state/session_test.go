@@ -103,6 +103,7 @@ func TestSessionReopenAndRetention(t *testing.T) {
 		if f.persistent {
 			s.Close()
 			s = f.open(t, dir, o)
+			defer s.Close()
 			eq(t, drainSessions(t)(s.FindSessions([]byte("k"), 0, math.MaxInt64, false)), []string{"k[140000,150000]=mid", "k[300000,330000]=new"})
 		}
 	})

@@ -130,6 +130,7 @@ func TestWindowRetentionDropsWholeSegments(t *testing.T) {
 		if f.persistent {
 			s.Close()
 			s = f.open(t, dir, o)
+			defer s.Close()
 			eq(t, drainWindows(t)(s.FetchAll(0, 1_000_000, false)), []string{"k@150000=s1", "k@320000=s3"})
 			o, ok, _ := s.CommittedOffset(changelogTP)
 			eq(t, []any{o, ok}, []any{2, true})
