@@ -51,6 +51,14 @@
 // The kstreamstest package runs a topology in process, like Kafka's
 // TopologyTestDriver.
 //
+// # Record caches
+//
+// With TaskConfig.CacheMaxBytes above zero, stores that ask for caching
+// (Materialized's default) keep updates in a record cache that Task.Flush
+// (before each commit) writes to the store and changelog and forwards
+// downstream, once per key, as Kafka Streams' caches do. With zero, every
+// update is forwarded at once (cache.max.bytes.buffering=0).
+//
 // # Processor API
 //
 // Processor, ProcessorContext and Record are the node-level API the DSL is

@@ -41,8 +41,24 @@ func kvAggregateSupplier(store string, init func() any, agg func(k, v, agg any) 
 
 func (p *kvAggregate) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
-	p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName)
-	return err
+	if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
+		return err
+	}
+	p.store.onFlush(forwardChange(ctx))
+	return nil
+}
+
+// forwardChange forwards a flushed cache entry of a key-value store as a
+// table update, stamped with the value's timestamp (Kafka's
+// TimestampedCacheFlushListener).
+func forwardChange(ctx ProcessorContext) func(e *cacheEntry) error {
+	return func(e *cacheEntry) error {
+		ts := e.ctxTs
+		if e.value != nil {
+			ts = e.ts
+		}
+		return ctx.Forward(Record{Key: e.keyVal, Value: Change{New: e.value}, Timestamp: ts, Headers: e.headers})
+	}
 }
 
 func (p *kvAggregate) Process(r Record) error {
@@ -68,6 +84,9 @@ func (p *kvAggregate) Process(r Record) error {
 	if err := p.store.Put(r.Key, next, ts); err != nil {
 		return err
 	}
+	if p.store.Caching() {
+		return nil // forwarded when the cache is flushed
+	}
 	return p.ctx.Forward(Record{Key: r.Key, Value: Change{New: next}, Timestamp: ts, Headers: r.Headers})
 }
 
@@ -88,9 +107,12 @@ func tableSourceSupplier(store string) func() Processor {
 func (p *tableSource) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
 	if p.storeName != "" {
-		p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName)
+		if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
+			return err
+		}
+		p.store.onFlush(forwardChange(ctx))
 	}
-	return err
+	return nil
 }
 
 func (p *tableSource) Process(r Record) error {
@@ -101,6 +123,9 @@ func (p *tableSource) Process(r Record) error {
 	if p.store != nil {
 		if err := p.store.Put(r.Key, r.Value, r.Timestamp); err != nil {
 			return err
+		}
+		if p.store.Caching() {
+			return nil // forwarded when the cache is flushed
 		}
 	}
 	return p.ctx.Forward(Record{Key: r.Key, Value: Change{New: r.Value}, Timestamp: r.Timestamp, Headers: r.Headers})

@@ -47,26 +47,34 @@ type TaskConfig struct {
 	Output RecordCollector
 	// OnDroppedRecord, if set, is called for every record a processor skips.
 	OnDroppedRecord func(processor, reason string)
+	// CacheMaxBytes is this task's share of statestore.cache.max.bytes.
+	// Above zero, the stores that ask for caching (Materialized caching, on
+	// by default) keep updates in a record cache: they are forwarded and
+	// changelogged once per key at Flush (or when the budget evicts them),
+	// not at every write. Zero forwards every update as it happens.
+	CacheMaxBytes int64
 }
 
 // Task runs the processors of one sub-topology for one partition,
 // synchronously: Process returns when the record and everything it caused
 // have gone through. A task is not safe for concurrent use.
 type Task struct {
-	id         TaskID
-	appID      string
-	topo       *Topology
-	nodes      map[string]*taskNode
-	order      []*taskNode
-	sources    map[string]*taskNode // decorated topic → source
-	stores     map[string]StateStore
-	out        RecordCollector
-	onDrop     func(string, string)
-	streamTime int64
-	curTs      int64
-	md         RecordMetadata
-	hasMD      bool
-	dropped    int64
+	id          TaskID
+	appID       string
+	topo        *Topology
+	nodes       map[string]*taskNode
+	order       []*taskNode
+	sources     map[string]*taskNode // decorated topic → source
+	stores      map[string]StateStore
+	out         RecordCollector
+	onDrop      func(string, string)
+	streamTime  int64
+	curTs       int64
+	curHeaders  []Header
+	cacheBudget *cacheBudget
+	md          RecordMetadata
+	hasMD       bool
+	dropped     int64
 }
 
 type taskNode struct {
@@ -143,7 +151,14 @@ func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
 		return nil, fmt.Errorf("kstreams: store %s value serde: %w", s.Name, err)
 	}
 	base := storeBase{name: s.Name, key: key, val: val, topic: ChangelogTopic(cfg.ApplicationID, s.Name),
-		now: func() int64 { return task.curTs }}
+		now: func() int64 { return task.curTs }, setNow: func(ts int64) { task.curTs = ts },
+		headers: func() []Header { return task.curHeaders }}
+	if cfg.CacheMaxBytes > 0 && s.Caching && (s.Kind != KeyValueStoreKind || s.Timestamped) {
+		if task.cacheBudget == nil {
+			task.cacheBudget = &cacheBudget{max: cfg.CacheMaxBytes}
+		}
+		base.cache = newStoreCache(task.cacheBudget)
+	}
 	if s.Logging {
 		base.log = changelogWriter{task: task, topic: base.topic}
 	}
@@ -156,19 +171,25 @@ func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
 		if !s.Timestamped {
 			return &KeyValueStore{storeBase: base, inner: kv}, nil
 		}
-		return &TimestampedKeyValueStore{storeBase: base, inner: kv}, nil
+		v := &TimestampedKeyValueStore{storeBase: base, inner: kv}
+		v.setupFlush(v.flushWrite)
+		return v, nil
 	case WindowStoreKind:
 		ws, ok := inner.(WindowBytesStore)
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a WindowBytesStore", s.Name, inner)
 		}
-		return &TimestampedWindowStore{storeBase: base, inner: ws}, nil
+		v := &TimestampedWindowStore{storeBase: base, inner: ws}
+		v.setupFlush(v.flushWrite)
+		return v, nil
 	default:
 		ss, ok := inner.(SessionBytesStore)
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a SessionBytesStore", s.Name, inner)
 		}
-		return &SessionStore{storeBase: base, inner: ss}, nil
+		v := &SessionStore{storeBase: base, inner: ss}
+		v.setupFlush(v.flushWrite)
+		return v, nil
 	}
 }
 
@@ -214,6 +235,25 @@ func (task *Task) Init() error {
 			if err := n.proc.Init(nodeContext{n}); err != nil {
 				return fmt.Errorf("kstreams: task %s: init %s: %w", task.id, n.spec.name, err)
 			}
+		}
+	}
+	return nil
+}
+
+// Flush writes the cached updates of every caching store to the store and
+// its changelog and forwards them downstream, store by store in creation
+// order; the runtime calls it before each commit. Without caching it does
+// nothing.
+func (task *Task) Flush() error {
+	prev, prevHeaders := task.curTs, task.curHeaders
+	defer func() { task.curTs, task.curHeaders = prev, prevHeaders }()
+	for _, s := range task.topo.Subtopologies()[task.id.Subtopology].Stores {
+		f, ok := task.stores[s.Name].(interface{ Flush() error })
+		if !ok {
+			continue
+		}
+		if err := f.Flush(); err != nil {
+			return fmt.Errorf("kstreams: task %s: flushing store %s: %w", task.id, s.Name, err)
 		}
 	}
 	return nil
@@ -291,9 +331,9 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 
 func (n *taskNode) process(r Record) error {
 	task := n.task
-	prev := task.curTs
-	task.curTs = r.Timestamp
-	defer func() { task.curTs = prev }()
+	prev, prevHeaders := task.curTs, task.curHeaders
+	task.curTs, task.curHeaders = r.Timestamp, r.Headers
+	defer func() { task.curTs, task.curHeaders = prev, prevHeaders }()
 	switch n.spec.kind {
 	case SourceNode:
 		return nodeContext{n}.Forward(r)

@@ -1,8 +1,10 @@
 package kstreams
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -20,6 +22,9 @@ type storeBase struct {
 	topic    string // changelog topic, also the topic the serdes see
 	log      ChangelogWriter
 	now      func() int64 // timestamp of the record being processed
+	setNow   func(int64)
+	headers  func() []Header
+	cache    *storeCache // nil: writes go straight to the store
 }
 
 // Name returns the store name.
@@ -38,6 +43,18 @@ func (s *storeBase) keyBytes(key any) ([]byte, error) {
 		return nil, fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
 	}
 	return kb, nil
+}
+
+// valueLen is the serialized size of value, for the cache's byte budget.
+func (s *storeBase) valueLen(value any) (int, error) {
+	if value == nil {
+		return 0, nil
+	}
+	b, err := s.val.SerializeAny(s.topic, value)
+	if err != nil {
+		return 0, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+	}
+	return len(b), nil
 }
 
 func withTimestamp(ts int64, raw []byte) []byte {
@@ -67,6 +84,11 @@ func (s *TimestampedKeyValueStore) Get(key any) (value any, ts int64, ok bool, e
 	if err != nil {
 		return nil, 0, false, err
 	}
+	if s.cache != nil {
+		if e, ok := s.cache.get(string(kb)); ok {
+			return e.value, e.ts, e.value != nil, nil
+		}
+	}
 	b, err := s.inner.Get(kb)
 	if err != nil || b == nil {
 		return nil, 0, false, err
@@ -79,6 +101,11 @@ func (s *TimestampedKeyValueStore) Get(key any) (value any, ts int64, ok bool, e
 	if err != nil {
 		return nil, 0, false, err
 	}
+	if s.cache != nil { // a read fills the cache with a clean entry, as in Kafka
+		if err := s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: v, ts: ts}, false, len(b)); err != nil {
+			return nil, 0, false, err
+		}
+	}
 	return v, ts, true, nil
 }
 
@@ -88,6 +115,28 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 	if err != nil {
 		return err
 	}
+	if s.cache != nil {
+		n, err := s.valueLen(value)
+		if err != nil {
+			return err
+		}
+		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+	}
+	return s.write(kb, value, ts)
+}
+
+func (s *TimestampedKeyValueStore) flushWrite(e *cacheEntry) (bool, error) {
+	old, err := s.inner.Get(e.kb)
+	if err != nil {
+		return false, err
+	}
+	if old == nil && e.value == nil {
+		return false, nil
+	}
+	return true, s.write(e.kb, e.value, e.ts)
+}
+
+func (s *TimestampedKeyValueStore) write(kb []byte, value any, ts int64) error {
 	if value == nil {
 		if _, err := s.inner.Delete(kb); err != nil {
 			return err
@@ -171,6 +220,11 @@ func (s *TimestampedWindowStore) Fetch(key any, start int64) (value any, ts int6
 	if err != nil {
 		return nil, 0, false, err
 	}
+	if s.cache != nil {
+		if e, ok := s.cache.get(string(serde.AppendWindowKey(nil, kb, start, 0))); ok {
+			return e.value, e.ts, e.value != nil, nil
+		}
+	}
 	b, err := s.inner.Fetch(kb, start)
 	if err != nil || b == nil {
 		return nil, 0, false, err
@@ -192,6 +246,30 @@ func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) 
 	if err != nil {
 		return err
 	}
+	if s.cache != nil {
+		n, err := s.valueLen(value)
+		if err != nil {
+			return err
+		}
+		return s.cache.put(string(serde.AppendWindowKey(nil, kb, start, 0)),
+			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+	}
+	return s.write(kb, start, value, ts)
+}
+
+func (s *TimestampedWindowStore) flushWrite(e *cacheEntry) (bool, error) {
+	old, err := s.inner.Fetch(e.kb, e.start)
+	if err != nil {
+		return false, err
+	}
+	if old == nil && e.value == nil {
+		return false, nil
+	}
+	return true, s.write(e.kb, e.start, e.value, e.ts)
+}
+
+func (s *TimestampedWindowStore) write(kb []byte, start int64, value any, ts int64) error {
+	var err error
 	var raw, stored []byte
 	if value != nil {
 		raw, err = s.val.SerializeAny(s.topic, value)
@@ -231,6 +309,11 @@ func (s *SessionStore) FindSessions(key any, earliestEnd, latestStart int64) ([]
 	var out []SessionEntry
 	var derr error
 	err = s.inner.FindSessions(kb, earliestEnd, latestStart, func(w serde.Window, value []byte) bool {
+		if s.cache != nil {
+			if _, cached := s.cache.entries[string(serde.AppendSessionKey(nil, kb, w))]; cached {
+				return true // the cache has the newer state
+			}
+		}
 		v, err := s.val.DeserializeAny(s.topic, value)
 		if err != nil {
 			derr = err
@@ -242,7 +325,19 @@ func (s *SessionStore) FindSessions(key any, earliestEnd, latestStart int64) ([]
 	if err == nil {
 		err = derr
 	}
-	return out, err
+	if err != nil || s.cache == nil {
+		return out, err
+	}
+	for _, e := range s.cache.keys[string(kb)] {
+		if e.value != nil && e.win.End >= earliestEnd && e.win.Start <= latestStart {
+			s.cache.get(e.k)
+			out = append(out, SessionEntry{Window: e.win, Value: e.value})
+		}
+	}
+	slices.SortFunc(out, func(a, b SessionEntry) int {
+		return cmp.Or(cmp.Compare(a.Window.End, b.Window.End), cmp.Compare(a.Window.Start, b.Window.Start))
+	})
+	return out, nil
 }
 
 // Put stores the aggregate of key's session w.
@@ -251,8 +346,43 @@ func (s *SessionStore) Put(key any, w Window, value any) error {
 	if err != nil {
 		return err
 	}
+	if s.cache != nil {
+		n, err := s.valueLen(value)
+		if err != nil {
+			return err
+		}
+		return s.cache.put(string(serde.AppendSessionKey(nil, kb, w)),
+			&cacheEntry{keyVal: key, kb: kb, win: w, value: value, ctxTs: s.now(), headers: s.headers()}, true, n)
+	}
+	return s.write(kb, w, value, s.now())
+}
+
+// Remove deletes key's session w.
+func (s *SessionStore) Remove(key any, w Window) error {
+	return s.Put(key, w, nil)
+}
+
+func (s *SessionStore) flushWrite(e *cacheEntry) (bool, error) {
+	existed := false
+	err := s.inner.FindSessions(e.kb, e.win.End, e.win.Start, func(w serde.Window, _ []byte) bool {
+		existed = existed || w == e.win
+		return !existed
+	})
+	if err != nil {
+		return false, err
+	}
+	if !existed && e.value == nil {
+		return false, nil
+	}
+	return true, s.write(e.kb, e.win, e.value, e.ctxTs)
+}
+
+func (s *SessionStore) write(kb []byte, w Window, value any, ctxTs int64) error {
 	if value == nil {
-		return s.Remove(key, w)
+		if err := s.inner.Remove(kb, w); err != nil {
+			return err
+		}
+		return s.logChange(serde.AppendSessionKey(nil, kb, w), nil, ctxTs)
 	}
 	raw, err := s.val.SerializeAny(s.topic, value)
 	if err != nil {
@@ -261,17 +391,5 @@ func (s *SessionStore) Put(key any, w Window, value any) error {
 	if err := s.inner.Put(kb, w, raw); err != nil {
 		return err
 	}
-	return s.logChange(serde.AppendSessionKey(nil, kb, w), raw, s.now())
-}
-
-// Remove deletes key's session w.
-func (s *SessionStore) Remove(key any, w Window) error {
-	kb, err := s.keyBytes(key)
-	if err != nil {
-		return err
-	}
-	if err := s.inner.Remove(kb, w); err != nil {
-		return err
-	}
-	return s.logChange(serde.AppendSessionKey(nil, kb, w), nil, s.now())
+	return s.logChange(serde.AppendSessionKey(nil, kb, w), raw, ctxTs)
 }

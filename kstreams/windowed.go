@@ -269,8 +269,21 @@ type windowAggregate struct {
 func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
 	p.streamTime = -1 << 63
-	p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName)
-	return err
+	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
+		return err
+	}
+	p.store.onFlush(func(e *cacheEntry) error {
+		ts := e.ctxTs
+		if e.value != nil {
+			ts = e.ts
+		}
+		end := e.start + p.windows.SizeMs
+		if end < 0 {
+			end = math.MaxInt64
+		}
+		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: end}), Value: Change{New: e.value}, Timestamp: ts, Headers: e.headers})
+	})
+	return nil
 }
 
 func (p *windowAggregate) Process(r Record) error {
@@ -307,6 +320,9 @@ func (p *windowAggregate) Process(r Record) error {
 		if err := p.store.Put(r.Key, start, next, ts); err != nil {
 			return err
 		}
+		if p.store.Caching() {
+			continue // forwarded when the cache is flushed
+		}
 		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: Change{New: next}, Timestamp: ts, Headers: r.Headers}
 		if err := p.ctx.Forward(wk); err != nil {
 			return err
@@ -337,8 +353,13 @@ type sessionAggregate struct {
 func (p *sessionAggregate) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
 	p.streamTime = -1 << 63
-	p.store, err = storeAs[*SessionStore](ctx, p.storeName)
-	return err
+	if p.store, err = storeAs[*SessionStore](ctx, p.storeName); err != nil {
+		return err
+	}
+	p.store.onFlush(func(e *cacheEntry) error {
+		return ctx.Forward(Record{Key: p.mk(e.keyVal, e.win), Value: Change{New: e.value}, Timestamp: e.win.End, Headers: e.headers})
+	})
+	return nil
 }
 
 func (p *sessionAggregate) Process(r Record) error {
@@ -371,6 +392,9 @@ func (p *sessionAggregate) Process(r Record) error {
 			if err := p.store.Remove(r.Key, s.Window); err != nil {
 				return err
 			}
+			if p.store.Caching() {
+				continue
+			}
 			if err := p.ctx.Forward(Record{Key: p.mk(r.Key, s.Window), Value: Change{}, Timestamp: s.Window.End, Headers: r.Headers}); err != nil {
 				return err
 			}
@@ -379,6 +403,9 @@ func (p *sessionAggregate) Process(r Record) error {
 	agg = p.agg(r.Key, r.Value, agg)
 	if err := p.store.Put(r.Key, win, agg); err != nil {
 		return err
+	}
+	if p.store.Caching() {
+		return nil
 	}
 	return p.ctx.Forward(Record{Key: p.mk(r.Key, win), Value: Change{New: agg}, Timestamp: win.End, Headers: r.Headers})
 }

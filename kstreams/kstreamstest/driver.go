@@ -23,6 +23,11 @@ type Config struct {
 	DefaultKeySerde, DefaultValueSerde serde.Untyped
 	// Partitions is the partition count of every topic; 1 if zero.
 	Partitions int
+	// Caching turns on the stores' record caches, flushed after each record
+	// a task processes, as TopologyTestDriver commits after each record with
+	// a cache configured (statestore.cache.max.bytes > 0, Kafka's default).
+	// Off, every update is forwarded as it happens.
+	Caching bool
 }
 
 // Record is one record the topology wrote.
@@ -110,7 +115,8 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
-		OnDroppedRecord: func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) }})
+		OnDroppedRecord: func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
+		CacheMaxBytes:   d.cacheBytes()})
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +126,15 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	d.tasks[id] = t
 	d.stores[id] = stores
 	return t, nil
+}
+
+// cacheBytes is Kafka's default statestore.cache.max.bytes (10 MiB) when
+// caching is on.
+func (d *Driver) cacheBytes() int64 {
+	if d.cfg.Caching {
+		return 10 << 20
+	}
+	return 0
 }
 
 func (d *Driver) nextOffset(topic string, partition int32) int64 {
@@ -168,6 +183,10 @@ func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers 
 			return err
 		}
 		if err := t.Process(r.Topic, r.Partition, r.Offset, r.Key, r.Value, r.Timestamp, r.Headers); err != nil {
+			d.queue = nil
+			return err
+		}
+		if err := t.Flush(); err != nil {
 			d.queue = nil
 			return err
 		}

@@ -2,6 +2,7 @@ package kstreamstest_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -217,17 +218,36 @@ func transcript(d *kstreamstest.Driver, topics []string) string {
 // timestamps, what Kafka Streams 4.4.0 wrote for the same input.
 func TestRecordsMatchKafkaStreams44(t *testing.T) {
 	for name, sc := range jvmScenarios {
-		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("..", "testdata", "jvmcapture", name+".records.txt"))
+		for _, caching := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/caching=%v", name, caching), func(t *testing.T) {
+				testJVMScenario(t, name, sc, caching)
+			})
+		}
+	}
+}
+
+// capture names the file holding Kafka's records: caching off
+// (statestore.cache.max.bytes=0) or Kafka's default cache.
+func capture(base string, caching bool) string {
+	if caching {
+		return base + ".cached.txt"
+	}
+	return base + ".records.txt"
+}
+
+func testJVMScenario(t *testing.T, name string, sc jvmScenario, caching bool) {
+	{
+		{
+			want, err := os.ReadFile(capture(filepath.Join("..", "testdata", "jvmcapture", name), caching))
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := build(t, sc.build(), kstreamstest.Config{ApplicationID: "app",
+			d := build(t, sc.build(), kstreamstest.Config{ApplicationID: "app", Caching: caching,
 				DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{})})
 			sc.feed(t, d)
 			if got := transcript(d, sc.topics); got != string(want) {
 				t.Errorf("records differ from Kafka Streams 4.4.0\n--- got ---\n%s--- kafka streams ---\n%s", got, want)
 			}
-		})
+		}
 	}
 }
