@@ -28,6 +28,8 @@ type Config struct {
 	// a cache configured (statestore.cache.max.bytes > 0, Kafka's default).
 	// Off, every update is forwarded as it happens.
 	Caching bool
+	// CacheMaxBytes replaces the 10 MiB cache of Caching when above zero.
+	CacheMaxBytes int64
 }
 
 // Record is one record the topology wrote.
@@ -131,6 +133,9 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 // cacheBytes is Kafka's default statestore.cache.max.bytes (10 MiB) when
 // caching is on.
 func (d *Driver) cacheBytes() int64 {
+	if d.cfg.Caching && d.cfg.CacheMaxBytes > 0 {
+		return d.cfg.CacheMaxBytes
+	}
 	if d.cfg.Caching {
 		return 10 << 20
 	}

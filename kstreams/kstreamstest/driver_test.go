@@ -340,3 +340,78 @@ func TestSerdeTypeMismatchFailsTheRecordNotTheProcess(t *testing.T) {
 		t.Fatalf("not a ProcessError with the record's position: %v", err)
 	}
 }
+
+// A cache too small for the working set evicts least recently used entries,
+// flushing the dirty ones, so every count still reaches the output and the
+// changelog, and both agree.
+func TestSmallCacheEvictsAndFlushes(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	src := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	kstreams.FlatMapValues(src, strings.Fields).GroupByKey().Count(kstreams.MaterializedAs[string, int64]("counts")).
+		ToStream().To("out", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	d := build(t, b, kstreamstest.Config{Caching: true, CacheMaxBytes: 300})
+	want := map[string]int64{}
+	for i := 0; i < 50; i++ {
+		k := string(rune('a' + i%13))
+		line := strings.Repeat("w ", i%4+1)
+		want[k] += int64(i%4 + 1)
+		pipe(t, d, "in", k, line, int64(i))
+	}
+	last := map[string]int64{}
+	for _, r := range d.Records("out") {
+		last[string(r.Key)] = int64(binary.BigEndian.Uint64(r.Value))
+	}
+	logged := map[string]int64{}
+	for _, r := range d.Changelog("counts") {
+		logged[string(r.Key)] = int64(binary.BigEndian.Uint64(r.Value))
+	}
+	for k, n := range want {
+		if last[k] != n || logged[k] != n {
+			t.Errorf("%s: output %d changelog %d, want %d", k, last[k], logged[k], n)
+		}
+	}
+	if got := len(d.Records("out")); got != 50 {
+		t.Errorf("%d outputs, want one per input record", got)
+	}
+}
+
+// One record updating many hopping windows overflows a tiny cache with dirty
+// entries: evicting one flushes them all, and the final state is the one
+// without a cache.
+func TestDirtyEvictionKeepsFinalState(t *testing.T) {
+	final := func(cfg kstreamstest.Config) map[string]string {
+		b := kstreams.NewStreamsBuilder()
+		g := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).GroupByKey()
+		kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeAndGrace(50*time.Millisecond, time.Second).AdvanceBy(time.Millisecond)).
+			Count(kstreams.MaterializedAs[string, int64]("w")).ToStream().
+			To("out", kstreams.ProducedWith[kstreams.Windowed[string], int64](serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 50}, serde.Long{}))
+		d := build(t, b, cfg)
+		for i, ts := range []int64{100, 120, 90, 130, 100} {
+			pipe(t, d, "in", string(rune('a'+i%2)), "v", ts)
+		}
+		out := map[string]string{}
+		for _, r := range d.Records("out") {
+			out[string(r.Key)] = string(r.Value)
+		}
+		logged := map[string]string{}
+		for _, r := range d.Changelog("w") {
+			logged[string(r.Key[:len(r.Key)-4])] = string(r.Value)
+		}
+		for k, v := range out {
+			if logged[k] != v {
+				t.Errorf("changelog and output disagree on %x", k)
+			}
+		}
+		return out
+	}
+	want := final(kstreamstest.Config{ApplicationID: "test"})
+	got := final(kstreamstest.Config{ApplicationID: "test", Caching: true, CacheMaxBytes: 400})
+	if len(got) != len(want) {
+		t.Fatalf("%d windows, want %d", len(got), len(want))
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("window %x: %x, want %x", k, got[k], v)
+		}
+	}
+}
