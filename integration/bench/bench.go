@@ -280,13 +280,12 @@ func wordsIn(r record) int { return len(wordcount.Words(string(r.value))) }
 
 // throughput describes a workload measured by input records per second.
 type throughput struct {
-	name      string
-	topology  string
-	props     string
-	set       map[string]string
-	engines   []string
-	gen       func(int) record
-	perRecord string // what one input record is, for the notes
+	name     string
+	topology string
+	props    string
+	set      map[string]string
+	engines  []string
+	gen      func(int) record
 }
 
 func (b *bench) runWorkload(ctx context.Context, name string) error {
@@ -435,7 +434,6 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	}
 	s1 := samples[len(samples)-1]
 	if s0 == nil || !s1.at.After(s0.at) || s1.committed <= s0.committed {
-		s0 = &samples[0]
 		if !s1.at.After(p.started) {
 			r.err = fmt.Errorf("no measurable window")
 			return r

@@ -352,13 +352,12 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 		return fmt.Errorf("topic %s has no partitions", spec.Input)
 	}
 	type db struct {
-		db      *grocksdb.DB
-		hs      []*grocksdb.ColumnFamilyHandle
-		wb      *grocksdb.WriteBatch
-		n       int
-		last    int64
-		eof     bool
-		written int64
+		db   *grocksdb.DB
+		hs   []*grocksdb.ColumnFamilyHandle
+		wb   *grocksdb.WriteBatch
+		n    int
+		last int64
+		eof  bool
 	}
 	opts := grocksdb.NewDefaultOptions()
 	defer opts.Destroy()
@@ -372,7 +371,12 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	dbs := map[int32]*db{}
 	var assign []kafka.TopicPartition
 	for _, pm := range parts {
-		d, hs, err := grocksdb.OpenDbColumnFamilies(opts, filepath.Join(spec.Dir, fmt.Sprint(pm.ID)), []string{"default", "offsets"}, []*grocksdb.Options{opts, opts})
+		path := filepath.Join(spec.Dir, fmt.Sprint(pm.ID))
+		if err := os.MkdirAll(path, 0o755); err != nil {
+			return err
+		}
+		d, hs, err := grocksdb.OpenDbColumnFamilies(opts, path,
+			[]string{"default", "offsets"}, []*grocksdb.Options{opts, opts})
 		if err != nil {
 			return err
 		}

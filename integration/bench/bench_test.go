@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+)
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(envChild); spec != "" {
+		os.Exit(runChild(spec))
+	}
+	os.Exit(m.Run())
+}
+
+// TestSmoke runs every workload once at tiny sizes against the test
+// broker, so the harness cannot rot: each engine, ceiling and scenario
+// must finish and the table must be printed.
+func TestSmoke(t *testing.T) {
+	bootstrap := testkafka.Bootstrap(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var out, log bytes.Buffer
+	args := []string{"-bootstrap", bootstrap, "-rounds", "1", "-records", "2000", "-keys", "500",
+		"-latency-rate", "200", "-latency-duration", "3s", "-latency-warmup", "1s", "-restore-mb", "8", "-restore-value-size", "200"}
+	if err := run(ctx, args, &out, &log); err != nil {
+		t.Fatalf("bench: %v\n%s\n%s", err, out.String(), log.String())
+	}
+	for _, want := range []string{"| wordcount-eos | StoatFlow |", "| wordcount-eos | Kafka Streams 4.4 |", "| wordcount-eos | raw txn loop |",
+		"| stateless | raw plain loop |", "| latency | StoatFlow |", "| wordcount-alos | Kafka Streams 4.4 |", "| windowed | StoatFlow |",
+		"| restore (full) | raw WriteBatch |", "| restart after SIGKILL | StoatFlow |", "Targets:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+	t.Log("\n" + out.String())
+}
+
+func TestParseFlagsReadsEnvironment(t *testing.T) {
+	t.Setenv("STOATFLOW_BENCH_RECORDS", "1234")
+	t.Setenv("STOATFLOW_BENCH_LATENCY_DURATION", "7s")
+	c, err := parseFlags([]string{"-keys", "9"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.records != 1234 || c.keys != 9 || c.latencyDur != 7*time.Second {
+		t.Fatalf("records=%d keys=%d latency=%v, want 1234, 9, 7s", c.records, c.keys, c.latencyDur)
+	}
+	c, err = parseFlags([]string{"-records", "5"}, &bytes.Buffer{})
+	if err != nil || c.records != 5 {
+		t.Fatalf("a flag must win over the environment: %v %v", c, err)
+	}
+	if _, err := parseFlags([]string{"-workloads", "nope"}, &bytes.Buffer{}); err == nil {
+		t.Fatal("an unknown workload must be an error")
+	}
+}
+
+func TestWordsPerLine(t *testing.T) {
+	b := &bench{cfg: &config{words: 4, keys: 100}}
+	for i := 0; i < 100; i++ {
+		if n := wordsIn(b.line(i)); n != 4 {
+			t.Fatalf("line %d has %d words, want 4: %q", i, n, b.line(i).value)
+		}
+	}
+}
