@@ -2,8 +2,10 @@ package kstreams_test
 
 import (
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,6 +124,36 @@ var describeCases = map[string]func() *kstreams.StreamsBuilder{
 		m.Peek(func(string, string) {}).To("out")
 		m.GroupByKey().Count().ToStream().To("counts")
 		x.Merge(y).To("xy")
+		return b
+	},
+	"split": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		m := kstreams.Stream[string, string](b, []string{"in"}).Split().
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "a") }).
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "b") }, kstreams.Branched[string, string]{Name: "bee"}).
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "c") }, kstreams.Branched[string, string]{
+				Function: func(s *kstreams.KStream[string, string]) *kstreams.KStream[string, string] {
+					return kstreams.MapValues(s, func(v string) string { return v + "!" })
+				}}).
+			DefaultBranch()
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			m[name].To("out-" + name)
+		}
+		return b
+	},
+	"split-named": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		m := kstreams.Stream[string, string](b, []string{"in"}).Split("s-").
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "a") }).
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "b") }, kstreams.Branched[string, string]{Name: "bee"}).
+			Branch(func(_, v string) bool { return strings.HasPrefix(v, "c") }, kstreams.Branched[string, string]{
+				Consumer: func(s *kstreams.KStream[string, string]) { s.To("c-out") }}).
+			NoDefaultBranch()
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			m[name].To("out-" + name)
+		}
+		kstreams.Stream[string, string](b, []string{"x"}).Split().DefaultBranch(kstreams.Branched[string, string]{Name: "d"})
+		kstreams.Stream[string, string](b, []string{"y"}).Filter(func(string, string) bool { return true }).To("y-out")
 		return b
 	},
 	"merged-sources": func() *kstreams.StreamsBuilder {

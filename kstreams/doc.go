@@ -4,11 +4,12 @@
 // # Building a topology
 //
 // A StreamsBuilder records DSL calls. Operations that keep the key and value
-// types are methods (Filter, FilterNot, Peek, Foreach, To, GroupByKey, Count,
-// Reduce, ToStream); operations that change a type are functions, because Go
+// types are methods (Filter, FilterNot, Peek, Foreach, To, Merge, Split,
+// GroupByKey, Count, Reduce, ToStream); operations that change a type are functions, because Go
 // methods cannot take type parameters (Map, MapValues, FlatMap,
 // FlatMapValues, SelectKey, GroupBy, Aggregate, WindowedBy,
-// WindowedBySession, WindowedAggregate, SessionAggregate):
+// WindowedBySession, WindowedAggregate, SessionAggregate, Process,
+// ProcessTyped):
 //
 //	b := kstreams.NewStreamsBuilder()
 //	lines := kstreams.Stream(b, []string{"streams-plaintext-input"},

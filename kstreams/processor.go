@@ -49,6 +49,8 @@ type Processor interface {
 type ProcessorContext interface {
 	// Forward sends r to every child of the current processor.
 	Forward(r Record) error
+	// ForwardTo sends r to the named child only.
+	ForwardTo(child string, r Record) error
 	// StateStore returns a store connected to the current processor.
 	StateStore(name string) (StateStore, error)
 	// RecordMetadata is the topic, partition and offset of the input record

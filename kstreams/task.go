@@ -392,6 +392,15 @@ func (c nodeContext) Forward(r Record) error {
 	return nil
 }
 
+func (c nodeContext) ForwardTo(child string, r Record) error {
+	for _, n := range c.n.children {
+		if n.spec.name == child {
+			return n.process(r)
+		}
+	}
+	return fmt.Errorf("kstreams: %s has no child %s", c.n.spec.name, child)
+}
+
 func (c nodeContext) StateStore(name string) (StateStore, error) {
 	if !slices.Contains(c.n.spec.stores, name) {
 		return nil, fmt.Errorf("%w: processor %s has no access to store %s", ErrStoreNotConnected, c.n.spec.name, name)

@@ -36,6 +36,29 @@ func stringStream(b *kstreams.StreamsBuilder, topic string) *kstreams.KStream[st
 }
 
 var jvmScenarios = map[string]jvmScenario{
+	"split": {
+		build: func() *kstreams.StreamsBuilder {
+			b := kstreams.NewStreamsBuilder()
+			m := stringStream(b, "in").Split("s-").
+				Branch(func(_, v string) bool { return strings.HasPrefix(v, "a") }).
+				Branch(func(_, v string) bool { return strings.HasPrefix(v, "b") || strings.HasPrefix(v, "a") },
+					kstreams.Branched[string, string]{Name: "bee", Function: func(s *kstreams.KStream[string, string]) *kstreams.KStream[string, string] {
+						return kstreams.MapValues(s, func(v string) string { return v + "!" })
+					}}).
+				DefaultBranch()
+			for name, s := range m {
+				s.To("out-" + name)
+			}
+			return b
+		},
+		feed: func(t *testing.T, d *kstreamstest.Driver) {
+			pipe(t, d, "in", "k", "apple", 1)
+			pipe(t, d, "in", "k", "banana", 2)
+			pipe(t, d, "in", "k", "cherry", 3)
+			pipe(t, d, "in", "j", "avocado", 4)
+		},
+		topics: []string{"out-s-0", "out-s-1", "out-s-bee"},
+	},
 	"stateless": {
 		build: func() *kstreams.StreamsBuilder {
 			b := kstreams.NewStreamsBuilder()

@@ -122,5 +122,29 @@ public class Check {
             x.merge(y).to("xy");
             out("merge", b);
         }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            Map<String, KStream<String, String>> m = b.<String, String>stream("in")
+                .split()
+                .branch((k, v) -> v.startsWith("a"))
+                .branch((k, v) -> v.startsWith("b"), Branched.as("bee"))
+                .branch((k, v) -> v.startsWith("c"), Branched.withFunction(s -> s.mapValues(v -> v + "!")))
+                .defaultBranch();
+            for (Map.Entry<String, KStream<String, String>> e : new TreeMap<>(m).entrySet()) e.getValue().to("out-" + e.getKey());
+            out("split", b);
+        }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            Map<String, KStream<String, String>> m = b.<String, String>stream("in")
+                .split(Named.as("s-"))
+                .branch((k, v) -> v.startsWith("a"))
+                .branch((k, v) -> v.startsWith("b"), Branched.as("bee"))
+                .branch((k, v) -> v.startsWith("c"), Branched.withConsumer(s -> s.to("c-out")))
+                .noDefaultBranch();
+            for (Map.Entry<String, KStream<String, String>> e : new TreeMap<>(m).entrySet()) e.getValue().to("out-" + e.getKey());
+            b.<String, String>stream("x").split().defaultBranch(Branched.as("d"));
+            b.<String, String>stream("y").filter((k, v) -> true).to("y-out");
+            out("split-named", b);
+        }
     }
 }

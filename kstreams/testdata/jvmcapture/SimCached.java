@@ -52,6 +52,19 @@ public class SimCached {
         Files.createDirectories(Path.of("out"));
         {
             StreamsBuilder b = new StreamsBuilder();
+            Map<String, KStream<String, String>> m = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
+                .split(Named.as("s-"))
+                .branch((k, v) -> v.startsWith("a"))
+                .branch((k, v) -> v.startsWith("b") || v.startsWith("a"), Branched.withFunction(s -> s.mapValues(v -> v + "!"), "bee"))
+                .defaultBranch();
+            for (Map.Entry<String, KStream<String, String>> e : new TreeMap<>(m).entrySet()) e.getValue().to("out-" + e.getKey());
+            run("split", b, d -> {
+                TestInputTopic<String, String> i = in(d, "in");
+                i.pipeInput("k", "apple", 1); i.pipeInput("k", "banana", 2); i.pipeInput("k", "cherry", 3); i.pipeInput("j", "avocado", 4);
+            }, "out-s-0", "out-s-1", "out-s-bee");
+        }
+        {
+            StreamsBuilder b = new StreamsBuilder();
             KStream<String, String> src = b.stream("in", Consumed.with(Serdes.String(), Serdes.String()));
             src.filter((k, v) -> !v.isEmpty()).filterNot((k, v) -> "skip".equals(k))
                 .mapValues(v -> (long) v.length()).to("lens", Produced.with(Serdes.String(), Serdes.Long()));
