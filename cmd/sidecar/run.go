@@ -25,8 +25,11 @@ type command struct {
 
 // commands is the subcommand table.
 var commands = map[string]command{
-	"config":  {summary: "validate .properties files and print the effective configuration", run: runConfig},
-	"version": {summary: "print the version", run: runVersion},
+	"config":   {summary: "validate .properties files and print the effective configuration", run: runConfig},
+	"demo":     {summary: "word count end to end on an embedded broker (or --bootstrap HOST:PORT), then exit", run: runDemo},
+	"describe": {summary: "print the topology stoatflow.topology names, as Kafka Streams' describe() prints it", run: runDescribe},
+	"run":      {summary: "run the topology stoatflow.topology names, serving metrics, probes and queries over HTTP", run: runRun},
+	"version":  {summary: "print the version", run: runVersion},
 }
 
 // errUsage marks a command-line mistake; the message has been printed.

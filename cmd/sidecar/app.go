@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/httpapi"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/metrics"
+	"github.com/stoatflow/stoatflow/state"
+
+	// The example topologies register themselves by name.
+	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
+	_ "github.com/stoatflow/stoatflow/examples/wordcount"
+)
+
+// runFlags are the flags run and describe share.
+type runFlags struct {
+	files, sets, args stringList
+	embedded          bool
+}
+
+// parseRunFlags parses the flags of run and describe.
+func parseRunFlags(name string, args []string, stderr io.Writer, embeddedFlag bool) (*runFlags, error) {
+	fs := newFlagSet(name, stderr)
+	f := &runFlags{}
+	fs.Var(&f.files, "config", "a .properties `file` (repeatable; later files win)")
+	fs.Var(&f.sets, "set", "a `key=value` override (repeatable; wins over files)")
+	fs.Var(&f.args, "arg", "a topology argument `name=value`, such as input=my-topic (repeatable)")
+	if embeddedFlag {
+		fs.BoolVar(&f.embedded, "embedded-broker", false, "run an in-process Kafka broker instead of bootstrap.servers (stoatflow.embedded-broker=true)")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sidecar %s: unexpected argument %q; give files with --config\n", name, fs.Arg(0))
+		return nil, errUsage
+	}
+	if len(f.files) == 0 {
+		fmt.Fprintf(stderr, "sidecar %s: give at least one --config FILE\n", name)
+		return nil, errUsage
+	}
+	for _, a := range f.args {
+		if !strings.Contains(a, "=") {
+			fmt.Fprintf(stderr, "sidecar %s: --arg %q: want name=value\n", name, a)
+			return nil, errUsage
+		}
+	}
+	if f.embedded {
+		f.sets = append(f.sets, "stoatflow.embedded-broker=true")
+	}
+	return f, nil
+}
+
+// topologyArgs turns --arg name=value flags into the factory's map.
+func (f *runFlags) topologyArgs() map[string]string {
+	m := map[string]string{}
+	for _, a := range f.args {
+		k, v, _ := strings.Cut(a, "=")
+		m[k] = v
+	}
+	return m
+}
+
+// buildTopology builds the topology stoatflow.topology names.
+func buildTopology(cfg *compat.Config, args map[string]string, stderr io.Writer) (*kstreams.Topology, error) {
+	names := strings.Join(kstreams.RegisteredTopologies(), ", ")
+	if cfg.Topology == "" {
+		fmt.Fprintf(stderr, "sidecar: stoatflow.topology is not set; set it to one of the registered topologies: %s\n", names)
+		return nil, errReported
+	}
+	factory, ok := kstreams.LookupTopology(cfg.Topology)
+	if !ok {
+		fmt.Fprintf(stderr, "sidecar: stoatflow.topology=%s is not a registered topology; registered: %s\n", cfg.Topology, names)
+		return nil, errReported
+	}
+	topo, err := factory(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "sidecar: building topology %s: %v\n", cfg.Topology, err)
+		return nil, errReported
+	}
+	return topo, nil
+}
+
+func runDescribe(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseRunFlags("describe", args, stderr, false)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(f.files, f.sets, nil, stderr)
+	if err != nil {
+		return err
+	}
+	topo, err := buildTopology(cfg, f.topologyArgs(), stderr)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, topo.Describe().String())
+	return err
+}
+
+// newLogger returns the logger stoatflow.log.format and .level ask for.
+func newLogger(cfg *compat.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == compat.LogJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// logStreamsConfig logs the "StreamsConfig values:" block as Kafka Streams
+// logs it at start-up, so it can be diffed against the JVM application's log:
+// verbatim in text logs, as one message in JSON logs.
+func logStreamsConfig(cfg *compat.Config, log *slog.Logger, w io.Writer) {
+	var b bytes.Buffer
+	if err := cfg.WriteStreamsConfig(&b); err != nil {
+		log.Warn("printing the configuration", "err", err)
+		return
+	}
+	if cfg.LogFormat == compat.LogJSON {
+		log.Info(b.String())
+		return
+	}
+	if log.Enabled(context.Background(), slog.LevelInfo) {
+		_, _ = w.Write(b.Bytes())
+	}
+}
+
+func runRun(ctx context.Context, args []string, _, stderr io.Writer) error {
+	f, err := parseRunFlags("run", args, stderr, true)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadConfig(f.files, f.sets, nil, stderr)
+	if err != nil {
+		return err
+	}
+	topo, err := buildTopology(cfg, f.topologyArgs(), stderr)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	logStreamsConfig(cfg, log, stderr)
+	if cfg.EmbeddedBroker {
+		b, err := startEmbeddedBroker(filepath.Join(cfg.StateDir, "embedded-broker"), log)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		cfg.BootstrapServers = b.Addrs()
+		log.Warn("running on an embedded in-process broker (stoatflow.embedded-broker=true): for demos and tests, not production",
+			"bootstrap", strings.Join(cfg.BootstrapServers, ","))
+		if err := b.CreateTopics(ctx, externalTopics(topo), 1); err != nil {
+			return err
+		}
+	}
+	app, err := newApp(cfg, topo, log)
+	if err != nil {
+		return err
+	}
+	return app.run(ctx)
+}
+
+// externalTopics are the topology's source and sink topics that are not
+// internal (the application's input and output).
+func externalTopics(topo *kstreams.Topology) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, st := range topo.Subtopologies() {
+		for _, r := range append(append([]kstreams.TopicRef(nil), st.Sources...), st.Sinks...) {
+			if !r.Internal && !seen[r.Name] {
+				seen[r.Name] = true
+				out = append(out, r.Name)
+			}
+		}
+	}
+	return out
+}
+
+// app is one running StoatFlow application: runtime, metrics and HTTP
+// server.
+type app struct {
+	cfg     *compat.Config
+	topo    *kstreams.Topology
+	log     *slog.Logger
+	reg     *metrics.Registry
+	srv     *httpapi.Server
+	streams *kstreams.KafkaStreams
+	parts   *partitionCounter
+}
+
+func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app, error) {
+	a := &app{cfg: cfg, topo: topo, log: log}
+	storeSub := map[string]int{}
+	for _, st := range topo.Subtopologies() {
+		for _, s := range st.Stores {
+			storeSub[s.Name] = st.ID
+		}
+	}
+	clientID := cfg.ClientID
+	if clientID == "" {
+		clientID = cfg.ApplicationID
+	}
+	a.reg = metrics.New(metrics.Options{
+		ClientID: clientID,
+		// Hooks fire only after Start, when the process id is known.
+		ThreadID:         func(n int) string { return cfg.ThreadClientID(a.streams.ProcessID(), n) },
+		StoreSubtopology: storeSub,
+	})
+	a.reg.SetClientState(kstreams.Created)
+	defKey, err := kstreams.DefaultSerde(cfg.DefaultKeySerde)
+	if err != nil {
+		return nil, err
+	}
+	defVal, err := kstreams.DefaultSerde(cfg.DefaultValueSerde)
+	if err != nil {
+		return nil, err
+	}
+	a.parts = &partitionCounter{cfg: cfg, topo: topo}
+	streams, err := kstreams.New(topo, cfg, kstreams.WithLogger(log), kstreams.WithHooks(a.reg))
+	if err != nil {
+		return nil, err
+	}
+	a.streams = streams
+	a.srv, err = httpapi.New(httpapi.Config{
+		Listen: cfg.HTTPListen, AuthToken: cfg.HTTPAuthToken.Value(),
+		TLSCertFile: cfg.HTTPTLSCertFile, TLSKeyFile: cfg.HTTPTLSKeyFile,
+		Isolation: isolation(cfg.IsolationLevel), ApplicationServer: cfg.ApplicationServer,
+		ProcessID: streams.ProcessID, Streams: streams, Topology: topo,
+		DefaultKeySerde: defKey, DefaultValueSerde: defVal,
+		Partitions: a.parts.count, Metrics: a.reg, Logger: log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	streams.SetStateListener(func(next, _ kstreams.State) {
+		a.reg.SetClientState(next)
+		switch next {
+		case kstreams.Running, kstreams.Rebalancing:
+			a.reg.SetAliveStreamThreads(cfg.NumStreamThreads)
+		case kstreams.NotRunning, kstreams.Error:
+			a.reg.SetAliveStreamThreads(0)
+		}
+	})
+	return a, nil
+}
+
+// isolation maps the configured level onto the stores' level.
+func isolation(l compat.IsolationLevel) state.IsolationLevel {
+	if l == compat.ReadCommitted {
+		return state.ReadCommitted
+	}
+	return state.ReadUncommitted
+}
+
+// run serves HTTP, runs the application until ctx ends (SIGTERM, SIGINT) or
+// the application fails, then closes it within stoatflow.shutdown.timeout-ms:
+// the last epoch commits and every store closes cleanly, so a restart
+// replays nothing.
+func (a *app) run(ctx context.Context) error {
+	addr, err := a.srv.Listen()
+	if err != nil {
+		return err
+	}
+	httpCtx, stopHTTP := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var httpErr error
+	go func() {
+		defer wg.Done()
+		httpErr = a.srv.Run(httpCtx)
+	}()
+	defer func() {
+		stopHTTP()
+		wg.Wait()
+		a.parts.close()
+	}()
+	scheme := "http"
+	if a.cfg.HTTPTLSCertFile != "" {
+		scheme = "https"
+	}
+	a.log.Info("HTTP server listening", "url", scheme+"://"+addr.String(), "routes", "/metrics /healthz /readyz /metadata /stores/...")
+
+	if err := a.streams.Start(ctx); err != nil {
+		return fmt.Errorf("sidecar: starting %s: %w", a.cfg.Topology, err)
+	}
+	a.parts.setProcessID(a.streams.ProcessID())
+	a.log.Info("started", "topology", a.cfg.Topology, "process_id", a.streams.ProcessID(),
+		"threads", a.cfg.NumStreamThreads, "processing.guarantee", a.cfg.ProcessingGuarantee.String())
+	select {
+	case <-ctx.Done():
+		a.log.Info("shutting down: committing and closing stores", "timeout", a.cfg.ShutdownTimeout.String())
+	case <-a.streams.Done():
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	defer cancel()
+	err = a.streams.Close(cctx)
+	if err != nil {
+		a.log.Error("stopped with an error", "err", err)
+		return fmt.Errorf("sidecar: %w", err)
+	}
+	a.log.Info("stopped cleanly")
+	if httpErr != nil && !errors.Is(httpErr, context.Canceled) {
+		return httpErr
+	}
+	return nil
+}
+
+// partitionCounter finds how many partitions (tasks) a store has: the
+// partition count of its sub-topology's source topics, read once from the
+// broker and cached.
+type partitionCounter struct {
+	cfg  *compat.Config
+	topo *kstreams.Topology
+	mu   struct {
+		sync.Mutex
+		pid    string
+		admin  *kafka.AdminClient
+		counts map[string]int
+	}
+}
+
+func (p *partitionCounter) setProcessID(pid string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.mu.pid = pid
+}
+
+func (p *partitionCounter) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mu.admin != nil {
+		p.mu.admin.Close()
+		p.mu.admin = nil
+	}
+}
+
+func (p *partitionCounter) count(ctx context.Context, store string) (int, error) {
+	topic := ""
+	for _, st := range p.topo.Subtopologies() {
+		for _, s := range st.Stores {
+			if s.Name == store && len(st.Sources) > 0 {
+				topic = st.Sources[0].Decorated(p.cfg.ApplicationID)
+			}
+		}
+	}
+	if topic == "" {
+		return 0, fmt.Errorf("store %s has no source topic", store)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n, ok := p.mu.counts[topic]; ok {
+		return n, nil
+	}
+	if p.mu.admin == nil {
+		m := kafka.ConfigMap{}
+		for k, v := range p.cfg.AdminConfig(p.mu.pid) {
+			m[k] = v
+		}
+		admin, err := kafka.NewAdminClient(&m)
+		if err != nil {
+			return 0, err
+		}
+		p.mu.admin = admin
+		p.mu.counts = map[string]int{}
+	}
+	timeout := 10 * time.Second
+	if d, ok := ctx.Deadline(); ok {
+		timeout = time.Until(d)
+	}
+	md, err := p.mu.admin.GetMetadata(&topic, false, int(timeout.Milliseconds()))
+	if err != nil {
+		return 0, err
+	}
+	tm := md.Topics[topic]
+	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
+		return 0, fmt.Errorf("topic %s: %v", topic, tm.Error)
+	}
+	p.mu.counts[topic] = len(tm.Partitions)
+	return len(tm.Partitions), nil
+}

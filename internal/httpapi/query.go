@@ -1,0 +1,639 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// atomicInstance holds the running application, set once it exists.
+type atomicInstance struct{ v atomic.Pointer[Instance] }
+
+func (a *atomicInstance) set(in Instance) { a.v.Store(&in) }
+
+func (a *atomicInstance) get() Instance {
+	if p := a.v.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// query is one store request, resolved: the store's spec and serdes, the
+// isolation level and the result limit.
+type query struct {
+	s     *Server
+	r     *http.Request
+	name  string
+	spec  *kstreams.StoreSpec
+	key   serde.Untyped
+	val   serde.Untyped
+	iso   state.IsolationLevel
+	limit int
+}
+
+// newQuery resolves the store named in the path and the common parameters.
+func (s *Server) newQuery(r *http.Request, kind kstreams.StoreKind) (*query, error) {
+	name := r.PathValue("store")
+	spec, ok := s.cfg.Topology.Store(name)
+	if !ok {
+		return nil, errorf(http.StatusNotFound, "no store %q in the topology", name)
+	}
+	if spec.Kind != kind {
+		return nil, errorf(http.StatusBadRequest, "store %q is a %s store; this route queries %s stores", name, spec.Kind, kind)
+	}
+	key, val, err := s.cfg.Topology.StoreSerdes(name, s.cfg.DefaultKeySerde, s.cfg.DefaultValueSerde)
+	if err != nil {
+		return nil, errorf(http.StatusInternalServerError, "%v", err)
+	}
+	q := &query{s: s, r: r, name: name, spec: spec, key: key, val: val, iso: s.cfg.Isolation, limit: s.cfg.MaxResults}
+	params := r.URL.Query()
+	if v := params.Get("isolation"); v != "" {
+		switch strings.ToUpper(v) {
+		case "READ_COMMITTED":
+			q.iso = state.ReadCommitted
+		case "READ_UNCOMMITTED":
+			q.iso = state.ReadUncommitted
+		default:
+			return nil, errorf(http.StatusBadRequest, "isolation %q: must be READ_COMMITTED or READ_UNCOMMITTED", v)
+		}
+	}
+	if v := params.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, errorf(http.StatusBadRequest, "limit %q: must be a positive integer", v)
+		}
+		if n > s.cfg.MaxResults {
+			return nil, errorf(http.StatusBadRequest, "limit %d is above the server's ceiling of %d", n, s.cfg.MaxResults)
+		}
+		q.limit = n
+	}
+	return q, nil
+}
+
+// serializeKey turns a key given as text into the store's key bytes: the
+// text is converted to the Go type the key serde takes.
+func (q *query) serializeKey(param, text string) ([]byte, error) {
+	v, err := parseAs(q.key, text)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%s %q: %v", param, text, err)
+	}
+	b, err := q.key.SerializeAny(q.changelogTopic(), v)
+	if err != nil {
+		return nil, errorf(http.StatusBadRequest, "%s %q: %v", param, text, err)
+	}
+	return b, nil
+}
+
+func (q *query) changelogTopic() string { return q.name + "-changelog" }
+
+// parseAs converts text to the value type of s.
+func parseAs(s serde.Untyped, text string) (any, error) {
+	if _, ok := serde.Typed[string](s); ok {
+		return text, nil
+	}
+	if _, ok := serde.Typed[int64](s); ok {
+		return strconv.ParseInt(text, 10, 64)
+	}
+	if _, ok := serde.Typed[int32](s); ok {
+		n, err := strconv.ParseInt(text, 10, 32)
+		return int32(n), err
+	}
+	if _, ok := serde.Typed[int16](s); ok {
+		n, err := strconv.ParseInt(text, 10, 16)
+		return int16(n), err
+	}
+	if _, ok := serde.Typed[float64](s); ok {
+		return strconv.ParseFloat(text, 64)
+	}
+	if _, ok := serde.Typed[float32](s); ok {
+		f, err := strconv.ParseFloat(text, 32)
+		return float32(f), err
+	}
+	if _, ok := serde.Typed[bool](s); ok {
+		return strconv.ParseBool(text)
+	}
+	if _, ok := serde.Typed[serde.UUIDValue](s); ok {
+		return serde.UUIDValue(text), nil
+	}
+	if _, ok := serde.Typed[[]byte](s); ok {
+		return []byte(text), nil
+	}
+	if _, ok := serde.Typed[serde.BytesValue](s); ok {
+		return serde.BytesValue(text), nil
+	}
+	return nil, errBadKeyType
+}
+
+var errBadKeyType = &apiError{code: http.StatusBadRequest, msg: "the store's key serde takes a type that cannot be given as text"}
+
+// entry is one result, as JSON.
+type entry struct {
+	Key         any    `json:"key"`
+	Value       any    `json:"value"`
+	Timestamp   *int64 `json:"timestamp,omitempty"`
+	WindowStart *int64 `json:"windowStart,omitempty"`
+	WindowEnd   *int64 `json:"windowEnd,omitempty"`
+	Partition   int32  `json:"partition"`
+}
+
+// decode fills e's key and value from store bytes.
+func (q *query) decode(e *entry, key, value []byte, timestamped bool) error {
+	k, err := q.key.DeserializeAny(q.changelogTopic(), key)
+	if err != nil {
+		return err
+	}
+	e.Key = k
+	if timestamped {
+		ts, raw, err := state.DecodeTimestamped(value)
+		if err != nil {
+			return err
+		}
+		e.Timestamp = &ts
+		value = raw
+	}
+	v, err := q.val.DeserializeAny(q.changelogTopic(), value)
+	if err != nil {
+		return err
+	}
+	e.Value = v
+	return nil
+}
+
+// partitions returns the local store partitions to read: all of them, or
+// only the one key maps to. A key whose partition is not hosted here is a
+// 503 carrying the key's metadata.
+func (q *query) partitions(key []byte) ([]kstreams.LocalStore, error) {
+	in := q.s.ins.get()
+	if in == nil {
+		return nil, errorf(http.StatusServiceUnavailable, "the application is starting; retry")
+	}
+	local := in.LocalStores(q.name)
+	slices.SortFunc(local, func(a, b kstreams.LocalStore) int { return int(a.Partition - b.Partition) })
+	if key == nil {
+		if len(local) == 0 {
+			return nil, q.notHosted(in, nil, -1, -1)
+		}
+		return local, nil
+	}
+	n, err := q.partitionCount()
+	if err != nil {
+		// Without the partition count the key is looked for everywhere here.
+		if len(local) == 0 {
+			return nil, q.notHosted(in, key, -1, -1)
+		}
+		return local, nil
+	}
+	p := kstreams.DefaultPartition(key, n)
+	for _, ls := range local {
+		if ls.Partition == p {
+			return []kstreams.LocalStore{ls}, nil
+		}
+	}
+	return nil, q.notHosted(in, key, p, n)
+}
+
+func (q *query) partitionCount() (int, error) {
+	if q.s.cfg.Partitions == nil {
+		return 0, errorf(http.StatusServiceUnavailable, "partition count unknown")
+	}
+	ctx, cancel := context.WithTimeout(q.r.Context(), 10*time.Second)
+	defer cancel()
+	return q.s.cfg.Partitions(ctx, q.name)
+}
+
+// notHosted is the 503 for a store partition that is restoring or lives on
+// another instance.
+func (q *query) notHosted(in Instance, key []byte, partition int32, n int) error {
+	st := in.State()
+	msg := "store " + q.name + " is not queryable here: "
+	if st != kstreams.Running {
+		msg += "the instance is " + st.String() + " (restoring or rebalancing); retry"
+	} else if key != nil {
+		msg += "the key's partition is hosted by another instance"
+	} else {
+		msg += "no partition of it is hosted by this instance"
+	}
+	e := errorf(http.StatusServiceUnavailable, "%s", msg)
+	e.extra = map[string]any{"state": st.String(), "applicationServer": q.s.cfg.ApplicationServer}
+	if partition >= 0 {
+		e.extra["partition"] = partition
+		e.extra["partitions"] = n
+	}
+	return e
+}
+
+// result is a listing response.
+type result struct {
+	Store     string  `json:"store"`
+	Isolation string  `json:"isolation"`
+	Results   []entry `json:"results"`
+	// Truncated is true when more entries matched than the limit.
+	Truncated bool `json:"truncated"`
+}
+
+// finish sorts entries from several partitions by their serialized key
+// (then window start), cuts them to the limit and writes them.
+func (q *query) finish(w http.ResponseWriter, es []entry, keys [][]byte) {
+	idx := make([]int, len(es))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := bytes.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		wa, wb := es[a].WindowStart, es[b].WindowStart
+		if wa != nil && wb != nil {
+			return int(max(min(*wa-*wb, 1), -1))
+		}
+		return 0
+	})
+	out := make([]entry, 0, min(len(es), q.limit))
+	for _, i := range idx {
+		if len(out) == q.limit {
+			break
+		}
+		out = append(out, es[i])
+	}
+	writeJSON(w, http.StatusOK, result{Store: q.name, Isolation: q.iso.String(), Results: out, Truncated: len(es) > q.limit})
+}
+
+func (s *Server) kvGet(w http.ResponseWriter, r *http.Request) {
+	if err := s.kvGetErr(w, r); err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+func (s *Server) kvGetErr(w http.ResponseWriter, r *http.Request) error {
+	q, err := s.newQuery(r, kstreams.KeyValueStoreKind)
+	if err != nil {
+		return err
+	}
+	text := r.PathValue("key")
+	key, err := q.serializeKey("key", text)
+	if err != nil {
+		return err
+	}
+	parts, err := q.partitions(key)
+	if err != nil {
+		return err
+	}
+	for _, ls := range parts {
+		kv, ok := ls.Store.(state.KeyValueStore)
+		if !ok {
+			return errorf(http.StatusInternalServerError, "store %s partition %d is a %T", q.name, ls.Partition, ls.Store)
+		}
+		v, err := kv.ReadOnly(q.iso).Get(key)
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			continue
+		}
+		e := entry{Partition: ls.Partition}
+		if err := q.decode(&e, key, v, q.spec.Timestamped); err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, struct {
+			Store     string `json:"store"`
+			Isolation string `json:"isolation"`
+			entry
+		}{q.name, q.iso.String(), e})
+		return nil
+	}
+	return errorf(http.StatusNotFound, "key %q not found in store %s (%s)", text, q.name, q.iso)
+}
+
+// kvList runs open over every local partition (or the one key maps to) and
+// writes the merged results.
+func (s *Server) kvList(w http.ResponseWriter, r *http.Request, open func(q *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error), prepare func(q *query) error) {
+	q, err := s.newQuery(r, kstreams.KeyValueStoreKind)
+	if err == nil && prepare != nil {
+		err = prepare(q)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	parts, err := q.partitions(nil)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var es []entry
+	var keys [][]byte
+	for _, ls := range parts {
+		kv, ok := ls.Store.(state.KeyValueStore)
+		if !ok {
+			s.fail(w, r, errorf(http.StatusInternalServerError, "store %s partition %d is a %T", q.name, ls.Partition, ls.Store))
+			return
+		}
+		it, err := open(q, kv.ReadOnly(q.iso))
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		// limit+1 from each partition: the first limit entries overall are
+		// among them, and one more tells that there were more.
+		n := 0
+		for n <= q.limit && it.Next() {
+			e := entry{Partition: ls.Partition}
+			if err := q.decode(&e, it.Key(), it.Value(), q.spec.Timestamped); err != nil {
+				it.Close()
+				s.fail(w, r, err)
+				return
+			}
+			es = append(es, e)
+			keys = append(keys, bytes.Clone(it.Key()))
+			n++
+		}
+		err = it.Err()
+		it.Close()
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	}
+	q.finish(w, es, keys)
+}
+
+func (s *Server) kvRange(w http.ResponseWriter, r *http.Request) {
+	var from, to []byte
+	s.kvList(w, r, func(_ *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) {
+		return kv.Range(from, to)
+	}, func(q *query) error {
+		var err error
+		p := r.URL.Query()
+		if p.Has("from") {
+			if from, err = q.serializeKey("from", p.Get("from")); err != nil {
+				return err
+			}
+		}
+		if p.Has("to") {
+			if to, err = q.serializeKey("to", p.Get("to")); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (s *Server) kvPrefix(w http.ResponseWriter, r *http.Request) {
+	var prefix []byte
+	s.kvList(w, r, func(_ *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) {
+		return kv.PrefixScan(prefix)
+	}, func(q *query) error {
+		var err error
+		prefix, err = q.serializeKey("prefix", r.PathValue("prefix"))
+		return err
+	})
+}
+
+func (s *Server) kvAll(w http.ResponseWriter, r *http.Request) {
+	s.kvList(w, r, func(_ *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) { return kv.All() }, nil)
+}
+
+// timeParam reads an epoch-millisecond parameter, def when absent.
+func timeParam(r *http.Request, name string, def int64) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, errorf(http.StatusBadRequest, "%s %q: must be epoch milliseconds", name, v)
+	}
+	return n, nil
+}
+
+func (s *Server) windowFetch(w http.ResponseWriter, r *http.Request) {
+	s.windowList(w, r, true)
+}
+
+func (s *Server) windowFetchRange(w http.ResponseWriter, r *http.Request) {
+	s.windowList(w, r, false)
+}
+
+func (s *Server) windowList(w http.ResponseWriter, r *http.Request, single bool) {
+	err := func() error {
+		q, err := s.newQuery(r, kstreams.WindowStoreKind)
+		if err != nil {
+			return err
+		}
+		from, err := timeParam(r, "from", 0)
+		if err != nil {
+			return err
+		}
+		to, err := timeParam(r, "to", math.MaxInt64)
+		if err != nil {
+			return err
+		}
+		var key, keyFrom, keyTo []byte
+		p := r.URL.Query()
+		if single {
+			if key, err = q.serializeKey("key", r.PathValue("key")); err != nil {
+				return err
+			}
+		} else {
+			if p.Has("keyFrom") {
+				if keyFrom, err = q.serializeKey("keyFrom", p.Get("keyFrom")); err != nil {
+					return err
+				}
+			}
+			if p.Has("keyTo") {
+				if keyTo, err = q.serializeKey("keyTo", p.Get("keyTo")); err != nil {
+					return err
+				}
+			}
+		}
+		parts, err := q.partitions(key)
+		if err != nil {
+			return err
+		}
+		var es []entry
+		var keys [][]byte
+		for _, ls := range parts {
+			ws, ok := ls.Store.(state.WindowStore)
+			if !ok {
+				return errorf(http.StatusInternalServerError, "store %s partition %d is a %T", q.name, ls.Partition, ls.Store)
+			}
+			ro := ws.ReadOnly(q.iso)
+			var it state.WindowIterator
+			switch {
+			case single:
+				it, err = ro.FetchRange(key, from, to, false)
+			case keyFrom == nil && keyTo == nil:
+				it, err = ro.FetchAll(from, to, false)
+			default:
+				it, err = ro.FetchKeys(keyFrom, keyTo, from, to, false)
+			}
+			if err != nil {
+				return err
+			}
+			n := 0
+			for n <= q.limit && it.Next() {
+				start := it.WindowStart()
+				end := start + q.spec.WindowSize
+				e := entry{Partition: ls.Partition, WindowStart: &start, WindowEnd: &end}
+				if err := q.decode(&e, it.Key(), it.Value(), q.spec.Timestamped); err != nil {
+					it.Close()
+					return err
+				}
+				es = append(es, e)
+				keys = append(keys, bytes.Clone(it.Key()))
+				n++
+			}
+			err = it.Err()
+			it.Close()
+			if err != nil {
+				return err
+			}
+		}
+		q.finish(w, es, keys)
+		return nil
+	}()
+	if err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+func (s *Server) sessionFind(w http.ResponseWriter, r *http.Request) {
+	err := func() error {
+		q, err := s.newQuery(r, kstreams.SessionStoreKind)
+		if err != nil {
+			return err
+		}
+		earliestEnd, err := timeParam(r, "earliestEnd", 0)
+		if err != nil {
+			return err
+		}
+		latestStart, err := timeParam(r, "latestStart", math.MaxInt64)
+		if err != nil {
+			return err
+		}
+		key, err := q.serializeKey("key", r.PathValue("key"))
+		if err != nil {
+			return err
+		}
+		parts, err := q.partitions(key)
+		if err != nil {
+			return err
+		}
+		var es []entry
+		var keys [][]byte
+		for _, ls := range parts {
+			ss, ok := ls.Store.(state.SessionStore)
+			if !ok {
+				return errorf(http.StatusInternalServerError, "store %s partition %d is a %T", q.name, ls.Partition, ls.Store)
+			}
+			it, err := ss.ReadOnly(q.iso).FindSessions(key, earliestEnd, latestStart, false)
+			if err != nil {
+				return err
+			}
+			n := 0
+			for n <= q.limit && it.Next() {
+				start, end := it.Start(), it.End()
+				e := entry{Partition: ls.Partition, WindowStart: &start, WindowEnd: &end}
+				if err := q.decode(&e, it.Key(), it.Value(), false); err != nil {
+					it.Close()
+					return err
+				}
+				es = append(es, e)
+				keys = append(keys, bytes.Clone(it.Key()))
+				n++
+			}
+			err = it.Err()
+			it.Close()
+			if err != nil {
+				return err
+			}
+		}
+		q.finish(w, es, keys)
+		return nil
+	}()
+	if err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+// keyMetadata says which partition a key maps to and whether this instance
+// hosts it, for routing a query to the instance that does.
+func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
+	err := func() error {
+		name := r.PathValue("store")
+		spec, ok := s.cfg.Topology.Store(name)
+		if !ok {
+			return errorf(http.StatusNotFound, "no store %q in the topology", name)
+		}
+		q, err := s.newQuery(r, spec.Kind)
+		if err != nil {
+			return err
+		}
+		text := r.PathValue("key")
+		key, err := q.serializeKey("key", text)
+		if err != nil {
+			return err
+		}
+		n, err := q.partitionCount()
+		if err != nil {
+			return errorf(http.StatusServiceUnavailable, "partition count of store %s unknown: %v", name, err)
+		}
+		p := kstreams.DefaultPartition(key, n)
+		hosted := false
+		st := "STARTING"
+		if in := s.ins.get(); in != nil {
+			st = in.State().String()
+			for _, ls := range in.LocalStores(name) {
+				hosted = hosted || ls.Partition == p
+			}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"store": name, "key": text, "partition": p, "partitions": n, "hostedHere": hosted,
+			"state": st, "applicationServer": s.cfg.ApplicationServer,
+		})
+		return nil
+	}()
+	if err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+// instanceMetadata describes this instance and the store partitions it
+// hosts.
+func (s *Server) instanceMetadata(w http.ResponseWriter, _ *http.Request) {
+	in := s.ins.get()
+	st := "STARTING"
+	stores := map[string]any{}
+	for _, sub := range s.cfg.Topology.Subtopologies() {
+		for _, spec := range sub.Stores {
+			hosted := []int32{}
+			if in != nil {
+				for _, ls := range in.LocalStores(spec.Name) {
+					hosted = append(hosted, ls.Partition)
+				}
+			}
+			slices.Sort(hosted)
+			stores[spec.Name] = map[string]any{"kind": spec.Kind.String(), "timestamped": spec.Timestamped,
+				"subtopology": sub.ID, "hostedPartitions": hosted}
+		}
+	}
+	pid := ""
+	if in != nil {
+		st = in.State().String()
+	}
+	if s.cfg.ProcessID != nil {
+		pid = s.cfg.ProcessID()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"state": st, "processId": pid,
+		"applicationServer": s.cfg.ApplicationServer, "stores": stores})
+}
