@@ -61,6 +61,8 @@ type commitBatch struct {
 	position     []byte            // nil: unchanged
 	meta         map[string][]byte // store-internal values beside the offsets
 	drop         []int64           // segments to drop entirely
+	// dropNow drops at once: the durable state itself expired the segments.
+	dropNow bool
 }
 
 // Meta keys kept in the offsets column family beside the changelog offsets.

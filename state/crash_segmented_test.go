@@ -188,3 +188,70 @@ func (c versionedCrash) state() (int64, error) {
 	}
 	return checkCrashState(got, func(i int) string { return fmt.Sprintf("k%03d", i) }, func(j int) string { return fmt.Sprintf("d%02d", j) })
 }
+
+// windowExpiryCrash advances stream time with every commit so that most
+// commits expire a segment: commit n writes crashKeys windows at n*1000 ms;
+// with 5000 ms retention and 2000 ms segments the live windows after commit
+// n are those of commits n-4..n, and dropping segments (flush, then drop
+// column family) happens under the kills.
+type windowExpiryCrash struct{ WindowStore }
+
+func init() {
+	crashKinds["window-expiry"] = func(dir string, small bool) (crashSubject, error) {
+		o := WindowOptions{Name: "crash", RetentionMs: 5_000, SegmentIntervalMs: 2_000}
+		if small {
+			o.RocksDB.WriteBufferBytes = 64 << 10
+		}
+		s, err := OpenRocksDBWindow(dir, o)
+		if err != nil {
+			return nil, err
+		}
+		return windowExpiryCrash{s}, nil
+	}
+}
+
+func (c windowExpiryCrash) write(n int64) error {
+	for i := 0; i < crashKeys; i++ {
+		if err := c.Put([]byte(fmt.Sprintf("k%03d", i)), crashValue(n), n*1000); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c windowExpiryCrash) state() (int64, error) {
+	it, err := c.ReadOnly(ReadCommitted).FetchAll(0, math.MaxInt64/2, false)
+	if err != nil {
+		return 0, err
+	}
+	defer it.Close()
+	perCommit := map[int64]int{}
+	n := int64(-1)
+	for it.Next() {
+		m, err := parseCrashValue(it.Value())
+		if err != nil {
+			return 0, err
+		}
+		if it.WindowStart() != m*1000 {
+			return 0, fmt.Errorf("torn: window %d holds commit %d", it.WindowStart(), m)
+		}
+		perCommit[m]++
+		n = max(n, m)
+	}
+	if err := it.Err(); err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		return -1, nil
+	}
+	for m := max(1, n-4); m <= n; m++ {
+		if perCommit[m] != crashKeys {
+			return 0, fmt.Errorf("torn: commit %d has %d of %d windows at commit %d", m, perCommit[m], crashKeys, n)
+		}
+		delete(perCommit, m)
+	}
+	if len(perCommit) > 0 {
+		return 0, fmt.Errorf("torn: expired windows visible at commit %d: %v", n, perCommit)
+	}
+	return n, nil
+}

@@ -236,7 +236,7 @@ func crashKillCount() int {
 }
 
 func TestCrashConsistency(t *testing.T) {
-	kinds := []string{"kv", "kv-timestamped", "window", "session", "versioned"}
+	kinds := []string{"kv", "kv-timestamped", "window", "window-expiry", "session", "versioned"}
 	for _, kind := range kinds {
 		if crashKinds[kind] == nil {
 			continue

@@ -70,12 +70,22 @@
 // stoatflow.rocksdb.write-buffer-bytes and
 // stoatflow.store.<name>.rocksdb.write-buffer-bytes) bounds that replay.
 // Uncommitted writes live only in the overlay, so nothing of an aborted
-// transaction is ever on disk. Close flushes.
+// transaction is ever on disk.
 //
-// Expired segments are dropped after the commit that expired them: the
-// batch is flushed first (data column families, then offsets), then the
-// column families are dropped. A crash between flush and drop leaves a
-// segment that the next open drops again (TestWindowRetentionDropsWholeSegments).
+// Expired segments leave the store's view with the commit that expired them
+// (that batch also writes the new stream time), but their column families
+// are dropped only once that batch is durable: a family drop is durable at
+// once, and dropping early could leave, after a crash, an older offset under
+// which the segment is still live but gone. RocksDB 7.8's C API has no atomic
+// flush of several families, so the store observes durability through a
+// marker key with a growing epoch written into "offsets" by each expiring
+// batch (rocksBase.dropSegments). db_write_buffer_size is set to the same
+// bound as each family's buffer, so writes spread over many segments still
+// trigger (atomic) flushes. At open, segments that the durable stream time
+// expired are dropped at once. Close does not flush family by family (that
+// would not be atomic); RocksDB's shutdown flushes all families atomically.
+// The crash test's window-expiry variant kills writers while segments
+// expire.
 //
 // # Isolation and concurrency (I5)
 //

@@ -19,8 +19,9 @@ const DefaultWriteBufferBytes = 16 << 20
 
 // RocksDBOptions tunes a RocksDB store.
 type RocksDBOptions struct {
-	// WriteBufferBytes is the memtable size of each data column family; 0
-	// means DefaultWriteBufferBytes (16 MiB). Without a WAL, data committed
+	// WriteBufferBytes is the memtable size of the store, for each column
+	// family and for all of them together (RocksDB's write_buffer_size and
+	// db_write_buffer_size); 0 means DefaultWriteBufferBytes (16 MiB). Without a WAL, data committed
 	// since the last memtable flush is replayed from the changelog after a
 	// crash, so a small buffer gives a quiet store a short replay.
 	// compat fills it from stoatflow.store.<name>.rocksdb.write-buffer-bytes,
@@ -47,10 +48,13 @@ type rocksBase struct {
 	offOpts  *grocksdb.Options
 	wo       *grocksdb.WriteOptions
 	ro       *grocksdb.ReadOptions
-	fo       *grocksdb.FlushOptions
 	offsets  *grocksdb.ColumnFamilyHandle
 	handles  []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
 	writerMu sync.Mutex                     // serializes apply
+
+	// Guarded by writerMu: see pendingDrop.
+	dropEpoch uint64
+	pending   []pendingDrop
 
 	mu struct {
 		sync.RWMutex
@@ -85,6 +89,11 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 		wb = DefaultWriteBufferBytes
 	}
 	opts.SetWriteBufferSize(uint64(wb))
+	// The same bound for all column families together: a segmented store
+	// spreads writes over many families, none of which might fill alone,
+	// and without a flush neither the durable offset advances nor expired
+	// segments are dropped.
+	opts.SetDbWriteBufferSize(uint64(wb))
 	if ro.ConfigSetter != nil {
 		ro.ConfigSetter(name, opts)
 	}
@@ -156,8 +165,6 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 	b.wo = grocksdb.NewDefaultWriteOptions()
 	b.wo.DisableWAL(true)
 	b.ro = grocksdb.NewDefaultReadOptions()
-	b.fo = grocksdb.NewDefaultFlushOptions()
-	b.fo.SetWait(true)
 	if !fresh {
 		// Touch the offsets so that a store whose files open but cannot be
 		// read fails here, as corrupted, rather than at its first query.
@@ -173,6 +180,7 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 			return nil, corrupt(ierr)
 		}
 	}
+	b.dropEpoch = b.durableDropEpoch()
 	return b, nil
 }
 
@@ -309,7 +317,7 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 		it := b.db.NewIteratorCF(b.ro, b.offsets)
 		for it.SeekToFirst(); it.Valid(); it.Next() {
 			k := it.Key().Data()
-			if !strings.HasPrefix(string(k), "stoatflow.") {
+			if !strings.HasPrefix(string(k), "stoatflow.") && !strings.HasPrefix(string(k), dropMarkerPrefix) {
 				wb.DeleteCF(b.offsets, append([]byte(nil), k...))
 			}
 		}
@@ -332,14 +340,31 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 	for k, v := range cb.meta {
 		wb.PutCF(b.offsets, []byte(k), v)
 	}
+	var dropping []*grocksdb.ColumnFamilyHandle
+	for _, seg := range cb.drop {
+		if cf := b.mu.segs[seg]; cf != nil {
+			dropping = append(dropping, cf)
+		}
+	}
+	epoch := b.dropEpoch
+	if len(dropping) > 0 && !cb.dropNow {
+		// A marker in the offsets family tells when this batch is durable:
+		// see durableDropEpoch.
+		if epoch > 0 {
+			wb.DeleteCF(b.offsets, dropMarker(epoch))
+		}
+		epoch++
+		wb.PutCF(b.offsets, dropMarker(epoch), nil)
+	}
 	if err := b.db.Write(b.wo, wb); err != nil {
 		return b.classify("commit", err)
 	}
-	if len(cb.drop) == 0 {
+	b.dropEpoch = epoch
+	if len(dropping) == 0 && len(b.pending) == 0 {
 		return nil
 	}
 	b.mu.RUnlock()
-	err := b.dropSegments(cb.drop)
+	err := b.dropSegments(cb.drop, dropping, epoch, cb.dropNow)
 	b.mu.RLock()
 	return err
 }
@@ -379,46 +404,74 @@ func (b *rocksBase) createSegments(cb *commitBatch) error {
 	return nil
 }
 
-// dropSegments removes expired segments. The batch that expired them is
-// flushed first, data column families before offsets, so that the durable
-// offset never claims data that a dropped segment took away and a crash
-// between flush and drop leaves only a segment the next open drops again.
-func (b *rocksBase) dropSegments(segs []int64) error {
-	if err := b.flush(); err != nil {
-		return err
+// Dropping a segment's column family is not part of a WriteBatch and is
+// durable at once, while the batch that expired the segment (new stream time,
+// new offset) is durable only after the next memtable flush. Dropping the
+// family before then could leave, after a crash, an offset and stream time
+// under which the segment is still live but gone: I1 broken. So an expired
+// segment leaves the store's view at once but its family is dropped only when
+// its batch is durable. The C API of RocksDB 7.8 offers no atomic flush of
+// several column families, so durability is observed: each batch that expires
+// segments writes a marker key with a growing epoch into the offsets family,
+// and once a live table file of that family has the marker as its largest key,
+// an atomic flush carried the batch to disk.
+type pendingDrop struct {
+	cf    *grocksdb.ColumnFamilyHandle
+	epoch uint64
+}
+
+// dropMarkerPrefix sorts after every topic-partition key (topic names are
+// ASCII) and after "position" and the stoatflow.* keys.
+const dropMarkerPrefix = "\xff\xffstoatflow.segment-drop."
+
+func dropMarker(epoch uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte(dropMarkerPrefix), epoch)
+}
+
+// durableDropEpoch returns the highest drop marker epoch on disk.
+func (b *rocksBase) durableDropEpoch() uint64 {
+	var e uint64
+	for _, f := range b.db.GetLiveFilesMetaData() {
+		if f.ColumnFamilyName != offsetsCF {
+			continue
+		}
+		k := f.LargestKey
+		if len(k) == len(dropMarkerPrefix)+8 && strings.HasPrefix(string(k), dropMarkerPrefix) {
+			e = max(e, binary.BigEndian.Uint64(k[len(dropMarkerPrefix):]))
+		}
 	}
+	return e
+}
+
+// dropSegments takes expired segments out of the view and drops the column
+// families whose expiring batch is durable (all of them when now is set: at
+// open, the durable stream time itself expired them).
+func (b *rocksBase) dropSegments(segs []int64, cfs []*grocksdb.ColumnFamilyHandle, epoch uint64, now bool) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, seg := range segs {
-		cf := b.mu.segs[seg]
-		if cf == nil {
-			continue
-		}
-		if err := b.db.DropColumnFamily(cf); err != nil {
-			return b.classify("drop segment", err)
-		}
-		// Open iterators may still read the dropped family; its handle is
-		// destroyed on close.
 		delete(b.mu.segs, seg)
 	}
-	return nil
-}
-
-// flush writes every memtable to disk, data before offsets.
-func (b *rocksBase) flush() error {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	if b.mu.closed {
-		return ErrClosed
+	for _, cf := range cfs {
+		b.pending = append(b.pending, pendingDrop{cf: cf, epoch: epoch})
 	}
-	for _, cf := range b.mu.segs {
-		if err := b.db.FlushCF(cf, b.fo); err != nil {
-			return b.classify("flush", err)
+	durable := epoch
+	if !now {
+		durable = b.durableDropEpoch()
+	}
+	kept := b.pending[:0]
+	for _, p := range b.pending {
+		if p.epoch > durable {
+			kept = append(kept, p)
+			continue
+		}
+		// Open iterators may still read a dropped family; its handle is
+		// destroyed on close.
+		if err := b.db.DropColumnFamily(p.cf); err != nil {
+			return b.classify("drop segment", err)
 		}
 	}
-	if err := b.db.FlushCF(b.offsets, b.fo); err != nil {
-		return b.classify("flush", err)
-	}
+	b.pending = kept
 	return nil
 }
 
@@ -447,17 +500,11 @@ func (b *rocksBase) close() error {
 	if b.mu.closed {
 		return nil
 	}
-	var err error
-	for _, cf := range b.mu.segs {
-		if ferr := b.db.FlushCF(cf, b.fo); ferr != nil && err == nil {
-			err = b.classify("close", ferr)
-		}
-	}
-	if ferr := b.db.FlushCF(b.offsets, b.fo); ferr != nil && err == nil {
-		err = b.classify("close", ferr)
-	}
+	// No explicit flush: a per-family flush is not atomic across families.
+	// With the WAL off, RocksDB's shutdown flushes every family in one
+	// atomic flush.
 	b.closeLocked()
-	return err
+	return nil
 }
 
 func (b *rocksBase) closeLocked() {
@@ -482,7 +529,6 @@ func (b *rocksBase) closeLocked() {
 	if b.wo != nil {
 		b.wo.Destroy()
 		b.ro.Destroy()
-		b.fo.Destroy()
 	}
 }
 

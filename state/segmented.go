@@ -74,7 +74,7 @@ func openSegStore(name string, b base, retention, interval int64, budget *Budget
 	// A crash between the flush and the drop of an expired segment leaves
 	// the segment behind; drop it now.
 	if drop := s.expiredSegments(st); len(drop) > 0 {
-		if err := b.apply(&commitBatch{drop: drop}); err != nil {
+		if err := b.apply(&commitBatch{drop: drop, dropNow: true}); err != nil {
 			b.close()
 			return nil, err
 		}

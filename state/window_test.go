@@ -3,6 +3,8 @@ package state
 import (
 	"fmt"
 	"testing"
+
+	"github.com/linxGnu/grocksdb"
 )
 
 type windowFactory struct {
@@ -190,4 +192,48 @@ func TestWindowUncommittedBytesAndBudget(t *testing.T) {
 		commit(t, s, 1)
 		eq(t, b.Total(), 0)
 	})
+}
+
+// TestExpiredSegmentFamiliesDroppedOnceDurable checks that expired segment
+// column families are dropped after a flush made their expiry durable, and
+// not before (see pendingDrop).
+func TestExpiredSegmentFamiliesDroppedOnceDurable(t *testing.T) {
+	task := t.TempDir()
+	o := WindowOptions{Name: "w", RetentionMs: 2_000, SegmentIntervalMs: 1_000, RocksDB: RocksDBOptions{WriteBufferBytes: 64 << 10}}
+	s, err := OpenRocksDBWindow(task, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := make([]byte, 1000)
+	for n := int64(0); n < 300; n++ {
+		for k := 0; k < 5; k++ {
+			if err := s.Put([]byte(fmt.Sprintf("k%d", k)), val, n*1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		commit(t, s, n)
+	}
+	rb := s.(*windowStore).s.c.base.(*rocksBase)
+	rb.writerMu.Lock()
+	pending := len(rb.pending)
+	rb.writerMu.Unlock()
+	// ~5 KB per commit against a 64 KiB buffer: a flush every dozen
+	// commits, so few drops can be waiting.
+	if pending > 30 {
+		t.Fatalf("%d segment drops still pending after 300 commits", pending)
+	}
+	s.Close()
+	s, err = OpenRocksDBWindow(task, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	names, err := grocksdb.ListColumnFamilies(grocksdb.NewDefaultOptions(), SegmentedDir(task, "w"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// default, offsets and the live segments (2 s retention, 1 s segments).
+	if len(names) > 6 {
+		t.Fatalf("column families after reopen: %v", names)
+	}
 }
