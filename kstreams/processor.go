@@ -1,6 +1,9 @@
 package kstreams
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // Header is a record header.
 type Header struct {
@@ -64,6 +67,11 @@ type ProcessorContext interface {
 	// RecordDropped counts a record the processor skipped (Kafka's
 	// dropped-records sensor), with the reason.
 	RecordDropped(reason string)
+	// Schedule calls fn every interval of stream time or wall-clock time
+	// (Kafka's ProcessorContext.schedule). fn runs with this processor's
+	// context: what it forwards goes to the processor's children, stamped
+	// with the punctuation time.
+	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
 }
 
 // ProcessorFunc adapts a function to a stateless Processor.

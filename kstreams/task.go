@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -47,6 +48,9 @@ type TaskConfig struct {
 	Output RecordCollector
 	// OnDroppedRecord, if set, is called for every record a processor skips.
 	OnDroppedRecord func(processor, reason string)
+	// WallClock reads the wall clock for wall-clock punctuations; time.Now
+	// if nil.
+	WallClock func() time.Time
 	// CacheMaxBytes is this task's share of statestore.cache.max.bytes.
 	// Above zero, the stores that ask for caching (Materialized caching, on
 	// by default) keep updates in a record cache: they are forwarded and
@@ -59,22 +63,24 @@ type TaskConfig struct {
 // synchronously: Process returns when the record and everything it caused
 // have gone through. A task is not safe for concurrent use.
 type Task struct {
-	id          TaskID
-	appID       string
-	topo        *Topology
-	nodes       map[string]*taskNode
-	order       []*taskNode
-	sources     map[string]*taskNode // decorated topic → source
-	stores      map[string]StateStore
-	out         RecordCollector
-	onDrop      func(string, string)
-	streamTime  int64
-	curTs       int64
-	curHeaders  []Header
-	cacheBudget *cacheBudget
-	md          RecordMetadata
-	hasMD       bool
-	dropped     int64
+	id           TaskID
+	appID        string
+	topo         *Topology
+	nodes        map[string]*taskNode
+	order        []*taskNode
+	sources      map[string]*taskNode // decorated topic → source
+	stores       map[string]StateStore
+	out          RecordCollector
+	onDrop       func(string, string)
+	streamTime   int64
+	curTs        int64
+	curHeaders   []Header
+	cacheBudget  *cacheBudget
+	punctuations []*punctuation
+	clock        func() time.Time
+	md           RecordMetadata
+	hasMD        bool
+	dropped      int64
 }
 
 type taskNode struct {
@@ -93,7 +99,10 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	}
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{},
-		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1}
+		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock}
+	if task.clock == nil {
+		task.clock = time.Now
+	}
 	decorate := func(topic string) string {
 		return TopicRef{Name: topic, Internal: t.repartition[topic] != nil}.Decorated(cfg.ApplicationID)
 	}
@@ -201,6 +210,8 @@ type changelogWriter struct {
 func (w changelogWriter) LogChange(_ string, key, value []byte, ts int64) error {
 	return w.task.out.Send(ProducerRecord{Topic: w.topic, Partition: w.task.id.Partition, PartitionKey: key, Key: key, Value: value, Timestamp: ts})
 }
+
+func (task *Task) wallClock() int64 { return task.clock().UnixMilli() }
 
 // ID returns the task id.
 func (task *Task) ID() TaskID { return task.id }

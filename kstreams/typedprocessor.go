@@ -1,6 +1,9 @@
 package kstreams
 
-import "reflect"
+import (
+	"reflect"
+	"time"
+)
 
 // TypedRecord is a Record with typed key and value. Kafka's null is the nil
 // of a pointer, slice or map type (use serde.Nullable for pointer values).
@@ -28,6 +31,7 @@ type TypedContext[KOut, VOut any] interface {
 	TaskID() TaskID
 	ApplicationID() string
 	RecordDropped(reason string)
+	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
 }
 
 // Typed adapts a TypedProcessor supplier to the untyped Processor API.

@@ -7,7 +7,9 @@ package kstreamstest
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -30,6 +32,10 @@ type Config struct {
 	Caching bool
 	// CacheMaxBytes replaces the 10 MiB cache of Caching when above zero.
 	CacheMaxBytes int64
+	// WallClockStart is the driver's wall clock at the start, for wall-clock
+	// punctuations; AdvanceWallClock moves it. The zero time means the Unix
+	// epoch.
+	WallClockStart time.Time
 }
 
 // Record is one record the topology wrote.
@@ -57,6 +63,7 @@ type Driver struct {
 	offsets    map[string]map[int32]int64
 	queue      []Record
 	dropped    []Dropped
+	now        time.Time
 }
 
 // Dropped is a record a processor skipped.
@@ -77,7 +84,10 @@ func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
 	d := &Driver{topo: topo, cfg: cfg, tasks: map[kstreams.TaskID]*kstreams.Task{},
 		stores: map[kstreams.TaskID]map[string]kstreams.StateStore{}, topicSub: map[string]int{},
 		internal: map[string]bool{}, changelogs: map[string]string{}, records: map[string][]Record{},
-		read: map[string]int{}, offsets: map[string]map[int32]int64{}}
+		read: map[string]int{}, offsets: map[string]map[int32]int64{}, now: cfg.WallClockStart}
+	if d.now.IsZero() {
+		d.now = time.UnixMilli(0)
+	}
 	for _, st := range topo.Subtopologies() {
 		for _, src := range st.Sources {
 			name := src.Decorated(cfg.ApplicationID)
@@ -118,7 +128,8 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
 		OnDroppedRecord: func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
-		CacheMaxBytes:   d.cacheBytes()})
+		CacheMaxBytes:   d.cacheBytes(),
+		WallClock:       func() time.Time { return d.now }})
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +190,12 @@ func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers 
 	partition := kstreams.DefaultPartition(key, d.cfg.Partitions)
 	d.queue = append(d.queue, Record{Topic: topic, Partition: partition, Offset: d.nextOffset("\x00in:"+topic, partition),
 		Key: key, Value: value, Timestamp: timestamp, Headers: headers})
+	return d.drain()
+}
+
+// drain processes the queued records, and what they send through repartition
+// topics, to the end; then commits the stores.
+func (d *Driver) drain() error {
 	for len(d.queue) > 0 {
 		r := d.queue[0]
 		d.queue = d.queue[1:]
@@ -188,6 +205,10 @@ func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers 
 			return err
 		}
 		if err := t.Process(r.Topic, r.Partition, r.Offset, r.Key, r.Value, r.Timestamp, r.Headers); err != nil {
+			d.queue = nil
+			return err
+		}
+		if _, err := t.PunctuateStreamTime(); err != nil {
 			d.queue = nil
 			return err
 		}
@@ -247,6 +268,28 @@ func (d *Driver) Topics() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// AdvanceWallClock moves the driver's wall clock and runs the wall-clock
+// punctuations that became due, like TopologyTestDriver.advanceWallClockTime.
+func (d *Driver) AdvanceWallClock(by time.Duration) error {
+	d.now = d.now.Add(by)
+	ids := slices.SortedFunc(maps.Keys(d.tasks), func(a, b kstreams.TaskID) int {
+		if a.Subtopology != b.Subtopology {
+			return a.Subtopology - b.Subtopology
+		}
+		return int(a.Partition - b.Partition)
+	})
+	for _, id := range ids {
+		t := d.tasks[id]
+		if _, err := t.PunctuateWallClock(d.now); err != nil {
+			return err
+		}
+		if err := t.Flush(); err != nil {
+			return err
+		}
+	}
+	return d.drain()
 }
 
 // Records returns every record written to topic (a sink, repartition or
