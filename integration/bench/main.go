@@ -71,6 +71,7 @@ type config struct {
 	profileDir    string
 	runTimeout    time.Duration
 	keep          bool
+	args          []string // as given, for the report
 }
 
 // allWorkloads in the order they run (the most important first).
@@ -95,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	str(&c.bootstrap, "bootstrap", "", "broker address; empty: start the local broker with integration/kafka.sh (port STOATFLOW_KAFKA_PORT, default 9092)")
 	str(&workloads, "workloads", strings.Join(allWorkloads, ","), "comma-separated workloads: "+strings.Join(allWorkloads, ", "))
 	num(&c.rounds, "rounds", 3, "rounds; engines alternate their order each round")
-	num(&c.records, "records", 200_000, "input records of the throughput workloads (word count: lines)")
+	num(&c.records, "records", 150_000, "input records of the throughput workloads (word count: lines)")
 	num(&c.keys, "keys", 10_000, "key cardinality (word count: vocabulary size)")
 	num(&c.valueSize, "value-size", 100, "value bytes of the stateless and windowed workloads")
 	num(&c.words, "words", 4, "words per word-count line (8 bytes each)")
@@ -103,9 +104,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.threads, "threads", 1, "num.stream.threads of both engines")
 	num(&c.commitMs, "commit-ms", 100, "commit.interval.ms under exactly_once_v2 (and of the stateless runs and the ceilings)")
 	num(&c.alosCommitMs, "alos-commit-ms", 1000, "commit.interval.ms of word count under at_least_once")
-	num(&c.latencyRate, "latency-rate", 2000, "offered load of the latency workload, input lines per second")
-	dur(&c.latencyDur, "latency-duration", 15*time.Second, "how long the latency workload offers load")
-	dur(&c.latencyWarmup, "latency-warmup", 5*time.Second, "outputs of inputs sent in the first part of the load are not counted")
+	num(&c.latencyRate, "latency-rate", 1000, "offered load of the latency workload, input lines per second")
+	dur(&c.latencyDur, "latency-duration", 20*time.Second, "how long the latency workload offers load")
+	dur(&c.latencyWarmup, "latency-warmup", 8*time.Second, "outputs of inputs sent in the first part of the load are not counted")
 	num(&c.restoreMB, "restore-mb", 1024, "changelog size of the restore workload, MiB")
 	num(&c.restoreValue, "restore-value-size", 1000, "value bytes of the restore workload's changelog records")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
@@ -115,6 +116,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	c.args = args
 	for _, w := range strings.Split(workloads, ",") {
 		w = strings.TrimSpace(w)
 		if w == "" {

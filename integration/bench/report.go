@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -114,6 +116,8 @@ func find(aggs []*agg, workload, engine string) *agg {
 func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	aggs := b.aggregate()
 	fmt.Fprintf(w, "\nStoatFlow benchmarks: %d round(s), medians; %s total\n", c.rounds, took.Round(time.Second))
+	fmt.Fprintf(w, "command: go run ./integration/bench %s\n", strings.Join(c.args, " "))
+	fmt.Fprintf(w, "machine: %s\n", machine())
 	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
 		"latency-rate=%d/s latency-duration=%v restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
@@ -219,6 +223,31 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 			fmt.Fprintf(w, "FAILED: %s on %s, round %d: %v\n", r.workload, r.engine, r.round+1, firstLine(r.err.Error()))
 		}
 	}
+}
+
+// machine describes the host: CPUs, CPU model and memory.
+func machine() string {
+	model := "unknown CPU"
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(raw), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := "unknown memory"
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, l := range strings.Split(string(raw), "\n") {
+			if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+				var kb int64
+				fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+				mem = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d CPUs (runtime.NumCPU), %s, %s RAM, %s", runtime.NumCPU(), model, mem, runtime.Version())
 }
 
 func firstLine(s string) string {
