@@ -100,6 +100,8 @@ type crashStats struct {
 	fullRestores int // restores from the changelog's start (no valid offset)
 	wipes        int // full restores of a store that had a valid offset
 	tailRecords  int64
+	tailRestores int // restores from a store's offset + 1
+	storeChecks  int // stores with an offset compared with their changelog
 	queries      int
 }
 
@@ -262,6 +264,21 @@ func (r *crashRun) schedule(kills int) []killMode {
 		// A failpoint that is not reached within fallback ends in a
 		// SIGKILL from the parent, counted as a timed kill.
 		const fallback = 5 * time.Second
+		if k%5 == 4 {
+			// An aborted epoch without a crash: the commit fails, the
+			// transaction aborts, overlays are dropped and the tasks rewind;
+			// then a kill at a random moment or at a later commit.
+			p := failpoint.AfterChangelogFlush
+			if r.guarantee == "exactly_once_v2" && r.rng.IntN(2) == 0 {
+				p = failpoint.AfterSendOffsets
+			}
+			fp := fmt.Sprintf("%s=error@%d", p, 1+r.rng.IntN(5))
+			if r.rng.IntN(2) == 0 {
+				fp += fmt.Sprintf(",%s=kill@%d", failpoint.AfterCommit, 5+r.rng.IntN(15))
+			}
+			out = append(out, killMode{name: "abort+kill", failpoint: fp, after: time.Duration(1500+r.rng.IntN(1500)) * time.Millisecond})
+			continue
+		}
 		switch name := cycle[k%len(cycle)]; name {
 		case "any":
 			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("*=kill@%d", 1+r.rng.IntN(40)), after: fallback})
@@ -323,9 +340,14 @@ func (r *crashRun) runOnce(m killMode) {
 		} else {
 			c.kill()
 			r.stats.kills++
-			r.stats.byMode["timed"]++
-			if m.failpoint != "" {
+			switch {
+			case m.name == "abort+kill":
+				r.stats.byMode[m.name]++
+			case m.failpoint != "":
 				r.stats.fallbacks++
+				fallthrough
+			default:
+				r.stats.byMode["timed"]++
 			}
 		}
 	}
@@ -373,6 +395,8 @@ func (r *crashRun) checkRestores(c *child) {
 			r.diverge("%s: full restore although the store's offset %d was valid (I4)", f[2], off)
 		case had && start != off+1:
 			r.diverge("%s: restore from %d, want the store's offset %d + 1 (I4)", f[2], start, off)
+		case had:
+			r.stats.tailRestores++
 		}
 	}
 }
@@ -515,6 +539,7 @@ func (r *crashRun) checkStores() {
 			r.diverge("store %s (%s) has offset %d, but the last committed changelog record up to it is at %d (I1/I3)",
 				o.ref.spec.Name, o.ref.tp, o.off, last)
 		}
+		r.stats.storeChecks++
 		fold, err := openStore(o.ref, true)
 		if err != nil {
 			r.t.Fatal(err)
@@ -726,7 +751,12 @@ func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
 			g := got[o][k]
 			if r.guarantee == "exactly_once_v2" {
 				if !slices.Equal(g, seq) {
-					report("%s key %s: committed updates %v, want %v (I3)", o, k, g, seq)
+					i := 0
+					for i < len(g) && i < len(seq) && g[i] == seq[i] {
+						i++
+					}
+					report("%s key %s: %d committed updates, want %d; first difference at update %d: %s, want %s (I3)",
+						o, k, len(g), len(seq), i+1, at(g, i), at(seq, i))
 				}
 				continue
 			}
@@ -746,6 +776,13 @@ func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
 			}
 		}
 	}
+}
+
+func at(seq []string, i int) string {
+	if i < len(seq) {
+		return seq[i]
+	}
+	return "nothing"
 }
 
 func longHex(h string) int64 {
@@ -794,8 +831,8 @@ func (r *crashRun) summary() {
 	}
 	sort.Strings(modes)
 	line := fmt.Sprintf("crash summary: workload=%s guarantee=%s seed=%d kills=%d divergences=%d full-restores=%d wipes=%d "+
-		"clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s by-mode=[%s]",
-		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.cleanStops, s.tailRecords,
+		"restores-from-offset=%d store-checks=%d clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s by-mode=[%s]",
+		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.tailRestores, s.storeChecks, s.cleanStops, s.tailRecords,
 		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), strings.Join(modes, " "))
 	r.t.Log(line)
 	fmt.Println(line)

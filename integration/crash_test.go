@@ -17,23 +17,23 @@ import (
 var (
 	wordCountWorkload = crashWorkload{
 		name: "wordcount", topology: wordcount.Name, example: "wordcount", outputs: []string{"output"},
-		partitions: 2, stepMs: 10, perRound: 10, perTick: 2,
+		partitions: 2, stepMs: 1, perRound: 10, perTick: 20,
 		input: func(i int) (string, string) { return "line-" + strconv.Itoa(i), crashLine(i) },
 	}
 	windowedCountWorkload = crashWorkload{
 		name: "windowedcount", topology: windowedcount.Name, example: "windowedcount", outputs: []string{"output"},
-		partitions: 2, stepMs: 25, perRound: 10, perTick: 2,
+		partitions: 2, stepMs: 5, perRound: 10, perTick: 10,
 		input: func(i int) (string, string) { return fmt.Sprintf("key-%d", crashKey(i, 8)), "v" },
 	}
 	sessionCountWorkload = crashWorkload{
 		name: "sessioncount", topology: sessioncount.Name, example: "sessioncount", outputs: []string{"output"},
-		partitions: 2, stepMs: 25, perRound: 10, perTick: 2,
+		partitions: 2, stepMs: 5, perRound: 10, perTick: 10,
 		input: func(i int) (string, string) { return fmt.Sprintf("user-%d", sessionKey(i)), "click" },
 	}
 	twoStoresWorkload = crashWorkload{
 		name: "twostores", topology: twostores.Name, example: "twostores", outputs: []string{"counts", "sums"},
 		storeOutput: map[string]string{twostores.CountsStore: "counts", twostores.SumsStore: "sums"},
-		partitions:  2, stepMs: 10, perRound: 10, perTick: 2,
+		partitions:  2, stepMs: 1, perRound: 10, perTick: 20,
 		input: func(i int) (string, string) {
 			return fmt.Sprintf("account-%d", crashKey(i, 8)), strconv.Itoa(1 + (i*37)%100)
 		},
@@ -51,11 +51,11 @@ func crashLine(i int) string {
 // merge and close.
 func crashKey(i, n int) int { return (i*i*7 + i*3 + i/5) % n }
 
-// sessionKey gives each of six users bursts of 40 records one second long,
-// with sparse records in between, so that sessions grow, close after the
-// five-second gap, and start again.
+// sessionKey gives each of six users bursts of 400 records two seconds
+// long, with sparse records in between, so that sessions grow, close after
+// the five-second gap, and start again.
 func sessionKey(i int) int {
-	k := i / 40
+	k := i / 400
 	if i%5 == 0 {
 		k += 3
 	}
