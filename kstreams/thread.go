@@ -75,6 +75,7 @@ type streamThread struct {
 	restores  map[state.TopicPartition]*restoreState
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
+	assigned  int   // tasks in the current assignment
 }
 
 func configMap(m map[string]string) *kafka.ConfigMap {
@@ -333,6 +334,7 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		byTask[id] = append(byTask[id], tp)
 	}
 	var pause []kafka.TopicPartition
+	t.assigned = len(byTask)
 	for id, tps := range byTask {
 		a, err := t.openTask(id, tps)
 		if err != nil {
@@ -450,6 +452,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: collector{t},
+		CacheMaxBytes:   t.cacheShare(),
 		OnDroppedRecord: func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
 	})
 	if err != nil {
@@ -463,6 +466,17 @@ func (t *streamThread) startTask(a *activeTask) error {
 		t.s.registerStore(ts)
 	}
 	return nil
+}
+
+// cacheShare is a task's share of statestore.cache.max.bytes: the instance
+// budget split over the stream threads, as Kafka Streams splits it, then over
+// the tasks the thread was assigned.
+func (t *streamThread) cacheShare() int64 {
+	total := t.s.cfg.StatestoreCacheMaxBytes
+	if total <= 0 {
+		return 0
+	}
+	return total / int64(t.s.cfg.NumStreamThreads) / int64(max(1, t.assigned))
 }
 
 func serdeFor(s compat.Serde) (serde.Untyped, error) {
@@ -545,8 +559,18 @@ func (t *streamThread) process() error {
 				break // a partition ran dry: wait for it as max.task.idle.ms says
 			}
 		}
+		if _, err := a.task.PunctuateStreamTime(); err != nil {
+			return fmt.Errorf("kstreams: task %s: stream-time punctuation: %w", a.id, err)
+		}
 		for _, ts := range a.stores {
 			t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
+		}
+	}
+	for _, a := range t.tasks {
+		if a.running() {
+			if _, err := a.task.PunctuateWallClock(now); err != nil {
+				return fmt.Errorf("kstreams: task %s: wall-clock punctuation: %w", a.id, err)
+			}
 		}
 	}
 	t.s.hks.OnThreadUncommittedBytes(t.idx, t.budget.Total())
@@ -642,6 +666,11 @@ func (t *streamThread) maybeCommit(force bool) error {
 	for _, a := range t.tasks {
 		if !a.running() {
 			continue
+		}
+		// Record caches forward and changelog what they hold, inside this
+		// epoch's transaction.
+		if err := a.task.Flush(); err != nil {
+			return fmt.Errorf("kstreams: task %s: flushing caches: %w", a.id, err)
 		}
 		for _, q := range a.queues {
 			if q.next < 0 || !q.dirty {
