@@ -252,3 +252,57 @@ func TestRestartAfterKillReplaysOnlyTail(t *testing.T) {
 		t.Errorf("replayed %d changelog records after SIGKILL, want the tail of %d written since the last flush", replayed, want)
 	}
 }
+
+// TestWordCountWithRecordCache: with Kafka's default record cache (10 MiB)
+// updates of a key are folded between commits, so fewer records come out,
+// but each word's counts still rise to its exact total.
+func TestWordCountWithRecordCache(t *testing.T) {
+	a := newWordCountApp(t, 2)
+	lines := generatedLines(200)
+	a.feedFrom(t, lines, 0, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ks := a.start(t, ctx, map[string]string{
+		"processing.guarantee":       "exactly_once_v2",
+		"statestore.cache.max.bytes": "10485760",
+		"commit.interval.ms":         "1000",
+	}, nil)
+	defer ks.Close(context.Background())
+	occ := map[string]int64{}
+	for _, l := range lines {
+		for _, w := range wordcount.Words(l) {
+			occ[w]++
+		}
+	}
+	// Wait until every word reached its total; the cache emits at commits.
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		recs, _ := testkafka.ReadCommitted(a.bootstrap, a.out, 1, 10*time.Second, 2*time.Second)
+		last := map[string]int64{}
+		prev := map[string]int64{}
+		n := 0
+		for _, r := range recs {
+			w, v := string(r.Key), int64(binary.BigEndian.Uint64(r.Value))
+			if v <= prev[w] {
+				t.Fatalf("word %q: count went from %d to %d", w, prev[w], v)
+			}
+			prev[w], last[w] = v, v
+			n++
+		}
+		done := len(last) == len(occ)
+		for w, total := range occ {
+			done = done && last[w] == total
+		}
+		if done {
+			_, uncached := expectedUpdates(lines)
+			t.Logf("%d records with the cache, %d without", n, uncached)
+			if n >= uncached {
+				t.Errorf("the cache folded nothing: %d records, as many as without it", n)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("final counts %v, want %v", last, occ)
+		}
+	}
+}
