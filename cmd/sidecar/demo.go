@@ -2,9 +2,367 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
 )
 
+// demoLines are the demo's input, in two batches: the first is counted and
+// committed, the second shows what each isolation level sees before its
+// commit.
+var demoLines = [][]string{
+	{"all streams lead to kafka", "hello kafka streams", "join kafka summit"},
+	{"hello stoatflow"},
+}
+
+// demoCommitInterval is long enough that the second batch sits uncommitted
+// for a while, visible to READ_UNCOMMITTED queries only.
+const demoCommitInterval = 3 * time.Second
+
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("demo", stderr)
+	bootstrap := fs.String("bootstrap", "", "run against the Kafka broker at `host:port` instead of an embedded one")
+	stateDir := fs.String("state-dir", "", "keep the broker's data and the stores in `dir` (default: a temporary directory, removed at exit)")
+	verbose := fs.Bool("verbose", false, "show the runtime's log")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sidecar demo: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	dir := *stateDir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "stoatflow-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	servers := []string{*bootstrap}
+	if *bootstrap == "" {
+		b, err := startEmbeddedBroker(filepath.Join(dir, "broker"), log)
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		servers = b.Addrs()
+		fmt.Fprintf(stdout, "Embedded Kafka-protocol broker (kfake) on %s, data in %s\n", servers[0], filepath.Join(dir, "broker"))
+	} else {
+		fmt.Fprintf(stdout, "Kafka broker at %s\n", *bootstrap)
+	}
+	run := time.Now().Format("20060102-150405")
+	in, out := "demo-plaintext-input-"+run, "demo-wordcount-output-"+run
+	if err := createTopics(ctx, servers, []string{in, out}, 2); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Created topics %s and %s (2 partitions each)\n", in, out)
+
+	cfg, diags := compat.LoadFiles(nil, []string{
+		"application.id=stoatflow-demo-" + run,
+		"bootstrap.servers=" + strings.Join(servers, ","),
+		"processing.guarantee=exactly_once_v2",
+		fmt.Sprintf("commit.interval.ms=%d", demoCommitInterval.Milliseconds()),
+		"default.key.serde=org.apache.kafka.common.serialization.Serdes$StringSerde",
+		"default.value.serde=org.apache.kafka.common.serialization.Serdes$StringSerde",
+		"statestore.cache.max.bytes=0",
+		"replication.factor=1",
+		"state.dir=" + filepath.Join(dir, "state"),
+		"stoatflow.topology=" + wordcount.Name,
+		// No KIP-714 client telemetry: the embedded broker accepts it and
+		// librdkafka would log every subscription change.
+		"enable.metrics.push=false",
+	}, nil)
+	if err := diags.Err(); err != nil {
+		return err
+	}
+	topo, err := wordcount.Build(map[string]string{"input": in, "output": out})
+	if err != nil {
+		return err
+	}
+	streams, err := kstreams.New(topo, cfg, kstreams.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Starting word count on StoatFlow (exactly_once_v2, commit.interval.ms=%d)\n", demoCommitInterval.Milliseconds())
+	if err := streams.Start(ctx); err != nil {
+		return err
+	}
+	closeStreams := func() error {
+		cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer ccancel()
+		return streams.Close(cctx)
+	}
+	if err := waitRunning(ctx, streams); err != nil {
+		_ = closeStreams()
+		return err
+	}
+
+	printer, err := newCountPrinter(servers, out, stdout)
+	if err != nil {
+		_ = closeStreams()
+		return err
+	}
+	defer printer.close()
+
+	err = demoSteps(ctx, streams, topo, servers, in, printer, stdout)
+	if cerr := closeStreams(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "Closed cleanly: every store committed, nothing to replay on the next start. Done.")
 	return nil
+}
+
+// waitRunning waits until the instance has restored and runs.
+func waitRunning(ctx context.Context, s *kstreams.KafkaStreams) error {
+	for s.State() != kstreams.Running {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sidecar demo: the application did not reach RUNNING (state %s): %w", s.State(), ctx.Err())
+		case <-s.Done():
+			return fmt.Errorf("sidecar demo: the application stopped: %v", s.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstreams.Topology, servers []string, in string,
+	printer *countPrinter, stdout io.Writer) error {
+	words := 0
+	for _, l := range demoLines[0] {
+		words += len(wordcount.Words(l))
+	}
+	fmt.Fprintf(stdout, "\nWriting %d lines to %s; counts appear as their transactions commit:\n", len(demoLines[0]), in)
+	if err := produceLines(ctx, servers, in, demoLines[0]); err != nil {
+		return err
+	}
+	if err := printer.waitFor(ctx, words); err != nil {
+		return err
+	}
+
+	store := ""
+	for _, st := range topo.Subtopologies() {
+		for _, s := range st.Stores {
+			store = s.Name
+		}
+	}
+	const word = "hello"
+	fmt.Fprintf(stdout, "\nInteractive query of store %s for %q, at both isolation levels:\n", store, word)
+	before, err := queryCount(streams, store, word, state.ReadCommitted)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "  READ_COMMITTED   %s = %d\n", word, before)
+	fmt.Fprintf(stdout, "\nWriting %q; querying before the next commit:\n", demoLines[1][0])
+	if err := produceLines(ctx, servers, in, demoLines[1]); err != nil {
+		return err
+	}
+	// Wait until the stream thread has processed the line, then read both
+	// levels at once: the thread's pending writes are in the store's overlay.
+	var ru, rc int64
+	for {
+		if ru, err = queryCount(streams, store, word, state.ReadUncommitted); err != nil {
+			return err
+		}
+		if rc, err = queryCount(streams, store, word, state.ReadCommitted); err != nil {
+			return err
+		}
+		if ru > before {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(stdout, "  READ_UNCOMMITTED %s = %d   (sees the stream thread's uncommitted write)\n", word, ru)
+	fmt.Fprintf(stdout, "  READ_COMMITTED   %s = %d   (committed data only)\n", word, rc)
+	if err := printer.waitFor(ctx, words+len(wordcount.Words(demoLines[1][0]))); err != nil {
+		return err
+	}
+	// The output is visible once the transaction commits; the stores commit
+	// right after it.
+	for rc < ru {
+		if rc, err = queryCount(streams, store, word, state.ReadCommitted); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(stdout, "After the commit:\n  READ_COMMITTED   %s = %d\n\n", word, rc)
+	return nil
+}
+
+// queryCount reads word's count from the local store partition holding it.
+func queryCount(streams *kstreams.KafkaStreams, store, word string, iso state.IsolationLevel) (int64, error) {
+	for _, ls := range streams.LocalStores(store) {
+		kv, ok := ls.Store.(state.KeyValueStore)
+		if !ok {
+			continue
+		}
+		v, err := kv.ReadOnly(iso).Get([]byte(word))
+		if err != nil {
+			return 0, err
+		}
+		if v == nil {
+			continue
+		}
+		_, raw, err := state.DecodeTimestamped(v)
+		if err != nil {
+			return 0, err
+		}
+		if len(raw) != 8 {
+			return 0, fmt.Errorf("sidecar demo: count of %q has %d bytes", word, len(raw))
+		}
+		return int64(binary.BigEndian.Uint64(raw)), nil
+	}
+	return 0, nil
+}
+
+// produceLines writes lines as String records keyed by nothing (as the
+// console producer does), idempotently, and waits for their acks.
+func produceLines(ctx context.Context, servers []string, topic string, lines []string) error {
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": strings.Join(servers, ","), "enable.idempotence": true,
+		"linger.ms": 5, "enable.metrics.push": false})
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	delivered := make(chan kafka.Event, len(lines))
+	for _, l := range lines {
+		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
+			Value: []byte(l)}, delivered); err != nil {
+			return err
+		}
+	}
+	for range lines {
+		select {
+		case ev := <-delivered:
+			if m, ok := ev.(*kafka.Message); ok && m.TopicPartition.Error != nil {
+				return fmt.Errorf("sidecar demo: writing to %s: %w", topic, m.TopicPartition.Error)
+			}
+		case <-ctx.Done():
+			return fmt.Errorf("sidecar demo: writing to %s: %w", topic, ctx.Err())
+		}
+	}
+	return nil
+}
+
+// countPrinter reads the output topic read_committed and prints every count
+// as it arrives.
+type countPrinter struct {
+	c    *kafka.Consumer
+	w    io.Writer
+	wg   sync.WaitGroup
+	stop chan struct{}
+	mu   struct {
+		sync.Mutex
+		n   int
+		err error
+	}
+}
+
+func newCountPrinter(servers []string, topic string, w io.Writer) (*countPrinter, error) {
+	c, err := kafka.NewConsumer(&kafka.ConfigMap{
+		"bootstrap.servers": strings.Join(servers, ","), "group.id": topic + "-printer",
+		"isolation.level": "read_committed", "auto.offset.reset": "earliest", "enable.auto.commit": false,
+		"enable.metrics.push": false,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Subscribe(topic, nil); err != nil {
+		c.Close()
+		return nil, err
+	}
+	p := &countPrinter{c: c, w: w, stop: make(chan struct{})}
+	p.wg.Add(1)
+	go p.loop()
+	return p, nil
+}
+
+func (p *countPrinter) loop() {
+	defer p.wg.Done()
+	for {
+		select {
+		case <-p.stop:
+			return
+		default:
+		}
+		switch e := p.c.Poll(100).(type) {
+		case *kafka.Message:
+			v := int64(-1)
+			if len(e.Value) == 8 {
+				v = int64(binary.BigEndian.Uint64(e.Value))
+			}
+			fmt.Fprintf(p.w, "  %-10s %d\n", string(e.Key), v)
+			p.mu.Lock()
+			p.mu.n++
+			p.mu.Unlock()
+		case kafka.Error:
+			if e.IsFatal() {
+				p.mu.Lock()
+				p.mu.err = e
+				p.mu.Unlock()
+				return
+			}
+		}
+	}
+}
+
+// waitFor waits until n count records have been printed.
+func (p *countPrinter) waitFor(ctx context.Context, n int) error {
+	for {
+		p.mu.Lock()
+		got, err := p.mu.n, p.mu.err
+		p.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(fmt.Errorf("sidecar demo: %d of %d counts arrived", got, n), ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (p *countPrinter) close() {
+	close(p.stop)
+	p.wg.Wait()
+	p.c.Close()
 }
