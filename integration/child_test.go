@@ -16,6 +16,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/txn"
 )
 
 // envChild, when set, makes the test binary run one StoatFlow application
@@ -42,10 +43,27 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// childHooks prints restore results as protocol lines on stdout.
+// childHooks prints restore results as protocol lines on stdout, and the
+// first successful commit of each trigger as COMMIT-TRIGGER <trigger>.
 type childHooks struct {
 	kstreams.NoHooks
-	mu sync.Mutex
+	mu       sync.Mutex
+	triggers map[txn.Trigger]bool
+}
+
+func (h *childHooks) OnCommit(_ int, stats txn.CommitStats, err error) {
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.triggers == nil {
+		h.triggers = map[txn.Trigger]bool{}
+	}
+	if !h.triggers[stats.Trigger] {
+		h.triggers[stats.Trigger] = true
+		fmt.Printf("COMMIT-TRIGGER %s\n", stats.Trigger)
+	}
 }
 
 func (h *childHooks) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, full bool) {

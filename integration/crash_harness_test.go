@@ -122,8 +122,10 @@ type crashRun struct {
 	// read after the last run; absent when the store had none.
 	offsets  map[string]int64
 	queries  []queryLine
+	triggers map[string]bool // commit triggers the children reported
 	stats    crashStats
 	producer *kafka.Producer
+	logs     map[state.TopicPartition]*changelogCache
 	started  time.Time
 }
 
@@ -135,8 +137,11 @@ type queryLine struct {
 // extraSet overrides application configs.
 func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[string]string) *crashRun {
 	t.Helper()
-	r := &crashRun{t: t, w: w, guarantee: guarantee, seed: crashSeedFor(t.Name()), offsets: map[string]int64{},
-		bootstrap: testkafka.Bootstrap(t), stateDir: t.TempDir(), args: map[string]string{}, started: time.Now()}
+	r := &crashRun{t: t, w: w, guarantee: guarantee, seed: crashSeedFor(t.Name()), offsets: map[string]int64{}, triggers: map[string]bool{},
+		bootstrap: extraSet["bootstrap.servers"], stateDir: t.TempDir(), args: map[string]string{}, started: time.Now()}
+	if r.bootstrap == "" {
+		r.bootstrap = testkafka.Bootstrap(t)
+	}
 	r.stats.byMode = map[string]int{}
 	r.rng = rand.New(rand.NewPCG(r.seed, 0x5eed))
 	r.in = testkafka.Topic(t, "in")
@@ -259,7 +264,7 @@ func (r *crashRun) schedule(kills int) []killMode {
 	var out []killMode
 	for k := 0; k < kills; k++ {
 		if k > 0 && k%6 == 0 {
-			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(1000+r.rng.IntN(1000)) * time.Millisecond})
+			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(500+r.rng.IntN(1000)) * time.Millisecond})
 		}
 		// A failpoint that is not reached within fallback ends in a
 		// SIGKILL from the parent, counted as a timed kill.
@@ -276,7 +281,7 @@ func (r *crashRun) schedule(kills int) []killMode {
 			if r.rng.IntN(2) == 0 {
 				fp += fmt.Sprintf(",%s=kill@%d", failpoint.AfterCommit, 5+r.rng.IntN(15))
 			}
-			out = append(out, killMode{name: "abort+kill", failpoint: fp, after: time.Duration(1500+r.rng.IntN(1500)) * time.Millisecond})
+			out = append(out, killMode{name: "abort+kill", failpoint: fp, after: time.Duration(1000+r.rng.IntN(1000)) * time.Millisecond})
 			continue
 		}
 		switch name := cycle[k%len(cycle)]; name {
@@ -409,6 +414,9 @@ func (r *crashRun) collectQueries(c *child) {
 		if len(f) == 5 && f[0] == "QUERY" {
 			r.queries = append(r.queries, queryLine{store: f[1], key: f[3], value: f[4]})
 		}
+		if len(f) == 2 && f[0] == "COMMIT-TRIGGER" {
+			r.triggers[f[1]] = true
+		}
 	}
 }
 
@@ -419,13 +427,13 @@ type storeRef struct {
 	tp      state.TopicPartition
 }
 
-func (r *crashRun) storeRefs() []storeRef {
+func (r *crashRun) storeRefs(stateDir string) []storeRef {
 	var out []storeRef
 	for _, st := range r.topo.Subtopologies() {
 		for _, sp := range st.Stores {
 			for p := 0; p < r.w.partitions; p++ {
 				out = append(out, storeRef{spec: sp,
-					taskDir: filepath.Join(r.stateDir, r.appID, state.TaskDirName(st.ID, p)),
+					taskDir: filepath.Join(stateDir, r.appID, state.TaskDirName(st.ID, p)),
 					tp:      state.TopicPartition{Topic: kstreams.ChangelogTopic(r.appID, sp.Name), Partition: int32(p)}})
 			}
 		}
@@ -482,8 +490,16 @@ func dumpStore(s state.Store) (map[string]string, error) {
 // its contents are exactly the fold of its changelog, read_committed, up to
 // its committed offset; a store without an offset is empty. It records the
 // offsets for the next run's restore check.
-func (r *crashRun) checkStores() {
-	refs := r.storeRefs()
+func (r *crashRun) checkStores() { r.checkStoresIn(r.stateDir, true) }
+
+// checkStoresIn checks the stores under stateDir; with track, it records
+// their offsets for the next run's restore check.
+func (r *crashRun) checkStoresIn(stateDir string, track bool) {
+	offsets := r.offsets
+	if !track {
+		offsets = map[string]int64{}
+	}
+	refs := r.storeRefs(stateDir)
 	type opened struct {
 		ref  storeRef
 		off  int64
@@ -497,7 +513,7 @@ func (r *crashRun) checkStores() {
 			continue
 		}
 		if s == nil {
-			delete(r.offsets, ref.tp.String())
+			delete(offsets, ref.tp.String())
 			continue
 		}
 		off, ok, err := s.CommittedOffset(ref.tp)
@@ -508,13 +524,13 @@ func (r *crashRun) checkStores() {
 			continue
 		}
 		if !ok {
-			delete(r.offsets, ref.tp.String())
+			delete(offsets, ref.tp.String())
 			if len(dump) > 0 {
 				r.diverge("store %s (%s) holds %d entries but no changelog offset (I1)", ref.spec.Name, ref.tp, len(dump))
 			}
 			continue
 		}
-		r.offsets[ref.tp.String()] = off
+		offsets[ref.tp.String()] = off
 		todo = append(todo, opened{ref: ref, off: off, dump: dump})
 	}
 	if len(todo) == 0 {
@@ -524,7 +540,7 @@ func (r *crashRun) checkStores() {
 	for _, o := range todo {
 		want[o.ref.tp] = o.off
 	}
-	logs, err := readChangelogs(r.bootstrap, want)
+	logs, err := r.readChangelogs(want)
 	if err != nil {
 		r.diverge("reading changelogs: %v", err)
 		return
@@ -591,11 +607,40 @@ type changelogRecord struct {
 	rec    state.ChangelogRecord
 }
 
-// readChangelogs reads each changelog partition read_committed from its
-// start up to and including offset upTo.
-func readChangelogs(bootstrap string, upTo map[state.TopicPartition]int64) (map[state.TopicPartition][]changelogRecord, error) {
+// changelogCache keeps what was read of a changelog partition: committed
+// records never change, so each check reads only what is new.
+type changelogCache struct {
+	recs []changelogRecord
+	next int64 // next offset to read
+}
+
+// readChangelogs returns each changelog partition's committed records,
+// read_committed, from its start up to and including offset upTo.
+func (r *crashRun) readChangelogs(upTo map[state.TopicPartition]int64) (map[state.TopicPartition][]changelogRecord, error) {
+	if r.logs == nil {
+		r.logs = map[state.TopicPartition]*changelogCache{}
+	}
+	out := map[state.TopicPartition][]changelogRecord{}
+	var parts []kafka.TopicPartition
+	for tp, off := range upTo {
+		lc := r.logs[tp]
+		if lc == nil {
+			lc = &changelogCache{}
+			r.logs[tp] = lc
+		}
+		if lc.next > off {
+			n := sort.Search(len(lc.recs), func(i int) bool { return lc.recs[i].offset > off })
+			out[tp] = lc.recs[:n]
+			continue
+		}
+		topic := tp.Topic
+		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: tp.Partition, Offset: kafka.Offset(lc.next)})
+	}
+	if len(parts) == 0 {
+		return out, nil
+	}
 	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":    bootstrap,
+		"bootstrap.servers":    r.bootstrap,
 		"group.id":             "crash-checker",
 		"isolation.level":      "read_committed",
 		"enable.partition.eof": true,
@@ -606,26 +651,24 @@ func readChangelogs(bootstrap string, upTo map[state.TopicPartition]int64) (map[
 		return nil, err
 	}
 	defer c.Close()
-	var parts []kafka.TopicPartition
-	for tp := range upTo {
-		topic := tp.Topic
-		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: tp.Partition, Offset: kafka.OffsetBeginning})
-	}
 	if err := c.Assign(parts); err != nil {
 		return nil, err
 	}
-	out := map[state.TopicPartition][]changelogRecord{}
 	done := map[state.TopicPartition]bool{}
 	deadline := time.Now().Add(time.Minute)
-	for len(done) < len(upTo) {
+	for len(done) < len(parts) {
 		if time.Now().After(deadline) {
-			return out, fmt.Errorf("changelogs not read to their store offsets within a minute: %d of %d done", len(done), len(upTo))
+			return nil, fmt.Errorf("changelogs not read to their store offsets within a minute: %d of %d done", len(done), len(parts))
 		}
 		switch e := c.Poll(100).(type) {
 		case *kafka.Message:
 			tp := state.TopicPartition{Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition}
 			off := int64(e.TopicPartition.Offset)
-			if done[tp] || off > upTo[tp] {
+			lc := r.logs[tp]
+			if done[tp] || off < lc.next {
+				continue
+			}
+			if off > upTo[tp] {
 				done[tp] = true
 				continue
 			}
@@ -633,7 +676,8 @@ func readChangelogs(bootstrap string, upTo map[state.TopicPartition]int64) (map[
 			if !e.Timestamp.IsZero() {
 				ts = e.Timestamp.UnixMilli()
 			}
-			out[tp] = append(out[tp], changelogRecord{offset: off, rec: state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts}})
+			lc.recs = append(lc.recs, changelogRecord{offset: off, rec: state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts}})
+			lc.next = off + 1
 			if off >= upTo[tp] {
 				done[tp] = true
 			}
@@ -641,9 +685,15 @@ func readChangelogs(bootstrap string, upTo map[state.TopicPartition]int64) (map[
 			done[state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}] = true
 		case kafka.Error:
 			if e.IsFatal() {
-				return out, e
+				return nil, e
 			}
 		}
+	}
+	for _, p := range parts {
+		tp := state.TopicPartition{Topic: *p.Topic, Partition: p.Partition}
+		lc := r.logs[tp]
+		n := sort.Search(len(lc.recs), func(i int) bool { return lc.recs[i].offset > upTo[tp] })
+		out[tp] = lc.recs[:n]
 	}
 	return out, nil
 }

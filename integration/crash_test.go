@@ -17,7 +17,7 @@ import (
 var (
 	wordCountWorkload = crashWorkload{
 		name: "wordcount", topology: wordcount.Name, example: "wordcount", outputs: []string{"output"},
-		partitions: 2, stepMs: 1, perRound: 10, perTick: 20,
+		partitions: 2, stepMs: 1, perRound: 10, perTick: 10,
 		input: func(i int) (string, string) { return "line-" + strconv.Itoa(i), crashLine(i) },
 	}
 	windowedCountWorkload = crashWorkload{
@@ -33,7 +33,7 @@ var (
 	twoStoresWorkload = crashWorkload{
 		name: "twostores", topology: twostores.Name, example: "twostores", outputs: []string{"counts", "sums"},
 		storeOutput: map[string]string{twostores.CountsStore: "counts", twostores.SumsStore: "sums"},
-		partitions:  2, stepMs: 1, perRound: 10, perTick: 20,
+		partitions:  2, stepMs: 1, perRound: 10, perTick: 10,
 		input: func(i int) (string, string) {
 			return fmt.Sprintf("account-%d", crashKey(i, 8)), strconv.Itoa(1 + (i*37)%100)
 		},
