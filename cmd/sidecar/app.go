@@ -143,7 +143,17 @@ func runRun(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(f.files, f.sets, nil, stderr)
+	// compat requires bootstrap.servers even when the embedded broker
+	// replaces it: with the embedded broker on (by flag or by file), the
+	// configuration is checked with a placeholder address, and loaded again
+	// with the broker's address once it runs.
+	sets := f.sets
+	cfg0, _ := compat.LoadFiles(f.files, f.sets, nil)
+	embedded := cfg0 != nil && cfg0.EmbeddedBroker
+	if embedded {
+		sets = append(append([]string(nil), f.sets...), "bootstrap.servers="+embeddedPlaceholder)
+	}
+	cfg, err := loadConfig(f.files, sets, nil, stderr)
 	if err != nil {
 		return err
 	}
@@ -152,26 +162,35 @@ func runRun(ctx context.Context, args []string, _, stderr io.Writer) error {
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	logStreamsConfig(cfg, log, stderr)
-	if cfg.EmbeddedBroker {
+	if embedded {
 		b, err := startEmbeddedBroker(filepath.Join(cfg.StateDir, "embedded-broker"), log)
 		if err != nil {
 			return err
 		}
 		defer b.Close()
-		cfg.BootstrapServers = b.Addrs()
+		addrs := strings.Join(b.Addrs(), ",")
+		var diags compat.Diagnostics
+		cfg, diags = compat.LoadFiles(f.files, append(append([]string(nil), f.sets...), "bootstrap.servers="+addrs), nil)
+		if err := diags.Err(); err != nil {
+			return err
+		}
 		log.Warn("running on an embedded in-process broker (stoatflow.embedded-broker=true): for demos and tests, not production",
-			"bootstrap", strings.Join(cfg.BootstrapServers, ","))
+			"bootstrap", addrs, "dir", filepath.Join(cfg.StateDir, "embedded-broker"))
 		if err := b.CreateTopics(ctx, externalTopics(topo), 1); err != nil {
 			return err
 		}
 	}
+	logStreamsConfig(cfg, log, stderr)
 	app, err := newApp(cfg, topo, log)
 	if err != nil {
 		return err
 	}
 	return app.run(ctx)
 }
+
+// embeddedPlaceholder stands in for bootstrap.servers until the embedded
+// broker has its address.
+const embeddedPlaceholder = "embedded-broker:9092"
 
 // externalTopics are the topology's source and sink topics that are not
 // internal (the application's input and output).
