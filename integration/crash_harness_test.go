@@ -102,6 +102,7 @@ type crashStats struct {
 	tailRecords  int64
 	tailRestores int // restores from a store's offset + 1
 	storeChecks  int // stores with an offset compared with their changelog
+	checkTime    time.Duration
 	queries      int
 }
 
@@ -264,7 +265,7 @@ func (r *crashRun) schedule(kills int) []killMode {
 	var out []killMode
 	for k := 0; k < kills; k++ {
 		if k > 0 && k%6 == 0 {
-			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(500+r.rng.IntN(1000)) * time.Millisecond})
+			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(300+r.rng.IntN(500)) * time.Millisecond})
 		}
 		// A failpoint that is not reached within fallback ends in a
 		// SIGKILL from the parent, counted as a timed kill.
@@ -277,20 +278,20 @@ func (r *crashRun) schedule(kills int) []killMode {
 			if r.guarantee == "exactly_once_v2" && r.rng.IntN(2) == 0 {
 				p = failpoint.AfterSendOffsets
 			}
-			fp := fmt.Sprintf("%s=error@%d", p, 1+r.rng.IntN(5))
+			fp := fmt.Sprintf("%s=error@%d", p, 1+r.rng.IntN(3))
 			if r.rng.IntN(2) == 0 {
-				fp += fmt.Sprintf(",%s=kill@%d", failpoint.AfterCommit, 5+r.rng.IntN(15))
+				fp += fmt.Sprintf(",%s=kill@%d", failpoint.AfterCommit, 4+r.rng.IntN(6))
 			}
-			out = append(out, killMode{name: "abort+kill", failpoint: fp, after: time.Duration(1000+r.rng.IntN(1000)) * time.Millisecond})
+			out = append(out, killMode{name: "abort+kill", failpoint: fp, after: time.Duration(800+r.rng.IntN(800)) * time.Millisecond})
 			continue
 		}
 		switch name := cycle[k%len(cycle)]; name {
 		case "any":
-			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("*=kill@%d", 1+r.rng.IntN(40)), after: fallback})
+			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("*=kill@%d", 1+r.rng.IntN(30)), after: fallback})
 		case "timed":
-			out = append(out, killMode{name: name, after: time.Duration(300+r.rng.IntN(1700)) * time.Millisecond})
+			out = append(out, killMode{name: name, after: time.Duration(300+r.rng.IntN(1200)) * time.Millisecond})
 		default:
-			n := 1 + r.rng.IntN(12)
+			n := 1 + r.rng.IntN(8)
 			switch name {
 			case failpoint.MidRestore:
 				n = 1 + r.rng.IntN(2)
@@ -326,6 +327,11 @@ func (r *crashRun) runOnce(m killMode) {
 		env = append(env, failpoint.EnvVar+"="+m.failpoint)
 	}
 	c := startChild(t, r.spec, env...)
+	if m.clean {
+		// SIGTERM before the child runs its signal handler would end it
+		// uncleanly.
+		c.wait(t, "RUNNING", 2*time.Minute)
+	}
 	stopFeed := make(chan struct{})
 	fed := r.feedWhile(stopFeed)
 	timer := time.NewTimer(m.after)
@@ -360,9 +366,11 @@ func (r *crashRun) runOnce(m killMode) {
 	if err := <-fed; err != nil {
 		t.Fatal(err)
 	}
+	t0 := time.Now()
 	r.checkRestores(c)
 	r.collectQueries(c)
 	r.checkStores()
+	r.stats.checkTime += time.Since(t0)
 }
 
 func killedBySignal(c *child) bool {
@@ -552,8 +560,8 @@ func (r *crashRun) checkStoresIn(stateDir string, track bool) {
 			if n > 0 {
 				last = recs[n-1].offset
 			}
-			r.diverge("store %s (%s) has offset %d, but the last committed changelog record up to it is at %d (I1/I3)",
-				o.ref.spec.Name, o.ref.tp, o.off, last)
+			r.diverge("store %s (%s, in %s) has offset %d, but the last committed changelog record up to it is at %d (I1/I2)",
+				o.ref.spec.Name, o.ref.tp, o.ref.taskDir, o.off, last)
 		}
 		r.stats.storeChecks++
 		fold, err := openStore(o.ref, true)
@@ -575,8 +583,8 @@ func (r *crashRun) checkStoresIn(stateDir string, track bool) {
 			r.t.Fatal(err)
 		}
 		if d := diffDumps(o.dump, want); d != "" {
-			r.diverge("store %s (%s) at offset %d differs from the fold of its changelog up to that offset (I1/I2):\n%s",
-				o.ref.spec.Name, o.ref.tp, o.off, d)
+			r.diverge("store %s (%s, in %s) at offset %d differs from the fold of its changelog up to that offset (I1/I2):\n%s",
+				o.ref.spec.Name, o.ref.tp, o.ref.taskDir, o.off, d)
 		}
 	}
 }
@@ -655,10 +663,17 @@ func (r *crashRun) readChangelogs(upTo map[state.TopicPartition]int64) (map[stat
 		return nil, err
 	}
 	done := map[state.TopicPartition]bool{}
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(90 * time.Second)
 	for len(done) < len(parts) {
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("changelogs not read to their store offsets within a minute: %d of %d done", len(done), len(parts))
+			var behind []string
+			for _, p := range parts {
+				tp := state.TopicPartition{Topic: *p.Topic, Partition: p.Partition}
+				if !done[tp] {
+					behind = append(behind, fmt.Sprintf("%s at %d of %d", tp, r.logs[tp].next, upTo[tp]))
+				}
+			}
+			return nil, fmt.Errorf("changelogs not readable (read_committed) up to their store offsets within 90 s: %v", behind)
 		}
 		switch e := c.Poll(100).(type) {
 		case *kafka.Message:
@@ -682,7 +697,14 @@ func (r *crashRun) readChangelogs(upTo map[state.TopicPartition]int64) (map[stat
 				done[tp] = true
 			}
 		case kafka.PartitionEOF:
-			done[state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}] = true
+			// read_committed ends at the last stable offset. A transaction
+			// left open by a killed instance holds it back, hiding records
+			// committed after it by others, until the transaction times
+			// out: keep reading until the end is past the store offset.
+			tp := state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}
+			if int64(e.Offset) > upTo[tp] {
+				done[tp] = true
+			}
 		case kafka.Error:
 			if e.IsFatal() {
 				return nil, e
@@ -881,9 +903,9 @@ func (r *crashRun) summary() {
 	}
 	sort.Strings(modes)
 	line := fmt.Sprintf("crash summary: workload=%s guarantee=%s seed=%d kills=%d divergences=%d full-restores=%d wipes=%d "+
-		"restores-from-offset=%d store-checks=%d clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s by-mode=[%s]",
+		"restores-from-offset=%d store-checks=%d clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s checks-took=%s by-mode=[%s]",
 		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.tailRestores, s.storeChecks, s.cleanStops, s.tailRecords,
-		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), strings.Join(modes, " "))
+		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), s.checkTime.Round(time.Second), strings.Join(modes, " "))
 	r.t.Log(line)
 	fmt.Println(line)
 }

@@ -99,12 +99,12 @@ func TestCrashTwoStoresExactlyOnce(t *testing.T) {
 // offsets.
 func TestCrashWordCountAtLeastOnce(t *testing.T) {
 	r := newCrashRun(t, wordCountWorkload, "at_least_once", nil)
-	r.runKills(crashWorkloadKills(t, 12))
+	r.runKills(crashWorkloadKills(t, 8))
 }
 
 // TestCrashTwoStoresAtLeastOnce is TestCrashWordCountAtLeastOnce for two
 // stores in one task.
 func TestCrashTwoStoresAtLeastOnce(t *testing.T) {
 	r := newCrashRun(t, twoStoresWorkload, "at_least_once", nil)
-	r.runKills(crashWorkloadKills(t, 12))
+	r.runKills(crashWorkloadKills(t, 8))
 }
