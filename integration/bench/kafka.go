@@ -42,6 +42,20 @@ func (b *broker) createTopics(ctx context.Context, partitions int, config map[st
 			return fmt.Errorf("bench: create topic %s: %w", r.Topic, r.Error)
 		}
 	}
+	// An engine started right away may otherwise find no metadata yet.
+	deadline := time.Now().Add(30 * time.Second)
+	for _, t := range topics {
+		for {
+			tps, err := b.partitions(t)
+			if err == nil && len(tps) == partitions {
+				break
+			}
+			if ctx.Err() != nil || time.Now().After(deadline) {
+				return fmt.Errorf("bench: topic %s not visible with %d partitions (have %d, %v)", t, partitions, len(tps), err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	return nil
 }
 
