@@ -143,11 +143,12 @@ func (p Position) Copy() Position {
 	return q
 }
 
-// MarshalBinary encodes p in Kafka Streams' PositionSerde version 0:
-// byte 0, int32 topic count, then per topic int16-free: int32 name length,
-// UTF-8 name, int32 partition count, then int32 partition, int64 offset
-// pairs; all big-endian. Topics and partitions are sorted so equal positions
-// encode equally.
+// MarshalBinary encodes p in Kafka Streams' PositionSerde version 0: byte
+// 0, int32 topic count, then per topic an int32 name length, the UTF-8
+// name, an int32 partition count and int32 partition, int64 offset pairs;
+// all big-endian. Topics and partitions are sorted so that equal positions
+// encode equally. Kafka's serializer leaves zero padding after the data;
+// this encoding has none (UnmarshalPosition accepts both).
 func (p Position) MarshalBinary() ([]byte, error) {
 	topics := make([]string, 0, len(p))
 	for t := range p {
