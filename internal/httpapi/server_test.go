@@ -1,0 +1,348 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// fakeInstance hosts in-memory stores, as the runtime's LocalStores lists
+// them.
+type fakeInstance struct {
+	mu     sync.Mutex
+	st     kstreams.State
+	stores map[string][]kstreams.LocalStore
+}
+
+func (f *fakeInstance) State() kstreams.State {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.st
+}
+
+func (f *fakeInstance) LocalStores(name string) []kstreams.LocalStore {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]kstreams.LocalStore(nil), f.stores[name]...)
+}
+
+func long(n int64) []byte {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, uint64(n))
+	return b
+}
+
+// testTopology has a key-value, a window and a session store with given
+// names.
+func testTopology(t *testing.T) *kstreams.Topology {
+	t.Helper()
+	b := kstreams.NewStreamsBuilder()
+	kstreams.Stream[string, string](b, []string{"kv-in"}).GroupByKey().
+		Count(kstreams.MaterializedAs[string, int64]("counts"))
+	kstreams.WindowedBy(kstreams.Stream[string, string](b, []string{"w-in"}).GroupByKey(),
+		kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second)).Count(kstreams.MaterializedAs[string, int64]("windows"))
+	kstreams.WindowedBySession(kstreams.Stream[string, string](b, []string{"s-in"}).GroupByKey(),
+		kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)).Count(kstreams.MaterializedAs[string, int64]("sessions"))
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+type fixture struct {
+	srv  *Server
+	ins  *fakeInstance
+	kv   [2]state.KeyValueStore
+	base string
+}
+
+// newFixture serves a topology whose key-value store has partitions 0 and
+// 1 hosted here (of 2), with committed and uncommitted counts.
+func newFixture(t *testing.T, token string) *fixture {
+	t.Helper()
+	topo := testTopology(t)
+	f := &fixture{ins: &fakeInstance{st: kstreams.Running, stores: map[string][]kstreams.LocalStore{}}}
+	for p := range 2 {
+		kv := state.NewInMemoryKeyValue(state.KeyValueOptions{Name: "counts", Timestamped: true})
+		f.kv[p] = kv
+		f.ins.stores["counts"] = append(f.ins.stores["counts"], kstreams.LocalStore{Name: "counts", Partition: int32(p), Kind: kstreams.KeyValueStoreKind, Store: kv})
+		t.Cleanup(func() { kv.Close() })
+	}
+	put := func(word string, n int64, commit bool) {
+		p := kstreams.DefaultPartition([]byte(word), 2)
+		if err := f.kv[p].Put([]byte(word), state.EncodeTimestamped(1000+n, long(n))); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			if err := f.kv[p].Commit(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i, w := range []string{"apple", "apricot", "banana", "cherry", "avocado"} {
+		put(w, int64(i+1), true)
+	}
+	put("apple", 10, false) // pending: only READ_UNCOMMITTED sees it
+
+	ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: "windows", RetentionMs: 60_000, Timestamped: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Put([]byte("k"), state.EncodeTimestamped(5, long(3)), 0)
+	ws.Put([]byte("k"), state.EncodeTimestamped(15, long(4)), 10_000)
+	ws.Put([]byte("j"), state.EncodeTimestamped(15, long(7)), 10_000)
+	ws.Commit(nil)
+	ss, err := state.NewInMemorySession(state.SessionOptions{Name: "sessions", RetentionMs: 60_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss.Put([]byte("u"), 100, 200, long(2))
+	ss.Put([]byte("u"), 9000, 9500, long(1))
+	ss.Commit(nil)
+	for _, s := range []state.Store{ws, ss} {
+		t.Cleanup(func() { s.Close() })
+	}
+	f.ins.stores["windows"] = []kstreams.LocalStore{{Name: "windows", Kind: kstreams.WindowStoreKind, Store: ws}}
+	f.ins.stores["sessions"] = []kstreams.LocalStore{{Name: "sessions", Kind: kstreams.SessionStoreKind, Store: ss}}
+
+	parts := map[string]int{"counts": 2, "windows": 1, "sessions": 1}
+	srv, err := New(Config{
+		Listen: "127.0.0.1:0", AuthToken: token, Isolation: state.ReadCommitted, ApplicationServer: "host-a:7070",
+		Streams: f.ins, Topology: topo,
+		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
+		Partitions: func(_ context.Context, store string) (int, error) { return parts[store], nil },
+		MaxResults: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	f.srv, f.base = srv, ts.URL
+	return f
+}
+
+func (f *fixture) get(t *testing.T, path string, hdr ...string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, f.base+path, nil)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%s: %v: %s", path, err, b)
+		}
+	}
+	return resp.StatusCode, m
+}
+
+func TestKeyQueriesAtBothIsolationLevels(t *testing.T) {
+	f := newFixture(t, "")
+	code, m := f.get(t, "/stores/counts/keys/apple")
+	if code != 200 || m["value"] != 1.0 || m["isolation"] != "READ_COMMITTED" || m["timestamp"] != 1001.0 {
+		t.Errorf("default (configured READ_COMMITTED): %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/counts/keys/apple?isolation=read_uncommitted")
+	if code != 200 || m["value"] != 10.0 || m["isolation"] != "READ_UNCOMMITTED" {
+		t.Errorf("READ_UNCOMMITTED: %d %v", code, m)
+	}
+	if code, _ := f.get(t, "/stores/counts/keys/durian"); code != 404 {
+		t.Errorf("absent key: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/nope/keys/apple"); code != 404 {
+		t.Errorf("unknown store: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/counts/keys/apple?isolation=SNAPSHOT"); code != 400 {
+		t.Errorf("bad isolation: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/windows/keys/apple"); code != 400 {
+		t.Errorf("key-value route on a window store: %d", code)
+	}
+}
+
+func TestListingsMergePartitionsAndHonourLimits(t *testing.T) {
+	f := newFixture(t, "")
+	code, m := f.get(t, "/stores/counts/all?limit=3")
+	res, _ := m["results"].([]any)
+	if code != 200 || len(res) != 3 || m["truncated"] != true {
+		t.Fatalf("all: %d %v", code, m)
+	}
+	var keys []string
+	for _, r := range res {
+		keys = append(keys, r.(map[string]any)["key"].(string))
+	}
+	if strings.Join(keys, ",") != "apple,apricot,avocado" {
+		t.Errorf("all keys %v, want the first three in key order across partitions", keys)
+	}
+	code, m = f.get(t, "/stores/counts/prefix/ap")
+	if res, _ := m["results"].([]any); code != 200 || len(res) != 2 || m["truncated"] != false {
+		t.Errorf("prefix: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/counts/range?from=b&to=c&isolation=READ_UNCOMMITTED")
+	if res, _ := m["results"].([]any); code != 200 || len(res) != 1 || res[0].(map[string]any)["key"] != "banana" {
+		t.Errorf("range: %d %v", code, m)
+	}
+	if code, _ := f.get(t, "/stores/counts/all?limit=4"); code != 400 {
+		t.Errorf("limit above the ceiling: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/counts/all?limit=x"); code != 400 {
+		t.Errorf("bad limit: %d", code)
+	}
+}
+
+func TestWindowAndSessionQueries(t *testing.T) {
+	f := newFixture(t, "")
+	code, m := f.get(t, "/stores/windows/windows/k?from=0&to=20000")
+	res, _ := m["results"].([]any)
+	if code != 200 || len(res) != 2 {
+		t.Fatalf("window fetch: %d %v", code, m)
+	}
+	second := res[1].(map[string]any)
+	if second["windowStart"] != 10000.0 || second["windowEnd"] != 20000.0 || second["value"] != 4.0 || second["timestamp"] != 15.0 {
+		t.Errorf("window entry %v", second)
+	}
+	code, m = f.get(t, "/stores/windows/windows?keyFrom=j&keyTo=j&from=10000&to=10000")
+	if res, _ := m["results"].([]any); code != 200 || len(res) != 1 || res[0].(map[string]any)["value"] != 7.0 {
+		t.Errorf("window fetch-range: %d %v", code, m)
+	}
+	if code, _ := f.get(t, "/stores/windows/windows/k?from=soon"); code != 400 {
+		t.Errorf("bad time: %d", code)
+	}
+	code, m = f.get(t, "/stores/sessions/sessions/u?earliestEnd=0&latestStart=1000")
+	if res, _ := m["results"].([]any); code != 200 || len(res) != 1 || res[0].(map[string]any)["windowEnd"] != 200.0 {
+		t.Errorf("find sessions: %d %v", code, m)
+	}
+}
+
+func TestNotHostedOrRestoringIs503WithRoutingMetadata(t *testing.T) {
+	f := newFixture(t, "")
+	f.ins.mu.Lock()
+	f.ins.stores["counts"] = f.ins.stores["counts"][:1] // partition 1 moved away
+	f.ins.mu.Unlock()
+	var away string
+	for _, w := range []string{"apple", "apricot", "banana", "cherry", "avocado"} {
+		if kstreams.DefaultPartition([]byte(w), 2) == 1 {
+			away = w
+		}
+	}
+	code, m := f.get(t, "/stores/counts/keys/"+away)
+	if code != 503 || m["partition"] != 1.0 || m["applicationServer"] != "host-a:7070" {
+		t.Errorf("not hosted: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/counts/metadata/"+away)
+	if code != 200 || m["hostedHere"] != false || m["partition"] != 1.0 || m["partitions"] != 2.0 {
+		t.Errorf("metadata: %d %v", code, m)
+	}
+	f.ins.mu.Lock()
+	f.ins.st = kstreams.Rebalancing
+	f.ins.stores["windows"] = nil
+	f.ins.mu.Unlock()
+	if code, m := f.get(t, "/stores/windows/windows/k"); code != 503 || m["state"] != "REBALANCING" {
+		t.Errorf("restoring: %d %v", code, m)
+	}
+	if code, _ := f.get(t, "/readyz"); code != 503 {
+		t.Errorf("readyz while rebalancing: %d", code)
+	}
+	f.ins.mu.Lock()
+	f.ins.st = kstreams.Running
+	f.ins.mu.Unlock()
+	if code, _ := f.get(t, "/readyz"); code != 200 {
+		t.Errorf("readyz while running: %d", code)
+	}
+}
+
+func TestClosedStoreIs503(t *testing.T) {
+	f := newFixture(t, "")
+	f.kv[0].Close()
+	f.kv[1].Close()
+	if code, _ := f.get(t, "/stores/counts/all"); code != 503 {
+		t.Errorf("closed store: %d", code)
+	}
+}
+
+func TestBearerToken(t *testing.T) {
+	f := newFixture(t, "s3cret")
+	if code, _ := f.get(t, "/stores/counts/keys/apple"); code != 401 {
+		t.Errorf("no token: %d", code)
+	}
+	if code, _ := f.get(t, "/metrics", "Authorization", "Bearer wrong"); code != 401 {
+		t.Errorf("wrong token: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/counts/keys/apple", "Authorization", "Bearer s3cret"); code != 200 {
+		t.Errorf("right token: %d", code)
+	}
+	if code, _ := f.get(t, "/healthz"); code != 200 {
+		t.Errorf("healthz needs no token: %d", code)
+	}
+}
+
+func TestParseKeyTypes(t *testing.T) {
+	for _, c := range []struct {
+		s    serde.Untyped
+		text string
+		want any
+		bad  bool
+	}{
+		{serde.Erase[int64](serde.Long{}), "42", int64(42), false},
+		{serde.Erase[int64](serde.Long{}), "x", nil, true},
+		{serde.Erase[int32](serde.Integer{}), "7", int32(7), false},
+		{serde.Erase[float64](serde.Double{}), "1.5", 1.5, false},
+		{serde.Erase[bool](serde.Boolean{}), "true", true, false},
+		{serde.Erase[string](serde.String{}), "héllo", "héllo", false},
+	} {
+		got, err := parseAs(c.s, c.text)
+		if (err != nil) != c.bad || (!c.bad && got != c.want) {
+			t.Errorf("parseAs(%T, %q) = %v, %v", c.s, c.text, got, err)
+		}
+	}
+}
+
+func TestRunServesAndStops(t *testing.T) {
+	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := srv.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	resp, err := http.Get("http://" + addr.String() + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 {
+		t.Errorf("readyz before the instance exists: %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+}
