@@ -127,6 +127,7 @@ type crashRun struct {
 	stats    crashStats
 	producer *kafka.Producer
 	logs     map[state.TopicPartition]*changelogCache
+	folds    map[string]*foldState
 	started  time.Time
 }
 
@@ -564,21 +565,7 @@ func (r *crashRun) checkStoresIn(stateDir string, track bool) {
 				o.ref.spec.Name, o.ref.tp, o.ref.taskDir, o.off, last)
 		}
 		r.stats.storeChecks++
-		fold, err := openStore(o.ref, true)
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		crs := make([]state.ChangelogRecord, len(recs))
-		for i, rec := range recs {
-			crs[i] = rec.rec
-		}
-		if len(crs) > 0 {
-			if err := fold.ApplyChangelog(crs, o.ref.tp, o.off); err != nil {
-				r.t.Fatal(err)
-			}
-		}
-		want, err := dumpStore(fold)
-		fold.Close()
+		want, err := r.fold(o.ref, recs, o.off)
 		if err != nil {
 			r.t.Fatal(err)
 		}
@@ -587,6 +574,48 @@ func (r *crashRun) checkStoresIn(stateDir string, track bool) {
 				o.ref.spec.Name, o.ref.tp, o.ref.taskDir, o.off, d)
 		}
 	}
+}
+
+// foldState is an in-memory store holding the fold of a changelog
+// partition up to offset off, kept between checks so that each check
+// applies only the records added since.
+type foldState struct {
+	store state.Store
+	off   int64
+}
+
+// fold returns the contents of a store of ref's kind holding exactly the
+// changelog records recs (sorted, all at or below off).
+func (r *crashRun) fold(ref storeRef, recs []changelogRecord, off int64) (map[string]string, error) {
+	if r.folds == nil {
+		r.folds = map[string]*foldState{}
+	}
+	key := ref.taskDir + " " + ref.tp.String()
+	fs := r.folds[key]
+	if fs == nil || fs.off > off {
+		if fs != nil {
+			fs.store.Close()
+		}
+		s, err := openStore(ref, true)
+		if err != nil {
+			return nil, err
+		}
+		fs = &foldState{store: s, off: -1}
+		r.folds[key] = fs
+		r.t.Cleanup(func() { s.Close() })
+	}
+	i := sort.Search(len(recs), func(i int) bool { return recs[i].offset > fs.off })
+	if i < len(recs) {
+		crs := make([]state.ChangelogRecord, 0, len(recs)-i)
+		for _, rec := range recs[i:] {
+			crs = append(crs, rec.rec)
+		}
+		if err := fs.store.ApplyChangelog(crs, ref.tp, off); err != nil {
+			return nil, err
+		}
+	}
+	fs.off = off
+	return dumpStore(fs.store)
 }
 
 func diffDumps(got, want map[string]string) string {
