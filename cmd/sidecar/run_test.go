@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +63,30 @@ func TestRunRefusesUnknownTopologyAndBadArgs(t *testing.T) {
 	}
 	if _, _, err := runArgs(t, "run"); !errors.Is(err, errUsage) {
 		t.Errorf("run without --config: %v", err)
+	}
+}
+
+// TestStreamsConfigBlockLogged: text logs carry the block verbatim (for a
+// diff against the JVM application's log), JSON logs as one record.
+func TestStreamsConfigBlockLogged(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		cfg, err := loadConfig([]string{"../../examples/wordcount/streams.properties"}, []string{"stoatflow.log.format=" + format}, nil, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		logStreamsConfig(cfg, newLogger(cfg, &buf), &buf)
+		got := buf.String()
+		switch format {
+		case "text":
+			if !strings.HasPrefix(got, "StreamsConfig values: \n\tacceptable.recovery.lag = 10000\n") {
+				t.Errorf("text: %.200q", got)
+			}
+		case "json":
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(got), &rec); err != nil || !strings.HasPrefix(rec["msg"].(string), "StreamsConfig values: \n") || rec["level"] != "INFO" {
+				t.Errorf("json: %v %.200q", err, got)
+			}
+		}
 	}
 }
