@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"sync"
@@ -163,6 +164,11 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 	case <-ks.Done():
 		return fmt.Errorf("stopped: %v", ks.Err())
 	}
+	// How much of the process's memory the Go runtime holds; the rest of
+	// the RSS is librdkafka's and RocksDB's.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Printf("GOMEM %d %d\n", ms.Sys-ms.HeapReleased, ms.HeapInuse)
 	if err := ks.Close(context.Background()); err != nil {
 		return fmt.Errorf("close: %w", err)
 	}
