@@ -43,7 +43,11 @@ func (s *syncBuffer) String() string {
 func buildSidecar(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "sidecar")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -98,6 +102,9 @@ func (p *sidecarProc) stop(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatalf("sidecar did not exit within 60s of SIGTERM:\n%s", tail(p.stderr.String(), 40))
+	}
+	if out := p.stderr.String(); strings.Contains(out, "WARNING: DATA RACE") {
+		t.Errorf("the race detector fired in the sidecar:\n%s", out[strings.Index(out, "WARNING: DATA RACE"):])
 	}
 }
 

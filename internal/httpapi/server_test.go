@@ -18,6 +18,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -327,7 +328,20 @@ func TestParseKeyTypes(t *testing.T) {
 	}
 }
 
+// TestRunServesAndStops: Run serves until its context ends and leaves no
+// goroutine behind.
 func TestRunServesAndStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	defer func() {
+		http.DefaultClient.CloseIdleConnections()
+		deadline := time.Now().Add(5 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("%d goroutines left behind", n-before)
+		}
+	}()
 	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t)})
 	if err != nil {
 		t.Fatal(err)
