@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -39,10 +40,16 @@ func TestMain(m *testing.M) {
 	// Each RocksDB model run opens a fresh database, which costs tens of
 	// milliseconds of fsyncs; 50 runs per test keep the default suite
 	// short. Pass -rapid.checks=N for more.
-	rapidSet := false
-	flag.Visit(func(f *flag.Flag) { rapidSet = rapidSet || f.Name == "rapid.checks" })
-	if f := flag.Lookup("rapid.checks"); f != nil && !rapidSet {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if f := flag.Lookup("rapid.checks"); f != nil && !set["rapid.checks"] {
 		f.Value.Set("50")
+	}
+	// The crash subtests (the only parallel tests here) mostly wait for
+	// child processes to start and open their stores: run all store types
+	// at once rather than GOMAXPROCS at a time.
+	if f := flag.Lookup("test.parallel"); f != nil && !set["test.parallel"] {
+		f.Value.Set(strconv.Itoa(max(runtime.GOMAXPROCS(0), len(crashKinds))))
 	}
 	os.Exit(m.Run())
 }
