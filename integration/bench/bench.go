@@ -162,6 +162,9 @@ func (b *bench) streamsSet(appID, stateDir string, extra map[string]string) map[
 	for k, v := range extra {
 		set[k] = v
 	}
+	for k, v := range b.cfg.set {
+		set[k] = v
+	}
 	return set
 }
 

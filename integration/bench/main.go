@@ -71,7 +71,22 @@ type config struct {
 	profileDir    string
 	runTimeout    time.Duration
 	keep          bool
-	args          []string // as given, for the report
+	set           map[string]string // extra properties for both engines
+	args          []string          // as given, for the report
+}
+
+// setFlag collects repeated -set key=value flags.
+type setFlag map[string]string
+
+func (s setFlag) String() string { return fmt.Sprint(map[string]string(s)) }
+
+func (s setFlag) Set(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("-set wants key=value, got %q", kv)
+	}
+	s[k] = v
+	return nil
 }
 
 // allWorkloads in the order they run (the most important first).
@@ -113,6 +128,15 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	str(&c.profileDir, "profile", "", "directory for CPU profiles of the StoatFlow children (one per run); empty: none")
 	dur(&c.runTimeout, "run-timeout", 5*time.Minute, "longest a single run may take")
 	fs.BoolVar(&c.keep, "keep", false, "keep the topics and state directories of each run")
+	c.set = map[string]string{}
+	for _, kv := range strings.Split(envOr("set", ""), ",") {
+		if kv = strings.TrimSpace(kv); kv != "" {
+			if err := setFlag(c.set).Set(kv); err != nil {
+				return nil, err
+			}
+		}
+	}
+	fs.Var(setFlag(c.set), "set", "key=value: a Kafka Streams property for both engines, after the workload's own (repeatable; env: comma-separated)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}

@@ -122,6 +122,9 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		"latency-rate=%d/s latency-duration=%v restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
 		c.latencyRate, c.latencyDur, c.restoreMB, c.restoreValue, c.jvmOpts)
+	if len(c.set) > 0 {
+		fmt.Fprintf(w, "properties set on both engines: %v\n", c.set)
+	}
 
 	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records replayed | start → RUNNING s | ok runs |")
 	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
