@@ -79,5 +79,8 @@ func (b *bench) latencyRun(ctx context.Context, engine string, round int, props 
 	if err := p.stop(time.Minute); err != nil {
 		b.logf("latency on %s: %v", engine, err)
 	}
+	if engine == engStoat {
+		r.commits = parseCommits(p)
+	}
 	return r
 }
