@@ -40,6 +40,10 @@ type WindowStore interface {
 	// Put writes key's window at windowStart; a nil value deletes it
 	// (ignored when the store retains duplicates, as in Kafka Streams).
 	Put(key, value []byte, windowStart int64) error
+	// LastSeq returns the sequence number the last Put used (always 0
+	// unless the store retains duplicates); the changelog key of that put
+	// is EncodeWindowKey(key, windowStart, LastSeq()).
+	LastSeq() int32
 	ReadOnly(IsolationLevel) ReadOnlyWindowStore
 }
 
@@ -145,8 +149,12 @@ func (w *windowStore) Put(key, value []byte, windowStart int64) error {
 	return w.s.put(windowStart, EncodeWindowKey(key, windowStart, seq), value)
 }
 
-// LastSeq returns the sequence number of the last Put.
-func (w *windowStore) LastSeq() int32 { return w.seq }
+func (w *windowStore) LastSeq() int32 {
+	if !w.o.RetainDuplicates {
+		return 0
+	}
+	return w.seq
+}
 
 func (w *windowStore) ReadOnly(iso IsolationLevel) ReadOnlyWindowStore {
 	return windowView{w: w, iso: iso}

@@ -145,7 +145,7 @@ func TestWindowRetainDuplicatesKeepsEveryPut(t *testing.T) {
 	o.RetainDuplicates = true
 	forEachWindow(t, o, func(t *testing.T, f windowFactory, s WindowStore, dir string) {
 		wput(t, s, "k", 100, "x")
-		eq(t, s.(*windowStore).LastSeq(), 1)
+		eq(t, s.LastSeq(), 1)
 		wput(t, s, "k", 100, "y")
 		wput(t, s, "k", 100, "<nil>") // ignored
 		commit(t, s, 1)
