@@ -127,3 +127,83 @@ func TestWindowReadersSurviveSegmentDrops(t *testing.T) {
 		})
 	}
 }
+
+// TestNoStatusMarkerWritten guards KAFKA-20753's rule: a transactional
+// store never writes the open/closed `status` key.
+func TestNoStatusMarkerWritten(t *testing.T) {
+	task := t.TempDir()
+	s, err := OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, "a", "1")
+	commit(t, s, 3)
+	s.Close()
+	s, err = OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok, err := s.(*kvStore).c.base.meta("status"); err != nil || ok {
+		t.Fatalf("status key present (%v, %v)", ok, err)
+	}
+}
+
+// TestWindowReadCommittedNeverSeesHalfCommitAcrossSegments: every commit
+// sets windows in several segments to one value; a read-committed scan from
+// another goroutine must see one value throughout.
+func TestWindowReadCommittedNeverSeesHalfCommitAcrossSegments(t *testing.T) {
+	o := WindowOptions{Name: "w", RetentionMs: 10_000_000, SegmentIntervalMs: 60_000}
+	for _, f := range windowFactories {
+		t.Run(f.name, func(t *testing.T) {
+			s := f.open(t, t.TempDir(), o)
+			defer s.Close()
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			errs := make(chan error, 4)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v := s.ReadOnly(ReadCommitted)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					it, err := v.FetchAll(0, 1<<40, false)
+					if err != nil {
+						errs <- err
+						return
+					}
+					var first string
+					n := 0
+					for it.Next() {
+						if n == 0 {
+							first = string(it.Value())
+						} else if string(it.Value()) != first {
+							errs <- fmt.Errorf("torn read: %q and %q", first, it.Value())
+						}
+						n++
+					}
+					it.Close()
+					if n != 0 && n != 20 {
+						errs <- fmt.Errorf("saw %d of 20 windows", n)
+					}
+				}
+			}()
+			for n := 0; n < 150; n++ {
+				for k := 0; k < 20; k++ {
+					wput(t, s, fmt.Sprintf("k%d", k%4), int64(k)*50_000, fmt.Sprint(n))
+				}
+				commit(t, s, int64(n))
+			}
+			close(stop)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+		})
+	}
+}
