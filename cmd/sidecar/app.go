@@ -21,6 +21,9 @@ import (
 	"github.com/stoatflow/stoatflow/state"
 
 	// The example topologies register themselves by name.
+	_ "github.com/stoatflow/stoatflow/examples/passthrough"
+	_ "github.com/stoatflow/stoatflow/examples/sessioncount"
+	_ "github.com/stoatflow/stoatflow/examples/twostores"
 	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
 	_ "github.com/stoatflow/stoatflow/examples/wordcount"
 )

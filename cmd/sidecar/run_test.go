@@ -55,7 +55,8 @@ func TestRunRefusesUnknownTopologyAndBadArgs(t *testing.T) {
 	f := filepath.Join(dir, "p.properties")
 	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=10.255.255.1:9092\nstoatflow.topology=nope\n"), 0o644)
 	_, stderr, err := runArgs(t, "run", "--config", f)
-	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=nope is not a registered topology; registered: windowedcount, wordcount") {
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=nope is not a registered topology; registered: ") ||
+		!strings.Contains(stderr, "windowedcount, wordcount\n") {
 		t.Errorf("unknown topology: %v\n%s", err, stderr)
 	}
 	if _, _, err := runArgs(t, "run", "--config", f, "--arg", "input"); !errors.Is(err, errUsage) {
