@@ -131,7 +131,7 @@ func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int
 		"linger.ms":                    20,
 		"batch.size":                   1 << 20,
 		"queue.buffering.max.messages": 1_000_000,
-		"queue.buffering.max.kbytes":   1 << 20,
+		"queue.buffering.max.kbytes":   256 << 10,
 		"partitioner":                  "murmur2_random",
 	})
 	if err != nil {
