@@ -17,9 +17,6 @@ import (
 
 // Options name what the metrics are labelled with.
 type Options struct {
-	// ClientID is the client_id label of client-level Kafka Streams metrics:
-	// Kafka Streams' client.id (compat.Config.EffectiveClientID).
-	ClientID string
 	// ThreadID names stream thread n (from 1) in thread_id labels, as Kafka
 	// Streams does (<client.id>-StreamThread-<n>); default StreamThread-<n>.
 	ThreadID func(n int) string
@@ -43,8 +40,6 @@ type Registry struct {
 	barrierFailed    *vm.Counter
 	commitLatency    *vm.PrometheusHistogram
 	clientState      *vm.Gauge
-	clientStateKS    *vm.Gauge
-	aliveThreads     *vm.Gauge
 
 	mu struct {
 		sync.Mutex
@@ -57,6 +52,12 @@ type Registry struct {
 		// partition; a partition leaves it when its restore ends.
 		restoring map[state.TopicPartition]*restoreProgress
 		lag       map[string]*vm.Gauge
+		// state and alive are the client's; the Kafka-named gauges that
+		// show them exist once SetProcess named the client.
+		state         kstreams.State
+		alive         int
+		stateKS       *vm.Gauge
+		aliveThreadKS *vm.Gauge
 	}
 }
 
@@ -121,13 +122,28 @@ func New(opts Options) *Registry {
 		return float64(len(r.mu.restoring))
 	})
 	r.clientState = r.set.NewGauge("stoatflow_client_state", nil)
-	r.clientStateKS = r.set.NewGauge(name("kafka_streams_stream_metrics_client_state", "client_id", opts.ClientID), nil)
-	r.aliveThreads = r.set.NewGauge(name("kafka_streams_stream_metrics_alive_stream_threads", "client_id", opts.ClientID), nil)
 	return r
 }
 
 // WritePrometheus writes every metric in the Prometheus text format.
 func (r *Registry) WritePrometheus(w io.Writer) { r.set.WritePrometheus(w) }
+
+// SetProcess names the client once its process id is known (after
+// kstreams.KafkaStreams.Start): it registers Kafka Streams' client-level
+// gauges, labelled as Kafka labels them, client_id (Kafka Streams'
+// client.id, compat.Config.EffectiveClientID) and process_id. Calls after
+// the first do nothing.
+func (r *Registry) SetProcess(clientID, processID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mu.stateKS != nil {
+		return
+	}
+	r.mu.stateKS = r.set.NewGauge(name("kafka_streams_stream_metrics_client_state", "client_id", clientID, "process_id", processID), nil)
+	r.mu.aliveThreadKS = r.set.NewGauge(name("kafka_streams_stream_metrics_alive_stream_threads", "client_id", clientID), nil)
+	r.mu.stateKS.Set(float64(r.mu.state))
+	r.mu.aliveThreadKS.Set(float64(r.mu.alive))
+}
 
 // SetClientState records the instance's state, as the ordinal of Kafka
 // Streams' KafkaStreams.State (CREATED 0, REBALANCING 1, RUNNING 2,
@@ -135,11 +151,23 @@ func (r *Registry) WritePrometheus(w io.Writer) { r.set.WritePrometheus(w) }
 // Kafka's client-state metric.
 func (r *Registry) SetClientState(s kstreams.State) {
 	r.clientState.Set(float64(s))
-	r.clientStateKS.Set(float64(s))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mu.state = s
+	if r.mu.stateKS != nil {
+		r.mu.stateKS.Set(float64(s))
+	}
 }
 
 // SetAliveStreamThreads records how many stream threads run.
-func (r *Registry) SetAliveStreamThreads(n int) { r.aliveThreads.Set(float64(n)) }
+func (r *Registry) SetAliveStreamThreads(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mu.alive = n
+	if r.mu.aliveThreadKS != nil {
+		r.mu.aliveThreadKS.Set(float64(n))
+	}
+}
 
 // OnCommit implements kstreams.Hooks: barrier and commit metrics.
 func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {

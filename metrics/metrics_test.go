@@ -45,7 +45,7 @@ func scrape(t *testing.T, r *Registry) map[string]float64 {
 }
 
 func TestUncommittedBytesGauges(t *testing.T) {
-	r := New(Options{ClientID: "app-1"})
+	r := New(Options{})
 	task := kstreams.TaskID{Subtopology: 1, Partition: 2}
 	r.OnStoreUncommittedBytes(task, "counts", 100)
 	r.OnStoreUncommittedBytes(task, "counts", 40)
@@ -65,7 +65,7 @@ func TestUncommittedBytesGauges(t *testing.T) {
 }
 
 func TestCommitRestoreAndDropMetrics(t *testing.T) {
-	r := New(Options{ClientID: "app-1", ThreadID: func(n int) string { return "app-1-StreamThread-" + string(rune('0'+n)) },
+	r := New(Options{ThreadID: func(n int) string { return "app-1-StreamThread-" + string(rune('0'+n)) },
 		StoreSubtopology: map[string]int{"counts": 1}})
 	before := scrape(t, r)
 	for _, k := range []string{"stoatflow_barrier_completed_total", "stoatflow_barrier_trigger_total,trigger=MEMORY_PRESSURE",
@@ -84,6 +84,8 @@ func TestCommitRestoreAndDropMetrics(t *testing.T) {
 	r.OnRestoreEnd("counts", tp, 100)
 	r.OnDroppedRecord(kstreams.TaskID{Subtopology: 0, Partition: 1}, "", "deserialization-error")
 	r.SetClientState(kstreams.Running)
+	r.SetProcess("app-1", "pid-1")
+	r.SetProcess("app-2", "pid-2")
 	got := scrape(t, r)
 	for k, want := range map[string]float64{
 		"stoatflow_barrier_completed_total":                                                     1,
@@ -99,7 +101,7 @@ func TestCommitRestoreAndDropMetrics(t *testing.T) {
 		"stoatflow_restoration_in_progress":                                                     0,
 		"stoatflow_dropped_records_total,reason=deserialization-error":                          1,
 		"kafka_streams_stream_task_metrics_dropped_records_total,task_id=0_1":                   1,
-		"kafka_streams_stream_metrics_client_state,client_id=app-1":                             2,
+		"kafka_streams_stream_metrics_client_state,client_id=app-1,process_id=pid-1":            2,
 	} {
 		if v, ok := got[k]; !ok || v != want {
 			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)

@@ -231,12 +231,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 			storeSub[s.Name] = st.ID
 		}
 	}
-	clientID := cfg.ClientID
-	if clientID == "" {
-		clientID = cfg.ApplicationID
-	}
 	a.reg = metrics.New(metrics.Options{
-		ClientID: clientID,
 		// Hooks fire only after Start, when the process id is known.
 		ThreadID:         func(n int) string { return cfg.ThreadClientID(a.streams.ProcessID(), n) },
 		StoreSubtopology: storeSub,
@@ -319,6 +314,7 @@ func (a *app) run(ctx context.Context) error {
 		return fmt.Errorf("sidecar: starting %s: %w", a.cfg.Topology, err)
 	}
 	a.parts.setProcessID(a.streams.ProcessID())
+	a.reg.SetProcess(a.cfg.EffectiveClientID(a.streams.ProcessID()), a.streams.ProcessID())
 	a.log.Info("started", "topology", a.cfg.Topology, "process_id", a.streams.ProcessID(),
 		"threads", a.cfg.NumStreamThreads, "processing.guarantee", a.cfg.ProcessingGuarantee.String())
 	select {

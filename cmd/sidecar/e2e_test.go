@@ -337,6 +337,24 @@ func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T)
 	if _, ok := m["stoatflow_barrier_epoch_uncommitted_bytes"]; !ok {
 		t.Error("no stoatflow_barrier_epoch_uncommitted_bytes")
 	}
+	clientState := false
+	for k, v := range m {
+		if strings.HasPrefix(k, "kafka_streams_stream_metrics_client_state,client_id="+appID+"-") && strings.Contains(k, ",process_id=") && v == 2 {
+			clientState = true
+		}
+	}
+	threadCommits := 0.0
+	for k, v := range m {
+		if strings.HasPrefix(k, "kafka_streams_stream_thread_metrics_commit_total,thread_id="+appID+"-") && strings.HasSuffix(k, "-StreamThread-1") {
+			threadCommits = v
+		}
+	}
+	if threadCommits < 1 {
+		t.Error("no kafka_streams_stream_thread_metrics_commit_total{thread_id=<client.id>-StreamThread-1}")
+	}
+	if !clientState {
+		t.Error("no kafka_streams_stream_metrics_client_state{client_id,process_id} = 2 (RUNNING)")
+	}
 	if m["stoatflow_barrier_completed_total"] < 1 {
 		t.Errorf("stoatflow_barrier_completed_total = %v", m["stoatflow_barrier_completed_total"])
 	}
