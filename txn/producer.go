@@ -65,7 +65,12 @@ func classify(op string, err error) error {
 		return &Error{Op: op, Class: ErrFenced, Err: err}
 	}
 	switch {
-	case ke.TxnRequiresAbort():
+	case ke.TxnRequiresAbort(), ke.Code() == kafka.ErrMsgTimedOut:
+		// A record that timed out (the broker was away longer than
+		// delivery.timeout.ms, bounded by transaction.timeout.ms under
+		// exactly_once_v2) aborts the epoch: the tasks rewind and retry,
+		// as Kafka Streams retries a timed-out send by re-initialising
+		// the task, instead of stopping the application.
 		return &Error{Op: op, Class: ErrAbortable, Err: err}
 	case ke.IsFatal():
 		return &Error{Op: op, Class: ErrFatal, Err: err}
