@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,14 @@ func (r *crashRun) runFor(c *child, d time.Duration, clean bool) bool {
 		}
 	}
 	return alive
+}
+
+// afterRun checks what a finished child left: its restores, its queries,
+// the stores.
+func (r *crashRun) afterRun(c *child) {
+	r.checkRestores(c)
+	r.collectQueries(c)
+	r.checkStores()
 }
 
 // TestCrashSecondProcessOnStateDirRefused: a second instance on the same
@@ -290,7 +299,13 @@ func TestCrashUncommittedBytesBudget(t *testing.T) {
 		pressure bool
 	}{{"1000", true}, {"-1", false}} {
 		t.Run("max="+tc.max, func(t *testing.T) {
-			r := newCrashRun(t, wordCountWorkload, "exactly_once_v2", map[string]string{
+			// Thousands of distinct words: the overlay grows with every
+			// epoch (an overwritten key counts once).
+			w := wordCountWorkload
+			w.input = func(i int) (string, string) {
+				return "line-" + strconv.Itoa(i), fmt.Sprintf("w%d w%d w%d", i%2000, (i*7+3)%2000, (i*13+5)%2000)
+			}
+			r := newCrashRun(t, w, "exactly_once_v2", map[string]string{
 				"statestore.uncommitted.max.bytes": tc.max,
 				// Long epochs, so that only the budget ends them early.
 				"commit.interval.ms": "1000",
@@ -304,14 +319,18 @@ func TestCrashUncommittedBytesBudget(t *testing.T) {
 	}
 }
 
-// kafkaScript runs integration/kafka.sh with the given port.
-func kafkaScript(t *testing.T, port int, arg string) string {
-	t.Helper()
+func kafkaScriptPath(t *testing.T) string {
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(root, "integration", "kafka.sh"), arg)
+	return filepath.Join(root, "integration", "kafka.sh")
+}
+
+// kafkaScript runs integration/kafka.sh with the given port.
+func kafkaScript(t *testing.T, port int, arg string) string {
+	t.Helper()
+	cmd := exec.Command(kafkaScriptPath(t), arg)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("STOATFLOW_KAFKA_PORT=%d", port))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -323,15 +342,34 @@ func kafkaScript(t *testing.T, port int, arg string) string {
 }
 
 // crashBrokerPort is the port of the broker the broker-restart test starts
-// and restarts on its own; the shared test broker is never touched.
-const crashBrokerPort = 19092
+// and restarts on its own (STOATFLOW_CRASH_BROKER_PORT, default 29092; the
+// controller takes the next port). The shared test broker is never touched,
+// and neither is a broker someone else already runs on that port.
+func crashBrokerPort(t *testing.T) int {
+	port := 29092
+	if v := os.Getenv("STOATFLOW_CRASH_BROKER_PORT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("STOATFLOW_CRASH_BROKER_PORT=%q: %v", v, err)
+		}
+		port = n
+	}
+	return port
+}
 
 // TestCrashBrokerRestart restarts the broker under a running instance,
 // then kills the instance at a random moment, and checks exactly-once.
 func TestCrashBrokerRestart(t *testing.T) {
 	testkafka.Bootstrap(t) // skip without a broker set-up, as every integration test
-	addr := kafkaScript(t, crashBrokerPort, "up")
-	t.Cleanup(func() { kafkaScript(t, crashBrokerPort, "down") })
+	port := crashBrokerPort(t)
+	if status := exec.Command(kafkaScriptPath(t), "status"); true {
+		status.Env = append(os.Environ(), fmt.Sprintf("STOATFLOW_KAFKA_PORT=%d", port))
+		if status.Run() == nil {
+			t.Fatalf("a broker already runs on port %d; the broker-restart test needs a port of its own (set STOATFLOW_CRASH_BROKER_PORT)", port)
+		}
+	}
+	addr := kafkaScript(t, port, "up")
+	t.Cleanup(func() { kafkaScript(t, port, "down") })
 	r := newCrashRun(t, wordCountWorkload, "exactly_once_v2", map[string]string{"bootstrap.servers": addr})
 	for round := 0; round < 2; round++ {
 		if err := r.feed(100); err != nil {
@@ -340,6 +378,7 @@ func TestCrashBrokerRestart(t *testing.T) {
 		c := startChild(t, r.spec)
 		c.wait(t, "RUNNING", 2*time.Minute)
 		r.runFor(c, 1500*time.Millisecond, true)
+		r.afterRun(c)
 		// Restart the broker while the instance is up and idle, then feed.
 		c = startChild(t, r.spec)
 		c.wait(t, "RUNNING", 2*time.Minute)
@@ -350,15 +389,17 @@ func TestCrashBrokerRestart(t *testing.T) {
 		if err := <-fed; err != nil {
 			t.Fatal(err)
 		}
-		kafkaScript(t, crashBrokerPort, "down")
+		kafkaScript(t, port, "down")
 		time.Sleep(2 * time.Second)
-		kafkaScript(t, crashBrokerPort, "up")
+		kafkaScript(t, port, "up")
+		r.newProducer()
 		if !r.runFor(c, 4*time.Second, round == 1) {
-			r.diverge("the instance died across the broker restart:\n%s", lastLines(c.stderr.String(), 10))
+			// Not an invariant: the instance stops with an error when the
+			// broker stays away too long (see docs/crash-testing.md); the
+			// restart below must still find everything consistent.
+			t.Logf("the instance stopped across the broker restart:\n%s", lastLines(c.stderr.String(), 3))
 		}
-		r.checkRestores(c)
-		r.collectQueries(c)
-		r.checkStores()
+		r.afterRun(c)
 	}
 	r.finish()
 }
@@ -400,6 +441,7 @@ func TestCrashRebalanceDuringRestoreAndCommit(t *testing.T) {
 		b.kill()
 	}
 	r.stats.kills += 2
+	r.checkRestores(a)
 	r.collectQueries(a)
 	r.collectQueries(b)
 	r.checkStores()

@@ -155,13 +155,7 @@ func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[s
 		topics = append(topics, r.args[o])
 	}
 	testkafka.CreateTopics(t, r.bootstrap, w.partitions, topics...)
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "enable.idempotence": true,
-		"linger.ms": 2, "go.delivery.reports": false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	r.producer = p
+	r.newProducer()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +189,20 @@ func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[s
 	}
 	t.Logf("crash run %s %s: seed %d (rerun with -crash.seed=%d)", w.name, guarantee, r.seed, r.seed)
 	return r
+}
+
+// newProducer (re)creates the input producer.
+func (r *crashRun) newProducer() {
+	if r.producer != nil {
+		r.producer.Close()
+	}
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "enable.idempotence": true,
+		"linger.ms": 2, "go.delivery.reports": false})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.producer = p
+	r.t.Cleanup(p.Close)
 }
 
 func (r *crashRun) diverge(format string, args ...any) {
