@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ func TestDemoRunsOnKafka(t *testing.T) {
 }
 
 func checkDemo(t *testing.T, args ...string) {
+	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -42,4 +44,12 @@ func checkDemo(t *testing.T, args ...string) {
 		}
 	}
 	t.Logf("demo took %v", time.Since(start).Round(time.Millisecond))
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("the demo left %d goroutines behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
+	}
 }
