@@ -44,7 +44,7 @@ type Registry struct {
 	mu struct {
 		sync.Mutex
 		threadBytes map[int]int64
-		storeBytes  map[string]*vm.Gauge
+		storeBytes  map[storeTask]*vm.Gauge
 		threads     map[int]*threadStats
 		tasks       map[string]*taskStats
 		counters    map[string]*vm.Counter
@@ -94,7 +94,7 @@ func New(opts Options) *Registry {
 	vm.ExposeMetadata(true)
 	r := &Registry{set: vm.NewSet(), opts: opts}
 	r.mu.threadBytes = map[int]int64{}
-	r.mu.storeBytes = map[string]*vm.Gauge{}
+	r.mu.storeBytes = map[storeTask]*vm.Gauge{}
 	r.mu.threads = map[int]*threadStats{}
 	r.mu.tasks = map[string]*taskStats{}
 	r.mu.counters = map[string]*vm.Counter{}
@@ -245,16 +245,24 @@ func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string
 
 // OnStoreUncommittedBytes implements kstreams.Hooks:
 // stoatflow_store_uncommitted_bytes{store,task}.
+// It is called for every store after every processing round, so the
+// common case is one map lookup without building the metric name.
 func (r *Registry) OnStoreUncommittedBytes(task kstreams.TaskID, store string, n int64) {
-	key := name("stoatflow_store_uncommitted_bytes", "store", store, "task", task.String())
+	key := storeTask{store, task}
 	r.mu.Lock()
 	g := r.mu.storeBytes[key]
 	if g == nil {
-		g = r.set.NewGauge(key, nil)
+		g = r.set.NewGauge(name("stoatflow_store_uncommitted_bytes", "store", store, "task", task.String()), nil)
 		r.mu.storeBytes[key] = g
 	}
 	r.mu.Unlock()
 	g.Set(float64(n))
+}
+
+// storeTask names one store partition.
+type storeTask struct {
+	store string
+	task  kstreams.TaskID
 }
 
 // OnThreadUncommittedBytes implements kstreams.Hooks: the threads' sum is

@@ -162,3 +162,12 @@ func TestRuntimeHooksFeedKafkaNames(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkOnStoreUncommittedBytes(b *testing.B) {
+	r := New(Options{})
+	task := kstreams.TaskID{Subtopology: 1, Partition: 7}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.OnStoreUncommittedBytes(task, "counts", int64(i))
+	}
+}
