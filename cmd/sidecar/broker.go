@@ -49,7 +49,7 @@ func createTopics(ctx context.Context, bootstrap []string, topics []string, n in
 	if len(topics) == 0 {
 		return nil
 	}
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": joinAddrs(bootstrap)})
+	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": joinAddrs(bootstrap), "enable.metrics.push": false})
 	if err != nil {
 		return err
 	}
