@@ -9,12 +9,14 @@ CACHE         := $(CURDIR)/.cache
 export GOBIN  := $(CACHE)/bin
 export STOATFLOW_KAFKA_PORT := $(KAFKA_PORT)
 
-.PHONY: help setup lint test test-go kafka-up kafka-down kafka-reset demo
+.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm
 
 help:
-	@echo "make setup       install what the build needs (librocksdb-dev, Go modules, linters, Maven jars)"
+	@echo "make setup       install what the build needs (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
 	@echo "make test        setup + lint + start Kafka 4.4 + all tests (integration included) + stop Kafka"
-	@echo "make demo        word count end to end on a local Kafka 4.4 broker (started and stopped for you)"
+	@echo "make demo        word count end to end on StoatFlow with an embedded broker (nothing else to start)"
+	@echo "make demo-kafka  the same demo on the local Kafka 4.4 broker (started and stopped for you)"
+	@echo "make demo-jvm    the Kafka Streams 4.4 twin of the word count on the local broker"
 	@echo "make kafka-up    start the local Apache Kafka 4.4.0 broker (prints its bootstrap address)"
 	@echo "make kafka-down  stop it"
 
@@ -39,4 +41,10 @@ test: setup lint
 	@scripts/test.sh
 
 demo: setup
-	@scripts/demo.sh
+	@$(GO) run ./cmd/sidecar demo
+
+demo-kafka: setup
+	@scripts/demo.sh stoatflow
+
+demo-jvm: setup
+	@scripts/demo.sh jvm

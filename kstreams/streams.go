@@ -80,6 +80,22 @@ type Hooks interface {
 	OnThreadUncommittedBytes(thread int, n int64)
 }
 
+// ActivityHooks is an optional extension of Hooks: the runtime calls these
+// when its Hooks also implement them (checked once, by type assertion).
+type ActivityHooks interface {
+	// OnPoll reports one poll round of a thread's main consumer that
+	// returned records, and the time it took.
+	OnPoll(thread int, records int, took time.Duration)
+	// OnProcess reports the records a task processed in one round and the
+	// time they took.
+	OnProcess(thread int, task TaskID, records int, took time.Duration)
+	// OnRecordsLag reports an input partition's lag (end offset minus
+	// position) as the thread's consumer last saw it, at each commit.
+	OnRecordsLag(thread int, topic string, partition int32, lag int64)
+	// OnRebalance reports a finished assignment of a thread's consumer.
+	OnRebalance(thread int)
+}
+
 // NoHooks implements Hooks with methods that do nothing.
 type NoHooks struct{}
 
@@ -114,6 +130,7 @@ type KafkaStreams struct {
 	cfg  *compat.Config
 	log  *slog.Logger
 	hks  Hooks
+	act  ActivityHooks // nil unless hks implements it
 
 	dir       *state.Directory
 	processID string
@@ -142,6 +159,7 @@ func New(topo *Topology, cfg *compat.Config, opts ...Option) (*KafkaStreams, err
 		return nil, err
 	}
 	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger, hks: o.hooks, done: make(chan struct{})}
+	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
 	return s, nil

@@ -177,6 +177,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		if t.buffered() || len(t.restores) > 0 {
 			timeout = 0
 		}
+		polled, pollStart := 0, time.Now()
 		for n := 0; n < maxPoll; n++ {
 			ev := t.consumer.Poll(timeout)
 			if t.cbErr != nil {
@@ -186,9 +187,15 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 				break
 			}
 			timeout = 0
+			if _, ok := ev.(*kafka.Message); ok {
+				polled++
+			}
 			if err := t.handle(ev); err != nil {
 				return err
 			}
+		}
+		if polled > 0 && t.s.act != nil {
+			t.s.act.OnPoll(t.idx, polled, time.Since(pollStart))
 		}
 		if len(t.restores) > 0 {
 			if err := t.restoreStep(ctx); err != nil {
@@ -368,6 +375,9 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		return err
 	}
 	t.s.threadReady(t.idx, len(t.restores) == 0)
+	if t.s.act != nil {
+		t.s.act.OnRebalance(t.idx)
+	}
 	return nil
 }
 
@@ -536,6 +546,7 @@ func (t *streamThread) process() error {
 			continue
 		}
 		a.idleSince = time.Time{}
+		processed, began := 0, time.Now()
 		for {
 			var q *partQueue
 			for _, c := range a.queues {
@@ -555,9 +566,13 @@ func (t *streamThread) process() error {
 			if err := t.processOne(a, q, m); err != nil {
 				return err
 			}
+			processed++
 			if len(q.recs) == 0 && len(a.queues) > 1 && !t.ready(a, time.Now()) {
 				break // a partition ran dry: wait for it as max.task.idle.ms says
 			}
+		}
+		if processed > 0 && t.s.act != nil {
+			t.s.act.OnProcess(t.idx, a.id, processed, time.Since(began))
 		}
 		if _, err := a.task.PunctuateStreamTime(); err != nil {
 			return fmt.Errorf("kstreams: task %s: stream-time punctuation: %w", a.id, err)
@@ -702,8 +717,17 @@ func (t *streamThread) maybeCommit(force bool) error {
 					q.committed = q.next
 				}
 				q.dirty = false
+				if t.s.act != nil {
+					t.reportLag(q)
+				}
+			}
+			if a.running() {
+				for _, ts := range a.stores {
+					t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
+				}
 			}
 		}
+		t.s.hks.OnThreadUncommittedBytes(t.idx, t.budget.Total())
 		t.maybePurge()
 		return nil
 	}
@@ -717,6 +741,23 @@ func (t *streamThread) maybeCommit(force bool) error {
 	default:
 		return err
 	}
+}
+
+// reportLag reports an input partition's lag from the consumer's cached
+// end offset, without a broker round trip.
+func (t *streamThread) reportLag(q *partQueue) {
+	_, hi, err := t.consumer.GetWatermarkOffsets(q.tp.topic, q.tp.partition)
+	if err != nil || hi < 0 {
+		return
+	}
+	pos := q.committed
+	if q.next > pos {
+		pos = q.next
+	}
+	if pos < 0 {
+		return
+	}
+	t.s.act.OnRecordsLag(t.idx, q.tp.topic, q.tp.partition, max(0, hi-pos))
 }
 
 // maybePurge deletes the records of repartition topics that every task
@@ -889,6 +930,7 @@ func (t *streamThread) closeTask(a *activeTask, dirty bool) {
 		if dirty {
 			ts.store.Rollback()
 		}
+		t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, 0)
 		if ts.changelog != nil {
 			t.committer.ForgetChangelog(*ts.changelog)
 		}

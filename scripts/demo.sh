@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Word count end to end on a local Apache Kafka 4.4 broker: starts the broker
-# when none runs, feeds sample lines, prints the counts as they change, and
-# stops what it started.
+# Word count end to end on a local Apache Kafka 4.4 broker, on StoatFlow
+# (`scripts/demo.sh stoatflow`, the default) or on its Kafka Streams 4.4 twin
+# (`scripts/demo.sh jvm`): starts the broker when none runs, feeds sample
+# lines, prints the counts as they change, and stops what it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=0
@@ -13,4 +14,7 @@ stop() {
 	if ((started)); then integration/kafka.sh down || true; fi
 }
 trap stop EXIT
-go run ./integration/cmd/refdemo -bootstrap "$addr"
+case "${1:-stoatflow}" in
+jvm) go run ./integration/cmd/refdemo -bootstrap "$addr" ;;
+*) go run ./cmd/sidecar demo --bootstrap "$addr" ;;
+esac
