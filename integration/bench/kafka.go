@@ -116,6 +116,60 @@ func (b *broker) committed(ctx context.Context, group string, tps []kafka.TopicP
 	return sum, nil
 }
 
+// repartitionTopics returns the partitions of the repartition topics of
+// an application.
+func (b *broker) repartitionTopics(appID string) ([]kafka.TopicPartition, error) {
+	md, err := b.admin.GetMetadata(nil, true, 10000)
+	if err != nil {
+		return nil, err
+	}
+	var out []kafka.TopicPartition
+	for name, tm := range md.Topics {
+		if !strings.HasPrefix(name, appID+"-") || !strings.HasSuffix(name, "-repartition") {
+			continue
+		}
+		for _, p := range tm.Partitions {
+			out = append(out, kafka.TopicPartition{Topic: &tm.Topic, Partition: p.ID})
+		}
+	}
+	return out, nil
+}
+
+// drained reports whether group has committed every partition of tps to
+// within one offset of its end (the one a final transaction marker may
+// take).
+func (b *broker) drained(ctx context.Context, group string, tps []kafka.TopicPartition) (bool, error) {
+	spec := map[kafka.TopicPartition]kafka.OffsetSpec{}
+	for _, tp := range tps {
+		spec[kafka.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}] = kafka.LatestOffsetSpec
+	}
+	ends, err := b.admin.ListOffsets(ctx, spec)
+	if err != nil {
+		return false, err
+	}
+	res, err := b.admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
+	if err != nil {
+		return false, err
+	}
+	committed := map[string]int64{}
+	for _, g := range res.ConsumerGroupsTopicPartitions {
+		for _, tp := range g.Partitions {
+			if tp.Error == nil && tp.Offset >= 0 {
+				committed[fmt.Sprintf("%s/%d", *tp.Topic, tp.Partition)] = int64(tp.Offset)
+			}
+		}
+	}
+	for tp, info := range ends.ResultInfos {
+		if info.Error.Code() != kafka.ErrNoError {
+			return false, info.Error
+		}
+		if int64(info.Offset)-committed[fmt.Sprintf("%s/%d", *tp.Topic, tp.Partition)] > 1 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 // record is one generated input record.
 type record struct {
 	key, value []byte
