@@ -39,7 +39,7 @@ var (
 const envCrashSoak = "STOATFLOW_CRASH_SOAK"
 
 // crashWorkloadKills returns the kills per workload: -crash.kills, else
-// STOATFLOW_CRASH_SOAK, else def.
+// STOATFLOW_CRASH_SOAK, else def (at most 5 under -short).
 func crashWorkloadKills(t *testing.T, def int) int {
 	if *crashKills > 0 {
 		return *crashKills
@@ -50,6 +50,9 @@ func crashWorkloadKills(t *testing.T, def int) int {
 			t.Fatalf("%s=%q: want a positive number of kills", envCrashSoak, v)
 		}
 		return n
+	}
+	if testing.Short() {
+		return min(def, 5)
 	}
 	return def
 }
