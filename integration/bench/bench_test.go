@@ -26,8 +26,8 @@ func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
-	args := []string{"-bootstrap", bootstrap, "-rounds", "1", "-records", "2000", "-keys", "500",
-		"-latency-rate", "200", "-latency-duration", "3s", "-latency-warmup", "1s", "-restore-mb", "8", "-restore-value-size", "200"}
+	args := []string{"-bootstrap", bootstrap, "-rounds", "1", "-records", "1000", "-keys", "200",
+		"-latency-rate", "200", "-latency-duration", "2s", "-latency-warmup", "500ms", "-restore-mb", "4", "-restore-value-size", "200"}
 	if err := run(ctx, args, &out, &log); err != nil {
 		t.Fatalf("bench: %v\n%s\n%s", err, out.String(), log.String())
 	}

@@ -111,7 +111,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	str(&c.bootstrap, "bootstrap", "", "broker address; empty: start the local broker with integration/kafka.sh (port STOATFLOW_KAFKA_PORT, default 9092)")
 	str(&workloads, "workloads", strings.Join(allWorkloads, ","), "comma-separated workloads: "+strings.Join(allWorkloads, ", "))
 	num(&c.rounds, "rounds", 3, "rounds; engines alternate their order each round")
-	num(&c.records, "records", 150_000, "input records of the throughput workloads (word count: lines)")
+	num(&c.records, "records", 100_000, "input records of the throughput workloads (word count: lines)")
 	num(&c.keys, "keys", 10_000, "key cardinality (word count: vocabulary size)")
 	num(&c.valueSize, "value-size", 100, "value bytes of the stateless and windowed workloads")
 	num(&c.words, "words", 4, "words per word-count line (8 bytes each)")
