@@ -934,7 +934,7 @@ func (r *crashRun) checkQueries(got map[string]map[string][]string) {
 	}
 }
 
-// summary prints the run's counts on one line, also without -v.
+// summary logs the run's counts on one line.
 func (r *crashRun) summary() {
 	s := r.stats
 	modes := make([]string, 0, len(s.byMode))
@@ -947,7 +947,6 @@ func (r *crashRun) summary() {
 		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.tailRestores, s.storeChecks, s.cleanStops, s.tailRecords,
 		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), s.checkTime.Round(time.Second), strings.Join(modes, " "))
 	r.t.Log(line)
-	fmt.Println(line)
 }
 
 // waitInputCommitted waits until the application's group has committed
