@@ -3,22 +3,25 @@ module github.com/stoatflow/stoatflow
 go 1.26.0
 
 require (
-	github.com/VictoriaMetrics/metrics v1.45.0 // indirect
-	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1 // indirect
-	github.com/google/btree v1.1.3 // indirect
+	github.com/VictoriaMetrics/metrics v1.45.0
+	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1
+	github.com/google/btree v1.1.3
+	github.com/linxGnu/grocksdb v1.7.14
+	github.com/prometheus/common v0.62.0
+	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
+	pgregory.net/rapid v1.3.0
+)
+
+require (
 	github.com/klauspost/compress v1.20.3 // indirect
-	github.com/linxGnu/grocksdb v1.7.14 // indirect
 	github.com/magiconair/properties v1.18.13 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
-	github.com/prometheus/common v0.62.0 // indirect
 	github.com/twmb/franz-go v1.22.3 // indirect
-	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1 // indirect
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/sys v0.38.0 // indirect
 	google.golang.org/protobuf v1.36.1 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
 )

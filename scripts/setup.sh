@@ -24,7 +24,9 @@ case "$rocks" in
 *) say "warning: librocksdb-dev is '$rocks'; grocksdb v1.7.14 is pinned for RocksDB 7.8.3" ;;
 esac
 
-go mod download
+# Fetch only the modules the build and tests need (go mod download would
+# also fetch the test dependencies of every dependency).
+go list -deps -test ./... >/dev/null
 if [[ ! -x "${GOBIN:-.cache/bin}/staticcheck" ]]; then
 	say "installing staticcheck"
 	GOBIN="${GOBIN:-$PWD/.cache/bin}" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
