@@ -25,6 +25,8 @@ const (
 type Cancellable interface{ Cancel() }
 
 // ErrScheduleInterval is Kafka's rejection of intervals under a millisecond.
+//
+//lint:ignore ST1005 Kafka's exact message, which users search for
 var ErrScheduleInterval = errors.New("The minimum supported scheduling interval is 1 millisecond.")
 
 type punctuation struct {

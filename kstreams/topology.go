@@ -202,6 +202,7 @@ func (t *Topology) connectStore(processor, store string) error {
 // nodes in insertion order (Kafka's InternalTopologyBuilder.makeNodeGroups).
 func (t *Topology) finish() {
 	parent := map[string]string{}
+	//lint:ignore S1021 a recursive closure is declared before it is assigned
 	var root func(string) string
 	root = func(x string) string {
 		for parent[x] != x {

@@ -138,10 +138,6 @@ func TestVersionedMatchesModel(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
 				s := f.open(t, t.TempDir(), verOpts)
 				defer s.Close()
-				type put struct {
-					ts  int64
-					val *string
-				}
 				model := map[string]map[int64]*string{}
 				keys := rapid.SampledFrom([]string{"a", "ab", "b"})
 				tsGen := rapid.Int64Range(0, 50)
