@@ -45,7 +45,11 @@ func (b *bench) latencyRun(ctx context.Context, engine string, round int, props 
 	}
 	a := app{topology: "wordcount", props: props, set: b.streamsSet(appID, stateDir, set),
 		args: map[string]string{"input": input, "output": output}}
-	p, err := b.startEngine(engine, a, appID, "")
+	profile := ""
+	if engine == engStoat && b.cfg.profileDir != "" {
+		profile = filepath.Join(b.cfg.profileDir, fmt.Sprintf("latency-round%d.pprof", round+1))
+	}
+	p, err := b.startEngine(engine, a, appID, profile)
 	if err != nil {
 		r.err = err
 		return r
