@@ -228,14 +228,19 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		}
 	}
 	if len(b.notes) > 0 {
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, "\nNotes:")
 		for _, n := range b.notes {
-			fmt.Fprintln(w, "Note: "+n)
+			fmt.Fprintln(w, "- "+n)
 		}
 	}
+	first = true
 	for _, r := range b.results {
 		if r.err != nil {
-			fmt.Fprintf(w, "FAILED: %s on %s, round %d: %v\n", r.workload, r.engine, r.round+1, firstLine(r.err.Error()))
+			if first {
+				fmt.Fprintln(w, "\nFailed runs:")
+				first = false
+			}
+			fmt.Fprintf(w, "- %s on %s, round %d: %v\n", r.workload, r.engine, r.round+1, firstLine(r.err.Error()))
 		}
 	}
 }
