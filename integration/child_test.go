@@ -206,7 +206,7 @@ func (c *child) stop(t *testing.T) {
 	case <-c.exited:
 	case <-time.After(time.Minute):
 		c.kill()
-		t.Fatal("child did not stop within a minute of SIGTERM")
+		t.Fatalf("child did not stop within a minute of SIGTERM:\n%s", c.stderr.String())
 	}
 	c.wait(t, "CLOSED", time.Second)
 }

@@ -393,7 +393,9 @@ func TestCrashBrokerRestart(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		kafkaScript(t, port, "up")
 		r.newProducer()
-		if !r.runFor(c, 4*time.Second, round == 1) {
+		// SIGKILL, not SIGTERM: a clean close right after the restart can
+		// fail on its own (see docs/crash-testing.md, Findings).
+		if !r.runFor(c, 4*time.Second, false) {
 			// Not an invariant: the instance stops with an error when the
 			// broker stays away too long (see docs/crash-testing.md); the
 			// restart below must still find everything consistent.
