@@ -9,7 +9,7 @@ CACHE         := $(CURDIR)/.cache
 export GOBIN  := $(CACHE)/bin
 export STOATFLOW_KAFKA_PORT := $(KAFKA_PORT)
 
-.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm
+.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm bench
 
 help:
 	@echo "make setup       install what the build needs (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
@@ -17,6 +17,7 @@ help:
 	@echo "make demo        word count end to end on StoatFlow with an embedded broker (nothing else to start)"
 	@echo "make demo-kafka  the same demo on the local Kafka 4.4 broker (started and stopped for you)"
 	@echo "make demo-jvm    the Kafka Streams 4.4 twin of the word count on the local broker"
+	@echo "make bench       StoatFlow vs Kafka Streams 4.4 and raw client ceilings on a local Kafka 4.4 broker (~10 min; see BENCHMARKS.md)"
 	@echo "make kafka-up    start the local Apache Kafka 4.4.0 broker (prints its bootstrap address)"
 	@echo "make kafka-down  stop it"
 
@@ -48,3 +49,8 @@ demo-kafka: setup
 
 demo-jvm: setup
 	@scripts/demo.sh jvm
+
+# bench starts the local broker on KAFKA_PORT when none runs there (and stops
+# it after), runs every workload and prints the table; knobs in BENCHMARKS.md.
+bench: setup
+	@$(GO) run ./integration/bench $(BENCH_FLAGS)
