@@ -122,11 +122,22 @@ func closeStores(stores []*taskStore) {
 	}
 }
 
-// windowBytes adapts a state.WindowStore to the WindowBytesStore the
-// processors use.
+// WindowBytes serves a state.WindowStore as the WindowBytesStore the DSL's
+// window processors use. Close closes the store; Unwrap() state.Store
+// returns it.
+func WindowBytes(s state.WindowStore) WindowBytesStore { return windowBytes{s} }
+
+// SessionBytes serves a state.SessionStore as a SessionBytesStore. Close
+// closes the store; Unwrap() state.Store returns it.
+func SessionBytes(s state.SessionStore) SessionBytesStore { return sessionBytes{s} }
+
 type windowBytes struct{ s state.WindowStore }
 
 func (w windowBytes) Name() string { return w.s.Name() }
+func (w windowBytes) Close() error { return w.s.Close() }
+
+// Unwrap returns the state store behind the adapter.
+func (w windowBytes) Unwrap() state.Store { return w.s }
 
 func (w windowBytes) Put(key []byte, windowStart int64, value []byte) error {
 	return w.s.Put(key, value, windowStart)
@@ -150,10 +161,13 @@ func (w windowBytes) FetchRange(key []byte, from, to int64, fn func(int64, []byt
 	return it.Err()
 }
 
-// sessionBytes adapts a state.SessionStore to SessionBytesStore.
 type sessionBytes struct{ s state.SessionStore }
 
 func (w sessionBytes) Name() string { return w.s.Name() }
+func (w sessionBytes) Close() error { return w.s.Close() }
+
+// Unwrap returns the state store behind the adapter.
+func (w sessionBytes) Unwrap() state.Store { return w.s }
 
 func (w sessionBytes) FindSessions(key []byte, earliestEnd, latestStart int64, fn func(serde.Window, []byte) bool) error {
 	it, err := w.s.FindSessions(key, earliestEnd, latestStart, false)

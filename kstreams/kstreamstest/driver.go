@@ -116,13 +116,13 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 			if err != nil {
 				return nil, err
 			}
-			stores[s.Name] = windowBytes{ws}
+			stores[s.Name] = kstreams.WindowBytes(ws)
 		case kstreams.SessionStoreKind:
 			ss, err := state.NewInMemorySession(state.SessionOptions{Name: s.Name, RetentionMs: s.Retention})
 			if err != nil {
 				return nil, err
 			}
-			stores[s.Name] = sessionBytes{ss}
+			stores[s.Name] = kstreams.SessionBytes(ss)
 		}
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
@@ -251,11 +251,8 @@ func (d *Driver) commit() error {
 func unwrap(s kstreams.StateStore) (interface {
 	Commit(map[state.TopicPartition]*int64) error
 }, bool) {
-	switch w := s.(type) {
-	case windowBytes:
-		return w.s, true
-	case sessionBytes:
-		return w.s, true
+	if w, ok := s.(interface{ Unwrap() state.Store }); ok {
+		return w.Unwrap(), true
 	}
 	return nil, false
 }
