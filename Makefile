@@ -9,7 +9,7 @@ CACHE         := $(CURDIR)/.cache
 export GOBIN  := $(CACHE)/bin
 export STOATFLOW_KAFKA_PORT := $(KAFKA_PORT)
 
-.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm bench
+.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm bench crash-soak
 
 help:
 	@echo "make setup       install what the build needs (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
@@ -18,6 +18,7 @@ help:
 	@echo "make demo-kafka  the same demo on the local Kafka 4.4 broker (started and stopped for you)"
 	@echo "make demo-jvm    the Kafka Streams 4.4 twin of the word count on the local broker"
 	@echo "make bench       StoatFlow vs Kafka Streams 4.4 and raw client ceilings on a local Kafka 4.4 broker (~10 min; see BENCHMARKS.md)"
+	@echo "make crash-soak  KILLS=2000 SEED=42: the exactly-once crash suite with thousands of SIGKILLs (docs/crash-testing.md)"
 	@echo "make kafka-up    start the local Apache Kafka 4.4.0 broker (prints its bootstrap address)"
 	@echo "make kafka-down  stop it"
 
@@ -54,3 +55,11 @@ demo-jvm: setup
 # it after), runs every workload and prints the table; knobs in BENCHMARKS.md.
 bench: setup
 	@$(GO) run ./integration/bench $(BENCH_FLAGS)
+
+# crash-soak runs the crash suite's workloads with KILLS kills each, seeded,
+# against the local broker, and prints one summary line per workload.
+KILLS ?= 2000
+SEED  ?= 42
+crash-soak: setup
+	@scripts/with-broker.sh bash -c "set -o pipefail; $(GO) test -count=1 -v -run 'TestCrash.*(ExactlyOnce|AtLeastOnce)' -timeout 0 ./integration/ \
+		-args -crash.kills=$(KILLS) -crash.seed=$(SEED) | grep -E 'crash summary|^(--- |ok|FAIL)'"
