@@ -906,8 +906,16 @@ func longHex(h string) int64 {
 }
 
 // checkQueries checks I5 from the outside: every value a READ_COMMITTED
-// query saw is a value the committed output holds for that key.
+// query saw is a value the committed output holds for that key. Only under
+// exactly_once_v2: under at_least_once a crash can leave a changelog record
+// whose output record was never delivered; restore brings that value back as
+// committed, and the reprocessed input counts on top of it, so the value never
+// reaches the output (Kafka Streams behaves the same).
 func (r *crashRun) checkQueries(got map[string]map[string][]string) {
+	r.stats.queries = len(r.queries)
+	if r.guarantee != "exactly_once_v2" {
+		return
+	}
 	committed := map[string]bool{}
 	for o, byKey := range got {
 		for k, seq := range byKey {
@@ -916,7 +924,6 @@ func (r *crashRun) checkQueries(got map[string]map[string][]string) {
 			}
 		}
 	}
-	r.stats.queries = len(r.queries)
 	bad := 0
 	for _, q := range r.queries {
 		o, ok := r.w.storeOutput[q.store]
