@@ -243,6 +243,12 @@ func crashKillCount() int {
 }
 
 func TestCrashConsistency(t *testing.T) {
+	if raceEnabled {
+		// The race pass is for the concurrent readers; a race-instrumented
+		// child is too slow to make a commit durable before the first kills,
+		// and the normal pass runs every kill of this test.
+		t.Skip("crash consistency runs in the pass without -race")
+	}
 	kinds := []string{"kv", "kv-timestamped", "window", "window-expiry", "session", "versioned"}
 	for _, kind := range kinds {
 		if crashKinds[kind] == nil {
