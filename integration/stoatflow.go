@@ -8,31 +8,23 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
-	"github.com/stoatflow/stoatflow/properties"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
 // LoadConfig reads .properties files with --set style overrides as the
-// sidecar does, and fails on any configuration error.
+// sidecar does (compat.LoadFiles), and fails on any configuration error.
 func LoadConfig(files []string, set map[string]string) (*compat.Config, error) {
-	var sets []string
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	sets := make([]string, 0, len(keys))
 	for _, k := range keys {
 		sets = append(sets, k+"="+set[k])
 	}
-	p, err := properties.Load(files, sets)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := properties.Resolve(p, nil); err != nil {
-		return nil, err
-	}
-	cfg, diags := compat.Load(p)
+	cfg, diags := compat.LoadFiles(files, sets, nil)
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
