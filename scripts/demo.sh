@@ -5,16 +5,7 @@
 # lines, prints the counts as they change, and stops what it started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-started=0
-if ! addr="$(integration/kafka.sh status 2>/dev/null)"; then
-	addr="$(integration/kafka.sh up)"
-	started=1
-fi
-stop() {
-	if ((started)); then integration/kafka.sh down || true; fi
-}
-trap stop EXIT
 case "${1:-stoatflow}" in
-jvm) go run ./integration/cmd/refdemo -bootstrap "$addr" ;;
-*) go run ./cmd/sidecar demo --bootstrap "$addr" ;;
+jvm) exec scripts/with-broker.sh bash -c 'go run ./integration/cmd/refdemo -bootstrap "$STOATFLOW_TEST_BOOTSTRAP"' ;;
+*) exec scripts/with-broker.sh bash -c 'go run ./cmd/sidecar demo --bootstrap "$STOATFLOW_TEST_BOOTSTRAP"' ;;
 esac
