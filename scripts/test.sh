@@ -7,16 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-started=0
-if ! addr="$(integration/kafka.sh status 2>/dev/null)"; then
-	addr="$(integration/kafka.sh up)"
-	started=1
+# Without a broker given, run this script again under with-broker.sh, which
+# starts the local one and stops it on exit, failures included.
+if [[ -z "${STOATFLOW_TEST_BOOTSTRAP:-}" ]]; then
+	exec scripts/with-broker.sh "$0" "$@"
 fi
-stop() {
-	if ((started)); then integration/kafka.sh down || true; fi
-}
-trap stop EXIT
-export STOATFLOW_TEST_BOOTSTRAP="$addr"
 echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP" >&2
 
 # The config surface on the example a user would try first.
