@@ -245,7 +245,7 @@ func (p *Producer) Flush(ctx context.Context) error {
 		pending, idle, err := p.mu.pending, p.mu.idle, p.mu.err
 		p.mu.Unlock()
 		if err != nil {
-			return classify("send", err)
+			return p.deliveryError(err)
 		}
 		if pending == 0 {
 			return nil
@@ -259,6 +259,20 @@ func (p *Producer) Flush(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// deliveryError classifies a failed delivery. A record librdkafka purged
+// from its queues failed because of something else: the producer's fatal
+// error when there is one (fencing purges the queues), otherwise an abort.
+func (p *Producer) deliveryError(err error) error {
+	var ke kafka.Error
+	if errors.As(err, &ke) && (ke.Code() == kafka.ErrPurgeQueue || ke.Code() == kafka.ErrPurgeInflight) {
+		if fatal := p.p.GetFatalError(); fatal != nil {
+			return classify("send", fatal)
+		}
+		return &Error{Op: "send", Class: ErrAbortable, Err: err}
+	}
+	return classify("send", err)
 }
 
 // CommitTransaction ends the epoch under exactly_once_v2: it flushes, adds
