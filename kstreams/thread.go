@@ -852,7 +852,7 @@ func (t *streamThread) rewind(fenced bool) error {
 	if len(parts) == 0 {
 		return nil
 	}
-	committed, err := t.consumer.Committed(parts, 30000)
+	committed, err := t.committedOffsets(parts)
 	if err != nil {
 		return fmt.Errorf("reading committed offsets to rewind: %w", err)
 	}
@@ -874,6 +874,30 @@ func (t *streamThread) rewind(fenced bool) error {
 		return t.consumer.Pause(pause)
 	}
 	return nil
+}
+
+// committedOffsetsWait bounds how long a rewind waits for the group's
+// committed offsets: the group coordinator may be loading or moving (after a
+// broker restart, typically), which passes; the thread does not poll
+// meanwhile, so the bound stays well under max.poll.interval.ms' default.
+const committedOffsetsWait = 2 * time.Minute
+
+// committedOffsets reads the group's committed offsets of parts, retrying
+// until committedOffsetsWait has passed unless the error is fatal.
+func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.TopicPartition, error) {
+	deadline := time.Now().Add(committedOffsetsWait)
+	for {
+		committed, err := t.consumer.Committed(parts, 10000)
+		if err == nil {
+			return committed, nil
+		}
+		var ke kafka.Error
+		if (errors.As(err, &ke) && ke.IsFatal()) || time.Now().After(deadline) {
+			return nil, err
+		}
+		t.log.Warn("reading committed offsets to rewind; retrying", "err", err)
+		time.Sleep(time.Second)
+	}
 }
 
 // encodeCommitMetadata is Kafka Streams' committed-offset metadata: base64

@@ -28,6 +28,7 @@ go test -count=1 -v -timeout 40m ${STOATFLOW_TEST_FLAGS:-} ./... 2>&1 | tee .cac
 rc=${PIPESTATUS[0]}
 set -e
 if ((rc != 0)) || grep -qE '^(FAIL|panic:)|^--- FAIL' .cache/test.log; then
+	awk -f scripts/failures.awk .cache/test.log >&2
 	echo "test: FAILED (full log: .cache/test.log)" >&2
 	exit 1
 fi

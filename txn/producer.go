@@ -95,7 +95,7 @@ type Producer struct {
 	p        *kafka.Producer
 	eos      bool
 	inTxn    bool
-	reports  chan kafka.Event
+	topics   map[string]*string // one string per topic, shared by its messages
 	stop     chan struct{}
 	wg       sync.WaitGroup
 	closeMu  sync.Once
@@ -118,18 +118,19 @@ func NewProducer(cfg kafka.ConfigMap, eos bool) (*Producer, error) {
 	for k, v := range cfg {
 		conf[k] = v
 	}
-	// Delivery reports come through each Send's channel, never Events().
+	// Delivery reports come through the producer's one event channel: a
+	// per-message delivery channel would cost a map entry per record in
+	// confluent-kafka-go. No key, value or headers are copied back.
 	conf["go.delivery.reports"] = true
 	conf["go.delivery.report.fields"] = "none"
 	p, err := kafka.NewProducer(&conf)
 	if err != nil {
 		return nil, classify("create", err)
 	}
-	pr := &Producer{p: p, eos: eos, reports: make(chan kafka.Event, 4096), stop: make(chan struct{})}
+	pr := &Producer{p: p, eos: eos, topics: map[string]*string{}, stop: make(chan struct{})}
 	pr.mu.offsets = map[TopicPartition]int64{}
-	pr.wg.Add(2)
-	go pr.deliveries()
-	go pr.drainEvents()
+	pr.wg.Add(1)
+	go pr.events()
 	return pr, nil
 }
 
@@ -139,7 +140,29 @@ func (p *Producer) Init(ctx context.Context) error {
 	if !p.eos {
 		return nil
 	}
-	return classify("init", p.p.InitTransactions(ctx))
+	return classify("init", retry(ctx, func() error { return p.p.InitTransactions(ctx) }))
+}
+
+// retry calls a transactional API until it succeeds, fails with an error
+// librdkafka does not mark retriable (those that abort the transaction or
+// are fatal among them), or ctx ends. A coordinator that is loading or
+// moving after a broker restart, or a connection that dropped, makes these
+// calls fail retriably; librdkafka leaves the retry to the application.
+func retry(ctx context.Context, call func() error) error {
+	backoff := 50 * time.Millisecond
+	for {
+		err := call()
+		var ke kafka.Error
+		if err == nil || !errors.As(err, &ke) || !ke.IsRetriable() || ke.TxnRequiresAbort() || ke.IsFatal() {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Second)
+	}
 }
 
 // Send writes one record. Under exactly_once_v2 it begins the epoch's
@@ -152,8 +175,13 @@ func (p *Producer) Send(topic string, partition int32, key, value []byte, timest
 		}
 		p.inTxn = true
 	}
+	tp, ok := p.topics[topic]
+	if !ok {
+		tp = &topic
+		p.topics[topic] = tp
+	}
 	msg := &kafka.Message{
-		TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: partition},
+		TopicPartition: kafka.TopicPartition{Topic: tp, Partition: partition},
 		Key:            key,
 		Value:          value,
 		Headers:        headers,
@@ -168,7 +196,7 @@ func (p *Producer) Send(topic string, partition int32, key, value []byte, timest
 	p.mu.pending++
 	p.mu.Unlock()
 	for {
-		err := p.p.Produce(msg, p.reports)
+		err := p.p.Produce(msg, nil)
 		if err == nil {
 			return nil
 		}
@@ -204,32 +232,20 @@ func (p *Producer) done(tp TopicPartition, offset int64, err error) {
 	}
 }
 
-func (p *Producer) deliveries() {
+// events reads the producer's event channel: a delivery report per record
+// (the offset it got, or its error); errors and statistics are dropped, as
+// their effects reach the thread through the next call.
+func (p *Producer) events() {
 	defer p.wg.Done()
 	for {
 		select {
-		case ev := <-p.reports:
-			m, ok := ev.(*kafka.Message)
-			if !ok {
-				continue
-			}
-			tp := TopicPartition{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition}
-			p.done(tp, int64(m.TopicPartition.Offset), m.TopicPartition.Error)
-		case <-p.stop:
-			return
-		}
-	}
-}
-
-// drainEvents consumes the producer's general event channel (errors and
-// statistics) so it never fills up.
-func (p *Producer) drainEvents() {
-	defer p.wg.Done()
-	for {
-		select {
-		case _, ok := <-p.p.Events():
+		case ev, ok := <-p.p.Events():
 			if !ok {
 				return
+			}
+			if m, isMsg := ev.(*kafka.Message); isMsg {
+				tp := TopicPartition{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition}
+				p.done(tp, int64(m.TopicPartition.Offset), m.TopicPartition.Error)
 			}
 		case <-p.stop:
 			return
@@ -296,14 +312,14 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicP
 		return err
 	}
 	if len(offsets) > 0 {
-		if err := p.p.SendOffsetsToTransaction(ctx, offsets, group); err != nil {
+		if err := retry(ctx, func() error { return p.p.SendOffsetsToTransaction(ctx, offsets, group) }); err != nil {
 			return classify("send-offsets", err)
 		}
 	}
 	if err := failpoint.Hit(failpoint.AfterSendOffsets); err != nil {
 		return &Error{Op: "send-offsets", Class: ErrAbortable, Err: err}
 	}
-	if err := p.p.CommitTransaction(ctx); err != nil {
+	if err := retry(ctx, func() error { return p.p.CommitTransaction(ctx) }); err != nil {
 		return classify("commit", err)
 	}
 	p.inTxn = false
@@ -317,8 +333,7 @@ func (p *Producer) AbortTransaction(ctx context.Context) error {
 	if !p.eos || !p.inTxn {
 		return nil
 	}
-	err := p.p.AbortTransaction(ctx)
-	if err != nil {
+	if err := retry(ctx, func() error { return p.p.AbortTransaction(ctx) }); err != nil {
 		return classify("abort", err)
 	}
 	p.inTxn = false

@@ -10,7 +10,6 @@
 package wordcount
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -33,22 +32,40 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	return b.Build()
 }
 
-var nonWord = regexp.MustCompile(`\W+`)
-
 // Words lowercases line and splits it as Java's
 // line.toLowerCase(Locale.ROOT).split("\\W+") does: a line without a match
 // is one word; trailing empty strings are dropped, a leading one (from
-// leading punctuation) is kept.
+// leading punctuation) is kept. \W is ASCII in Java's default mode: every
+// byte other than [0-9A-Za-z_] separates words, including each byte of a
+// multi-byte UTF-8 character.
 func Words(line string) []string {
 	line = strings.ToLower(line)
-	if !nonWord.MatchString(line) {
+	var words []string
+	start, split := 0, false
+	for i := 0; i < len(line); {
+		if isWordByte(line[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(line) && !isWordByte(line[j]) {
+			j++
+		}
+		words = append(words, line[start:i])
+		start, i, split = j, j, true
+	}
+	if !split {
 		return []string{line}
 	}
-	parts := nonWord.Split(line, -1)
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
+	words = append(words, line[start:])
+	for len(words) > 0 && words[len(words)-1] == "" {
+		words = words[:len(words)-1]
 	}
-	return parts
+	return words
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 func arg(args map[string]string, name, def string) string {

@@ -3,7 +3,9 @@ package wordcount
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +41,26 @@ func TestDescribeMatchesKafkaStreams(t *testing.T) {
 	if got := topo.Describe().String(); got != string(want) {
 		t.Fatalf("describe() differs from Kafka Streams 4.4:\n--- got\n%s--- want\n%s", got, want)
 	}
+}
+
+// FuzzWordsMatchesRegexpSplit checks the hand-written splitter against Go's
+// regexp \W+, which is ASCII-only like Java's default \W.
+func FuzzWordsMatchesRegexpSplit(f *testing.F) {
+	for _, s := range []string{"Hello World", "  x", "a\u00e9b", "\xff\xfeq", "__a__", "!!!", "", "a-b-", "ÄÖÜ über"} {
+		f.Add(s)
+	}
+	nonWord := regexp.MustCompile(`\W+`)
+	f.Fuzz(func(t *testing.T, line string) {
+		lower := strings.ToLower(line)
+		want := []string{lower}
+		if nonWord.MatchString(lower) {
+			want = nonWord.Split(lower, -1)
+			for len(want) > 0 && want[len(want)-1] == "" {
+				want = want[:len(want)-1]
+			}
+		}
+		if got := Words(line); !slices.Equal(got, want) {
+			t.Fatalf("Words(%q) = %q, want %q", line, got, want)
+		}
+	})
 }

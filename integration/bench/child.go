@@ -336,7 +336,8 @@ const restoreBatch = 4096
 // runRawRestore is the restore ceiling: it reads a changelog topic from
 // its beginning, read_committed, and writes it into one RocksDB per
 // partition with grocksdb WriteBatches of restoreBatch records plus the
-// offset, on the store's options (no WAL, atomic flush, 16 MiB memtable).
+// offset, on the store's options (no WAL, atomic flush, 16 MiB memtable,
+// no compression, a bloom filter).
 func runRawRestore(ctx context.Context, spec childSpec) error {
 	c, err := kafka.NewConsumer(&kafka.ConfigMap{
 		"bootstrap.servers":    spec.Bootstrap,
@@ -371,6 +372,12 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	opts.SetCreateIfMissingColumnFamilies(true)
 	opts.SetAtomicFlush(true)
 	opts.SetWriteBufferSize(state.DefaultWriteBufferBytes)
+	opts.SetDbWriteBufferSize(state.DefaultWriteBufferBytes)
+	opts.SetCompression(grocksdb.NoCompression)
+	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
+	defer bbto.Destroy()
+	bbto.SetFilterPolicy(grocksdb.NewBloomFilter(10))
+	opts.SetBlockBasedTableFactory(bbto)
 	wo := grocksdb.NewDefaultWriteOptions()
 	defer wo.Destroy()
 	wo.DisableWAL(true)
