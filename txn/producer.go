@@ -123,6 +123,13 @@ func NewProducer(cfg kafka.ConfigMap, eos bool) (*Producer, error) {
 	// confluent-kafka-go. No key, value or headers are copied back.
 	conf["go.delivery.reports"] = true
 	conf["go.delivery.report.fields"] = "none"
+	// A channel of 16 bytes per slot, every slot touched as reports cycle
+	// through it: the default of a million slots would hold 16 MiB.
+	if _, set := conf["go.events.channel.size"]; !set {
+		conf["go.events.channel.size"] = 16384
+	}
+	// ProduceChannel() is never used; its default buffer is 8 MiB.
+	conf["go.produce.channel.size"] = 1
 	p, err := kafka.NewProducer(&conf)
 	if err != nil {
 		return nil, classify("create", err)

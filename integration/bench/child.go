@@ -169,12 +169,27 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("GOMEM %d %d\n", ms.Sys-ms.HeapReleased, ms.HeapInuse)
+	if path := os.Getenv(envCPUProfile); path != "" {
+		// The heap as it is at the end of the run, beside the CPU profile.
+		if err := writeHeapProfile(path + ".heap"); err != nil {
+			return err
+		}
+	}
 	if err := ks.Close(context.Background()); err != nil {
 		return fmt.Errorf("close: %w", err)
 	}
 	hooks.report()
 	fmt.Println("CLOSED")
 	return nil
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.Lookup("heap").WriteTo(f, 0)
 }
 
 // runLoop is the ceiling: a consume → produce loop on raw
