@@ -24,6 +24,7 @@ import (
 // Engines and ceilings, as the table names them.
 const (
 	engStoat      = "StoatFlow"
+	engBaseline   = "StoatFlow baseline"
 	engKS         = "Kafka Streams 4.4"
 	engTxnLoop    = "raw txn loop"
 	engPlainLoop  = "raw plain loop"
@@ -123,6 +124,8 @@ func slug(engine string) string {
 	switch engine {
 	case engStoat:
 		return "sf"
+	case engBaseline:
+		return "sfbase"
 	case engKS:
 		return "ks"
 	case engTxnLoop:
@@ -173,10 +176,14 @@ func (b *bench) streamsSet(appID, stateDir string, extra map[string]string) map[
 func (b *bench) startEngine(engine string, a app, appID, profile string) (*proc, error) {
 	var cmd *exec.Cmd
 	switch engine {
-	case engStoat:
+	case engStoat, engBaseline:
 		spec := childSpec{Mode: "stoatflow", Topology: a.topology, Args: a.args, Files: []string{a.props}, Set: a.set}
 		raw, _ := json.Marshal(spec)
-		cmd = exec.Command(b.self)
+		bin := b.self
+		if engine == engBaseline {
+			bin = b.cfg.baseline
+		}
+		cmd = exec.Command(bin)
 		cmd.Env = append(os.Environ(), envChild+"="+string(raw))
 		if profile != "" {
 			cmd.Env = append(cmd.Env, envCPUProfile+"="+profile)
@@ -337,8 +344,12 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 	if err != nil {
 		return err
 	}
+	engines := w.engines
+	if b.cfg.baseline != "" {
+		engines = append(slices.Clip(engines), engBaseline)
+	}
 	for round := 0; round < b.cfg.rounds; round++ {
-		for _, engine := range rotate(w.engines, round) {
+		for _, engine := range rotate(engines, round) {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

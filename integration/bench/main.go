@@ -69,6 +69,7 @@ type config struct {
 	restoreValue  int
 	jvmOpts       string
 	profileDir    string
+	baseline      string
 	runTimeout    time.Duration
 	keep          bool
 	set           map[string]string // extra properties for both engines
@@ -125,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.restoreMB, "restore-mb", 1024, "changelog size of the restore workload, MiB")
 	num(&c.restoreValue, "restore-value-size", 1000, "value bytes of the restore workload's changelog records")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
+	str(&c.baseline, "baseline", "", "another build of this command (go build -o PATH ./integration/bench at an older commit), run as the engine \"StoatFlow baseline\" in the throughput workloads: before/after ratios from one run")
 	str(&c.profileDir, "profile", "", "directory for CPU profiles of the StoatFlow children (one per run); empty: none")
 	dur(&c.runTimeout, "run-timeout", 5*time.Minute, "longest a single run may take")
 	fs.BoolVar(&c.keep, "keep", false, "keep the topics and state directories of each run")

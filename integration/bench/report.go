@@ -165,6 +165,15 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		ratio(wl+" CPU per record vs Kafka Streams", sf.cpuPerM, ks.cpuPerM)
 		ratio(wl+" peak RSS vs Kafka Streams", sf.rss, ks.rss)
 	}
+	for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
+		sf, base := find(aggs, wl, engStoat), find(aggs, wl, engBaseline)
+		if sf == nil || base == nil {
+			continue
+		}
+		ratio(wl+" throughput vs the baseline build", sf.recsPerSec, base.recsPerSec)
+		ratio(wl+" CPU per record vs the baseline build", sf.cpuPerM, base.cpuPerM)
+		ratio(wl+" peak RSS vs the baseline build", sf.rss, base.rss)
+	}
 	if sf, ks := find(aggs, "latency", engStoat), find(aggs, "latency", engKS); sf != nil && ks != nil {
 		ratio("latency p50 vs Kafka Streams", sf.p50, ks.p50)
 		ratio("latency p99 vs Kafka Streams", sf.p99, ks.p99)
