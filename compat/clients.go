@@ -532,14 +532,6 @@ func (l *loader) clients(c *Config) {
 			}
 		}
 		c.clients[kind] = l.translate(kind, java)
-		if _, set := c.clients[kind]["queued.min.messages"]; kind == MainConsumer && !set {
-			// librdkafka prefetches 100000 messages per partition unless
-			// told otherwise; Java's consumer keeps about one fetch per
-			// partition and hands out max.poll.records at a time. Bounding
-			// the prefetch by max.poll.records keeps the main consumer's
-			// memory near the Java client's without slowing it.
-			c.clients[kind]["queued.min.messages"] = strconv.Itoa(c.MaxPollRecords)
-		}
 	}
 	l.dedupe()
 }
