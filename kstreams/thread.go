@@ -709,7 +709,10 @@ func (t *streamThread) maybeCommit(force bool) error {
 	defer cancel()
 	stats, err := t.committer.Commit(ctx, trigger, offsets, stores)
 	t.s.hks.OnCommit(t.idx, stats, err)
-	t.barrier.Next(time.Now())
+	// The next epoch is timed from this commit's start, as Kafka Streams
+	// times commit.interval.ms: commits come every interval, not every
+	// interval plus the commit's own duration.
+	t.barrier.Next(now)
 	if err == nil {
 		for _, a := range t.tasks {
 			for _, q := range a.queues {
