@@ -156,23 +156,16 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		}
 		fmt.Fprintf(w, "- %s: %.3f\n", label, num/den)
 	}
-	for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
-		sf, ks := find(aggs, wl, engStoat), find(aggs, wl, engKS)
-		if sf == nil || ks == nil {
-			continue
+	for _, ref := range []struct{ engine, name string }{{engKS, "Kafka Streams"}, {engBaseline, "the baseline build"}} {
+		for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
+			sf, other := find(aggs, wl, engStoat), find(aggs, wl, ref.engine)
+			if sf == nil || other == nil {
+				continue
+			}
+			ratio(wl+" throughput vs "+ref.name, sf.recsPerSec, other.recsPerSec)
+			ratio(wl+" CPU per record vs "+ref.name, sf.cpuPerM, other.cpuPerM)
+			ratio(wl+" peak RSS vs "+ref.name, sf.rss, other.rss)
 		}
-		ratio(wl+" throughput vs Kafka Streams", sf.recsPerSec, ks.recsPerSec)
-		ratio(wl+" CPU per record vs Kafka Streams", sf.cpuPerM, ks.cpuPerM)
-		ratio(wl+" peak RSS vs Kafka Streams", sf.rss, ks.rss)
-	}
-	for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
-		sf, base := find(aggs, wl, engStoat), find(aggs, wl, engBaseline)
-		if sf == nil || base == nil {
-			continue
-		}
-		ratio(wl+" throughput vs the baseline build", sf.recsPerSec, base.recsPerSec)
-		ratio(wl+" CPU per record vs the baseline build", sf.cpuPerM, base.cpuPerM)
-		ratio(wl+" peak RSS vs the baseline build", sf.rss, base.rss)
 	}
 	if sf, ks := find(aggs, "latency", engStoat), find(aggs, "latency", engKS); sf != nil && ks != nil {
 		ratio("latency p50 vs Kafka Streams", sf.p50, ks.p50)
