@@ -136,6 +136,34 @@ func parseAs(s serde.Untyped, text string) (any, error) {
 
 var errBadKeyType = &apiError{code: http.StatusBadRequest, msg: "the store's key serde takes a type that cannot be given as text"}
 
+// rows gathers a query's results across the store's partitions.
+type rows struct {
+	q    *query
+	es   []entry
+	keys [][]byte // each entry's key bytes, for ordering across partitions
+}
+
+// add takes up to limit+1 results from it and closes it: the first limit
+// entries overall are among each partition's first limit, and one more
+// tells that there were more. bounds gives the current window or session,
+// nil for key-value results.
+func (rs *rows) add(it state.Iterator, partition int32, timestamped bool, bounds func() (start, end int64)) error {
+	defer it.Close()
+	for n := 0; n <= rs.q.limit && it.Next(); n++ {
+		e := entry{Partition: partition}
+		if bounds != nil {
+			start, end := bounds()
+			e.WindowStart, e.WindowEnd = &start, &end
+		}
+		if err := rs.q.decode(&e, it.Key(), it.Value(), timestamped); err != nil {
+			return err
+		}
+		rs.es = append(rs.es, e)
+		rs.keys = append(rs.keys, bytes.Clone(it.Key()))
+	}
+	return it.Err()
+}
+
 // entry is one result, as JSON.
 type entry struct {
 	Key         any    `json:"key"`
@@ -330,8 +358,7 @@ func (s *Server) kvList(w http.ResponseWriter, r *http.Request, open func(q *que
 		s.fail(w, r, err)
 		return
 	}
-	var es []entry
-	var keys [][]byte
+	rs := rows{q: q}
 	for _, ls := range parts {
 		kv, ok := ls.Store.(state.KeyValueStore)
 		if !ok {
@@ -343,28 +370,12 @@ func (s *Server) kvList(w http.ResponseWriter, r *http.Request, open func(q *que
 			s.fail(w, r, err)
 			return
 		}
-		// limit+1 from each partition: the first limit entries overall are
-		// among them, and one more tells that there were more.
-		n := 0
-		for n <= q.limit && it.Next() {
-			e := entry{Partition: ls.Partition}
-			if err := q.decode(&e, it.Key(), it.Value(), q.spec.Timestamped); err != nil {
-				it.Close()
-				s.fail(w, r, err)
-				return
-			}
-			es = append(es, e)
-			keys = append(keys, bytes.Clone(it.Key()))
-			n++
-		}
-		err = it.Err()
-		it.Close()
-		if err != nil {
+		if err := rs.add(it, ls.Partition, q.spec.Timestamped, nil); err != nil {
 			s.fail(w, r, err)
 			return
 		}
 	}
-	q.finish(w, es, keys)
+	q.finish(w, rs.es, rs.keys)
 }
 
 func (s *Server) kvRange(w http.ResponseWriter, r *http.Request) {
@@ -460,8 +471,7 @@ func (s *Server) windowList(w http.ResponseWriter, r *http.Request, single bool)
 		if err != nil {
 			return err
 		}
-		var es []entry
-		var keys [][]byte
+		rs := rows{q: q}
 		for _, ls := range parts {
 			ws, ok := ls.Store.(state.WindowStore)
 			if !ok {
@@ -480,26 +490,12 @@ func (s *Server) windowList(w http.ResponseWriter, r *http.Request, single bool)
 			if err != nil {
 				return err
 			}
-			n := 0
-			for n <= q.limit && it.Next() {
-				start := it.WindowStart()
-				end := start + q.spec.WindowSize
-				e := entry{Partition: ls.Partition, WindowStart: &start, WindowEnd: &end}
-				if err := q.decode(&e, it.Key(), it.Value(), q.spec.Timestamped); err != nil {
-					it.Close()
-					return err
-				}
-				es = append(es, e)
-				keys = append(keys, bytes.Clone(it.Key()))
-				n++
-			}
-			err = it.Err()
-			it.Close()
-			if err != nil {
+			bounds := func() (int64, int64) { return it.WindowStart(), it.WindowStart() + q.spec.WindowSize }
+			if err := rs.add(it, ls.Partition, q.spec.Timestamped, bounds); err != nil {
 				return err
 			}
 		}
-		q.finish(w, es, keys)
+		q.finish(w, rs.es, rs.keys)
 		return nil
 	}()
 	if err != nil {
@@ -529,8 +525,7 @@ func (s *Server) sessionFind(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		var es []entry
-		var keys [][]byte
+		rs := rows{q: q}
 		for _, ls := range parts {
 			ss, ok := ls.Store.(state.SessionStore)
 			if !ok {
@@ -540,25 +535,11 @@ func (s *Server) sessionFind(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return err
 			}
-			n := 0
-			for n <= q.limit && it.Next() {
-				start, end := it.Start(), it.End()
-				e := entry{Partition: ls.Partition, WindowStart: &start, WindowEnd: &end}
-				if err := q.decode(&e, it.Key(), it.Value(), false); err != nil {
-					it.Close()
-					return err
-				}
-				es = append(es, e)
-				keys = append(keys, bytes.Clone(it.Key()))
-				n++
-			}
-			err = it.Err()
-			it.Close()
-			if err != nil {
+			if err := rs.add(it, ls.Partition, false, func() (int64, int64) { return it.Start(), it.End() }); err != nil {
 				return err
 			}
 		}
-		q.finish(w, es, keys)
+		q.finish(w, rs.es, rs.keys)
 		return nil
 	}()
 	if err != nil {
