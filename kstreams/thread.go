@@ -814,16 +814,9 @@ func (t *streamThread) maybePurge() {
 // rewind restarts every running task from its last committed input
 // offsets after an aborted epoch: processors are rebuilt over the stores
 // (whose overlays the committer dropped), buffers emptied, and the
-// partitions re-assigned at their committed offsets. A fenced producer, or
-// one that failed for good, is replaced by a new one for the same
-// transactional.id.
+// partitions re-assigned at their committed offsets.
 func (t *streamThread) rewind(fenced bool) error {
-	replace := fenced
-	if fatal := t.producer.Fatal(); fatal != nil && !fenced {
-		t.log.Warn("the producer failed for good while aborting; replacing it", "err", fatal)
-		replace = true
-	}
-	if replace {
+	if fenced {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		t.producer.Close(ctx)

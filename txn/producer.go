@@ -384,16 +384,6 @@ func (p *Producer) resetEpoch() {
 	p.mu.err = nil
 }
 
-// Fatal returns the producer's fatal error, if it has one: then it cannot
-// be used any more and must be replaced (an abort the coordinator refused,
-// say, after a broker restart).
-func (p *Producer) Fatal() error {
-	if err := p.p.GetFatalError(); err != nil {
-		return classify("producer", err)
-	}
-	return nil
-}
-
 // Client returns the underlying librdkafka producer, for metadata calls.
 func (p *Producer) Client() *kafka.Producer { return p.p }
 
