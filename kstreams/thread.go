@@ -835,11 +835,20 @@ func (t *streamThread) rewind(fenced bool) error {
 		t.producer = p
 		t.committer.Producer = p
 	}
-	var parts []kafka.TopicPartition
+	// Partitions this thread has committed since it got them rewind to
+	// what it committed, which it knows exactly (the broker may not show
+	// the last commit yet); the others, and every partition once fenced
+	// (another instance may own and commit them now), to the group's
+	// committed offsets, read from the broker.
+	var parts, fetch []kafka.TopicPartition
 	for _, a := range t.tasks {
 		for _, q := range a.queues {
 			topic := q.tp.topic
-			parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+			if q.committed >= 0 && !fenced {
+				parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition, Offset: kafka.Offset(q.committed)})
+			} else {
+				fetch = append(fetch, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+			}
 			q.recs, q.next, q.dirty = nil, -1, false
 		}
 		if a.task != nil {
@@ -852,23 +861,26 @@ func (t *streamThread) rewind(fenced bool) error {
 			}
 		}
 	}
+	if len(fetch) > 0 {
+		committed, err := t.committedOffsets(fetch)
+		if err != nil {
+			return fmt.Errorf("reading committed offsets to rewind: %w", err)
+		}
+		for i := range committed {
+			if committed[i].Offset < 0 {
+				committed[i].Offset = kafka.OffsetBeginning
+			}
+		}
+		parts = append(parts, committed...)
+	}
 	if len(parts) == 0 {
 		return nil
 	}
-	committed, err := t.committedOffsets(parts)
-	if err != nil {
-		return fmt.Errorf("reading committed offsets to rewind: %w", err)
-	}
-	for i := range committed {
-		if committed[i].Offset < 0 {
-			committed[i].Offset = kafka.OffsetBeginning
-		}
-	}
-	if err := t.consumer.Assign(committed); err != nil {
+	if err := t.consumer.Assign(parts); err != nil {
 		return fmt.Errorf("rewinding: %w", err)
 	}
 	var pause []kafka.TopicPartition
-	for _, p := range committed {
+	for _, p := range parts {
 		if a := t.byTP[tpKey{*p.Topic, p.Partition}]; a != nil && !a.running() {
 			pause = append(pause, p)
 		}
@@ -891,6 +903,17 @@ func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.T
 	deadline := time.Now().Add(committedOffsetsWait)
 	for {
 		committed, err := t.consumer.Committed(parts, 10000)
+		if err == nil {
+			// A partition can fail on its own (an offset commit of a
+			// transaction that is still completing: UNSTABLE_OFFSET_COMMIT);
+			// its offset is then no offset at all, never "from the start".
+			for _, p := range committed {
+				if p.Error != nil {
+					err = fmt.Errorf("%s [%d]: %w", *p.Topic, p.Partition, p.Error)
+					break
+				}
+			}
+		}
 		if err == nil {
 			return committed, nil
 		}
