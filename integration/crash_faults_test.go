@@ -424,27 +424,11 @@ func TestCrashBrokerRestart(t *testing.T) {
 // its topics have stopped growing, with no transaction open: it then ends
 // no transaction until more input comes.
 func (r *crashRun) waitIdle(timeout time.Duration) {
-	t := r.t
-	t.Helper()
+	r.t.Helper()
 	if err := r.waitInputCommitted(timeout); err != nil {
-		t.Fatal(err)
+		r.t.Fatal(err)
 	}
-	admin, group := r.offsetClients()
-	defer admin.Close()
-	defer group.Close()
-	deadline := time.Now().Add(timeout)
-	var last map[string]int64
-	for {
-		ends, open, err := r.openTransactions(admin, group)
-		if err == nil && len(open) == 0 && maps.Equal(ends, last) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the instance is not idle after %v: open transactions %v (err %v)", timeout, open, err)
-		}
-		last = ends
-		time.Sleep(time.Second)
-	}
+	r.waitNoOpenTransaction(timeout, true, "the instance is not idle")
 }
 
 // checkTransactionsEnd fails the test unless, within timeout, no
@@ -454,20 +438,30 @@ func (r *crashRun) waitIdle(timeout time.Duration) {
 // it, after transaction.timeout.ms (10 s); one that stays open is hanging,
 // and every later check would wait on it.
 func (r *crashRun) checkTransactionsEnd(timeout time.Duration) {
+	r.t.Helper()
+	r.waitNoOpenTransaction(timeout, false, "transactions still open after the instance died (hanging)")
+}
+
+// waitNoOpenTransaction polls openTransactions every second until none is
+// open (and, with stable, the topics' end offsets did not move since the
+// previous poll), or fails the test with what after timeout.
+func (r *crashRun) waitNoOpenTransaction(timeout time.Duration, stable bool, what string) {
 	t := r.t
 	t.Helper()
 	admin, group := r.offsetClients()
 	defer admin.Close()
 	defer group.Close()
 	deadline := time.Now().Add(timeout)
+	var last map[string]int64
 	for {
-		_, open, err := r.openTransactions(admin, group)
-		if err == nil && len(open) == 0 {
+		ends, open, err := r.openTransactions(admin, group)
+		if err == nil && len(open) == 0 && (!stable || maps.Equal(ends, last)) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("transactions still open %v after the instance died (hanging): %v (err %v)", timeout, open, err)
+			t.Fatalf("%s after %v: open transactions %v (err %v)", what, timeout, open, err)
 		}
+		last = ends
 		time.Sleep(time.Second)
 	}
 }

@@ -41,6 +41,20 @@ const BlockCacheBytes = 50 << 20
 
 var blockCache = sync.OnceValue(func() *grocksdb.Cache { return grocksdb.NewLRUCache(BlockCacheBytes) })
 
+// NewTableOptions returns the table options every RocksDB store opens with,
+// as Kafka Streams' RocksDBStore: a bloom filter (10 bits per key), so that
+// reading a key the store lacks (every first occurrence of a key in an
+// aggregation) rarely touches a data block, and 4 KiB blocks in the
+// process's shared LRU cache (BlockCacheBytes). The caller destroys them
+// after the database that uses them closes.
+func NewTableOptions() *grocksdb.BlockBasedTableOptions {
+	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
+	bbto.SetBlockCache(blockCache())
+	bbto.SetFilterPolicy(grocksdb.NewBloomFilter(10))
+	bbto.SetBlockSize(4 << 10)
+	return bbto
+}
+
 const offsetsCF = "offsets"
 
 // rocksBase is the committed layer of a RocksDB store: one database with
@@ -102,15 +116,9 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 	// and without a flush neither the durable offset advances nor expired
 	// segments are dropped.
 	opts.SetDbWriteBufferSize(uint64(wb))
-	// As Kafka Streams' RocksDBStore: a bloom filter, so that reading a key
-	// the store lacks (every first occurrence of a key in an aggregation)
-	// rarely touches a data block; 4 KiB blocks in an LRU cache; no
-	// compression, which would cost CPU on every flush and compaction for
-	// small values. The cache is one for the whole process (BlockCacheBytes).
-	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
-	bbto.SetBlockCache(blockCache())
-	bbto.SetFilterPolicy(grocksdb.NewBloomFilter(10))
-	bbto.SetBlockSize(4 << 10)
+	// Kafka Streams' table options, and no compression, which would cost
+	// CPU on every flush and compaction for small values.
+	bbto := NewTableOptions()
 	opts.SetBlockBasedTableFactory(bbto)
 	opts.SetCompression(grocksdb.NoCompression)
 	if ro.ConfigSetter != nil {

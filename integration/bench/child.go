@@ -352,7 +352,7 @@ const restoreBatch = 4096
 // its beginning, read_committed, and writes it into one RocksDB per
 // partition with grocksdb WriteBatches of restoreBatch records plus the
 // offset, on the store's options (no WAL, atomic flush, 16 MiB memtable,
-// no compression, a bloom filter).
+// no compression, the stores' table options).
 func runRawRestore(ctx context.Context, spec childSpec) error {
 	c, err := kafka.NewConsumer(&kafka.ConfigMap{
 		"bootstrap.servers":    spec.Bootstrap,
@@ -389,9 +389,8 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	opts.SetWriteBufferSize(state.DefaultWriteBufferBytes)
 	opts.SetDbWriteBufferSize(state.DefaultWriteBufferBytes)
 	opts.SetCompression(grocksdb.NoCompression)
-	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
+	bbto := state.NewTableOptions()
 	defer bbto.Destroy()
-	bbto.SetFilterPolicy(grocksdb.NewBloomFilter(10))
 	opts.SetBlockBasedTableFactory(bbto)
 	wo := grocksdb.NewDefaultWriteOptions()
 	defer wo.Destroy()
