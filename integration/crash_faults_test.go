@@ -124,14 +124,14 @@ func TestCrashUnwritableStateDir(t *testing.T) {
 }
 
 // TestCrashStateDirLostMidRun: the directory of a running task's store is
-// deleted and replaced by a file, so its next memtable flush fails. The
-// instance must stop with an error and commit nothing it cannot keep:
-// a restart rebuilds that store from its changelog and the output stays
-// exactly-once.
+// deleted and replaced by a file, so its next memtable flush fails (a 64 KiB
+// write buffer makes one certain within seconds). The instance must stop
+// with an error and commit nothing it cannot keep: a restart rebuilds that
+// store from its changelog and the output stays exactly-once.
 func TestCrashStateDirLostMidRun(t *testing.T) {
 	w := wordCountWorkload
 	w.perTick = 40
-	r := newCrashRun(t, w, "exactly_once_v2", nil)
+	r := newCrashRun(t, w, "exactly_once_v2", map[string]string{"stoatflow.rocksdb.write-buffer-bytes": "65536"})
 	if err := r.feed(100); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestCrashStateDirLostMidRun(t *testing.T) {
 	}
 	if !died {
 		c.kill()
-		t.Logf("the instance kept running for 20 s without its task directory (no flush failed); killed it")
+		t.Errorf("the instance kept running for 20 s without its task directory; want it to stop with an error")
 	} else {
 		if c.cmd.ProcessState.ExitCode() == 0 || killedBySignal(c) {
 			t.Errorf("instance without its task directory ended with %v, want an error exit", c.cmd.ProcessState)
