@@ -168,6 +168,7 @@ sasl.oauthbearer.assertion.private.key.pem sasl.oauthbearer.config
 var secretJavaKeys = set(`
 sasl.jaas.config ssl.key.password ssl.keystore.password ssl.truststore.password ssl.keystore.key
 sasl.oauthbearer.client.credentials.client.secret sasl.oauthbearer.assertion.private.key.passphrase
+ssl.keystore.certificate.chain ssl.truststore.certificates
 `)
 
 // IsSecretRdkafkaKey reports whether a librdkafka property holds a secret.

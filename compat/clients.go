@@ -100,9 +100,9 @@ func (l *loader) javaClientConfig(kind ClientKind, eos bool) map[string]clientSe
 		if s.from == "" {
 			continue
 		}
-		nv, err := normalizeClientValue(k, s.value)
+		nv, hint, err := normalizeClientValue(k, s.value)
 		if err != nil {
-			l.add(SeverityError, s.from, err.Error(), typeHint(&Key{Type: clientTypes[k]}))
+			l.add(SeverityError, s.from, err.Error(), hint)
 			delete(user, k)
 			continue
 		}

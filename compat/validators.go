@@ -225,6 +225,46 @@ func (s ListSize) String() string {
 	return fmt.Sprintf("List containing maximum of %d elements", s.Max)
 }
 
+// FloatRange is ConfigDef.Range over DOUBLE values, whose bounds Kafka prints
+// as Java doubles ("0.5", "1.0").
+type FloatRange struct {
+	Min, Max float64
+}
+
+// Validate implements Validator.
+func (r FloatRange) Validate(name string, v Value) string {
+	if v.Null {
+		return "Invalid value null for configuration " + name + ": Value must be non-null"
+	}
+	if v.Float < r.Min {
+		return invalid(name, v.JavaString(), "Value must be at least "+javaDouble(r.Min))
+	}
+	if v.Float > r.Max {
+		return invalid(name, v.JavaString(), "Value must be no more than "+javaDouble(r.Max))
+	}
+	return ""
+}
+
+// String implements Validator.
+func (r FloatRange) String() string {
+	return "[" + javaDouble(r.Min) + ",...," + javaDouble(r.Max) + "]"
+}
+
+// NonEmptyString is ConfigDef.NonEmptyString: a given value must not be empty
+// (after the trim every value gets).
+type NonEmptyString struct{}
+
+// Validate implements Validator.
+func (NonEmptyString) Validate(name string, v Value) string {
+	if !v.Null && v.Str == "" {
+		return invalid(name, v.Str, "String must be non-empty")
+	}
+	return ""
+}
+
+// String implements Validator.
+func (NonEmptyString) String() string { return "non-empty string" }
+
 // FuncValidator is a validator written as a function (ConfigDef.LambdaValidator).
 type FuncValidator struct {
 	Fn   func(name string, v Value) string
