@@ -28,7 +28,7 @@ type Options struct {
 }
 
 // Registry holds every metric of one StoatFlow instance and implements
-// kstreams.Hooks (and RuntimeHooks) to feed them. All methods are safe for
+// kstreams.Hooks and kstreams.ActivityHooks to feed them. All methods are safe for
 // concurrent use.
 type Registry struct {
 	kstreams.NoHooks
@@ -273,32 +273,10 @@ func (r *Registry) OnThreadUncommittedBytes(thread int, n int64) {
 	r.mu.Unlock()
 }
 
-// RuntimeHooks are calls the runtime does not make yet. Registry implements
-// them; a runtime that adopts them (by type-asserting its Hooks to an
-// interface with these methods) feeds the Kafka Streams metrics named in
-// each method's comment.
-type RuntimeHooks interface {
-	// OnPoll reports one poll of a stream thread's main consumer that
-	// returned records, and the time it took: poll-rate, poll-total,
-	// poll-latency-avg/-max, poll-records-avg/-max.
-	OnPoll(thread int, records int, took time.Duration)
-	// OnProcess reports records a task processed in one round and the time
-	// they took: process-rate, process-total, process-latency-avg/-max of the
-	// thread and of the task.
-	OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration)
-	// OnRecordsLag reports an input partition's lag (end offset minus
-	// position) as the thread's main consumer sees it: the consumer's
-	// records-lag and stoatflow_consumer_lag_records.
-	OnRecordsLag(thread int, topic string, partition int32, lag int64)
-	// OnRebalance reports a finished rebalance of a thread's consumer:
-	// rebalance-total of the consumer coordinator metrics.
-	OnRebalance(thread int)
-}
-
-var _ RuntimeHooks = (*Registry)(nil)
+var _ kstreams.ActivityHooks = (*Registry)(nil)
 var _ kstreams.Hooks = (*Registry)(nil)
 
-// OnPoll implements RuntimeHooks.
+// OnPoll implements kstreams.ActivityHooks.
 func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
 	now := time.Now()
 	r.mu.Lock()
@@ -309,7 +287,7 @@ func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
 	ts.pollTotal.Inc()
 }
 
-// OnProcess implements RuntimeHooks.
+// OnProcess implements kstreams.ActivityHooks.
 func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration) {
 	if records <= 0 {
 		return
@@ -328,7 +306,7 @@ func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took
 	tk.processTotal.Add(records)
 }
 
-// OnRecordsLag implements RuntimeHooks.
+// OnRecordsLag implements kstreams.ActivityHooks.
 func (r *Registry) OnRecordsLag(thread int, topic string, partition int32, lag int64) {
 	p := strconv.Itoa(int(partition))
 	keys := []string{
@@ -348,7 +326,7 @@ func (r *Registry) OnRecordsLag(thread int, topic string, partition int32, lag i
 	}
 }
 
-// OnRebalance implements RuntimeHooks.
+// OnRebalance implements kstreams.ActivityHooks.
 func (r *Registry) OnRebalance(thread int) {
 	r.mu.Lock()
 	ts := r.threadLocked(thread)

@@ -139,10 +139,10 @@ func TestSampledStatsExpire(t *testing.T) {
 	}
 }
 
-func TestRuntimeHooksFeedKafkaNames(t *testing.T) {
+func TestActivityHooksFeedKafkaNames(t *testing.T) {
 	r := New(Options{})
 	var h any = r
-	rh := h.(RuntimeHooks)
+	rh := h.(kstreams.ActivityHooks)
 	rh.OnPoll(1, 10, 2*time.Millisecond)
 	rh.OnProcess(1, kstreams.TaskID{Subtopology: 0, Partition: 0}, 4, 8*time.Millisecond)
 	rh.OnRecordsLag(1, "in", 0, 12)
