@@ -109,6 +109,9 @@ func (l *loader) javaClientConfig(kind ClientKind, eos bool) map[string]clientSe
 		user[k] = clientSetting{nv, s.from}
 	}
 	maps.Copy(out, user)
+	if kind == Producer {
+		l.checkIdempotence(out)
+	}
 	out["bootstrap.servers"] = clientSetting{strings.Join(l.values[BootstrapServersConfig].List, ","), BootstrapServersConfig}
 	delete(out, "client.id")
 	if kind == RestoreConsumer || kind == GlobalConsumer {
@@ -172,6 +175,57 @@ func (l *loader) checkProducer(user map[string]clientSetting, eos bool) {
 			l.add(SeverityError, s.from, invalid("max.in.flight.requests.per.connection", strconv.FormatInt(n, 10), "Can't exceed 5 when exactly-once processing is enabled"), "set it to 5 or less, or remove it")
 			delete(user, "max.in.flight.requests.per.connection")
 		}
+	}
+}
+
+// checkIdempotence applies the Java producer's idempotence rules to its
+// assembled settings (ProducerConfig's post-processing in Kafka 4.4):
+// idempotence is on by default, and so on for Kafka Streams' at_least_once
+// producers too. A producer that asks for it (exactly_once_v2 always does)
+// must keep acks=all and retries > 0; otherwise such settings turn it off.
+// Whenever it is on, max.in.flight.requests.per.connection must be at most
+// 5. librdkafka, off by default, gets enable.idempotence=true wherever the
+// Java producer would be idempotent.
+func (l *loader) checkIdempotence(java map[string]clientSetting) {
+	asked, explicit := java["enable.idempotence"]
+	if explicit && asked.value != "true" {
+		return
+	}
+	fail := func(key, msg, hint string) {
+		from := java[key].from
+		if from == "" {
+			from = asked.from
+		}
+		if from == "" {
+			from = ProcessingGuaranteeConfig
+		}
+		l.add(SeverityError, from, msg, hint)
+		delete(java, key)
+	}
+	on := true
+	if s, ok := java["retries"]; ok && s.value == "0" {
+		if explicit {
+			fail("retries", "Must set retries to non-zero when using the idempotent producer.", "remove retries=0")
+			return
+		}
+		on = false
+	}
+	if s, ok := java["acks"]; ok && s.value != "all" && s.value != "-1" {
+		if explicit {
+			fail("acks", "Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.", "remove acks or set acks=all")
+			return
+		}
+		on = false
+	}
+	if s, ok := java["max.in.flight.requests.per.connection"]; ok {
+		if n, _ := strconv.Atoi(s.value); n > 5 {
+			fail("max.in.flight.requests.per.connection", fmt.Sprintf("To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is %d.", n),
+				"set it to 5 or less, or set enable.idempotence=false")
+			return
+		}
+	}
+	if on && !explicit {
+		java["enable.idempotence"] = clientSetting{"true", ""}
 	}
 }
 

@@ -3,6 +3,7 @@ package compat
 import (
 	"bufio"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -96,6 +97,49 @@ func TestClientValuesCheckedAsKafkaClientsCheckThem(t *testing.T) {
 		}
 		if len(msgs) != 1 || msgs[0] != want {
 			t.Errorf("%s=%q:\n got %q\nwant %q", key, value, msgs, want)
+		}
+	}
+}
+
+// TestProducerIdempotenceAsKafkaProducer loads each set of producer settings
+// of testdata/clients/producer-sets.tsv and expects the Kafka 4.4 producer's
+// verdict (printed by ClientConfigFacts.java): its message, or whether it is
+// idempotent, which librdkafka must then be told. Under exactly_once_v2,
+// where Kafka Streams sets enable.idempotence=true, the sets that set it
+// explicitly must give the same verdict without it.
+func TestProducerIdempotenceAsKafkaProducer(t *testing.T) {
+	for _, row := range readTSV(t, "testdata/clients/producer-sets.tsv") {
+		set, want := row[0], row[1]
+		check := func(guarantee string, kvs []string) {
+			t.Helper()
+			src := base + "processing.guarantee=" + guarantee + "\n"
+			for _, kv := range kvs {
+				src += "producer." + kv + "\n"
+			}
+			c, diags := load(t, src)
+			var errs []string
+			for _, d := range diags.Errors() {
+				errs = append(errs, d.Message)
+			}
+			if !strings.HasPrefix(want, "ok ") {
+				if len(errs) != 1 || errs[0] != want {
+					t.Errorf("%s under %s: errors %q, want %q", set, guarantee, errs, want)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Errorf("%s under %s: errors %q; the Kafka producer accepts it", set, guarantee, errs)
+				return
+			}
+			got := "ok idempotence=" + strconv.FormatBool(c.ProducerConfig("p", 1)["enable.idempotence"] == "true")
+			if got != want {
+				t.Errorf("%s under %s: librdkafka %s, want %s", set, guarantee, got, want)
+			}
+		}
+		kvs := strings.Split(set, ";")
+		check("at_least_once", kvs)
+		if rest, ok := strings.CutPrefix(set, "enable.idempotence=true;"); ok && !strings.Contains(rest, "max.in.flight") {
+			check("exactly_once_v2", strings.Split(rest, ";"))
 		}
 	}
 }
