@@ -94,6 +94,9 @@ type ActivityHooks interface {
 	OnRecordsLag(thread int, topic string, partition int32, lag int64)
 	// OnRebalance reports a finished assignment of a thread's consumer.
 	OnRebalance(thread int)
+	// OnTaskOpened reports a task opened by a thread, before its stores
+	// restore.
+	OnTaskOpened(thread int, task TaskID)
 }
 
 // NoHooks implements Hooks with methods that do nothing.

@@ -415,6 +415,9 @@ func (t *streamThread) openTask(id TaskID, tps []tpKey) (*activeTask, error) {
 		}
 		return 0
 	})
+	if t.s.act != nil {
+		t.s.act.OnTaskOpened(t.idx, id)
+	}
 	a := &activeTask{id: id}
 	for _, tp := range tps {
 		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committed: -1, purged: -1})

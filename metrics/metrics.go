@@ -47,6 +47,7 @@ type Registry struct {
 		storeBytes  map[storeTask]*vm.Gauge
 		threads     map[int]*threadStats
 		tasks       map[string]*taskStats
+		taskThread  map[string]int // the thread that last opened each task
 		counters    map[string]*vm.Counter
 		// restoring holds the records still to restore per changelog
 		// partition; a partition leaves it when its restore ends.
@@ -81,6 +82,7 @@ type taskStats struct {
 	processTotal      *vm.Counter
 	process           sampled
 	remaining         map[state.TopicPartition]int64
+	names             []string // every metric registered for the task
 }
 
 // New returns a registry with every application-level metric registered
@@ -97,6 +99,7 @@ func New(opts Options) *Registry {
 	r.mu.storeBytes = map[storeTask]*vm.Gauge{}
 	r.mu.threads = map[int]*threadStats{}
 	r.mu.tasks = map[string]*taskStats{}
+	r.mu.taskThread = map[string]int{}
 	r.mu.counters = map[string]*vm.Counter{}
 	r.mu.restoring = map[state.TopicPartition]*restoreProgress{}
 	r.mu.lag = map[string]*vm.Gauge{}
@@ -383,16 +386,43 @@ func (r *Registry) threadLocked(thread int) *threadStats {
 	return ts
 }
 
-// taskLocked returns task's stats, registering its metrics the first time.
-// r.mu must be held.
+// OnTaskOpened implements kstreams.ActivityHooks: the task's metrics carry
+// the opening thread's thread_id from now on. A task that moved to another
+// thread starts its metrics afresh under that thread, as Kafka Streams
+// re-registers a task's metrics where the task runs.
+func (r *Registry) OnTaskOpened(thread int, task kstreams.TaskID) {
+	id := task.String()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := r.mu.taskThread[id]; ok && old == thread {
+		return
+	}
+	r.mu.taskThread[id] = thread
+	if ts := r.mu.tasks[id]; ts != nil {
+		for _, n := range ts.names {
+			r.set.UnregisterMetric(n)
+		}
+		delete(r.mu.tasks, id)
+	}
+}
+
+// taskLocked returns task's stats, registering its metrics the first time,
+// labelled thread_id (once a thread opened the task) and task_id as the JMX
+// exporter labels Kafka's stream-task-metrics. r.mu must be held.
 func (r *Registry) taskLocked(task string) *taskStats {
 	if ts := r.mu.tasks[task]; ts != nil {
 		return ts
 	}
 	ts := &taskStats{remaining: map[state.TopicPartition]int64{}}
 	r.mu.tasks[task] = ts
+	labels := []string{"task_id", task}
+	if thread, ok := r.mu.taskThread[task]; ok {
+		labels = []string{"thread_id", r.opts.ThreadID(thread), "task_id", task}
+	}
 	m := func(metric string) string {
-		return name("kafka_streams_stream_task_metrics_"+metric, "task_id", task)
+		n := name("kafka_streams_stream_task_metrics_"+metric, labels...)
+		ts.names = append(ts.names, n)
+		return n
 	}
 	ts.droppedTotal = r.set.NewCounter(m("dropped_records_total"))
 	ts.restoreTotal = r.set.NewCounter(m("restore_total"))

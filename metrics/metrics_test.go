@@ -3,6 +3,7 @@ package metrics
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -160,6 +161,34 @@ func TestActivityHooksFeedKafkaNames(t *testing.T) {
 		if got[k] != want {
 			t.Errorf("%s = %v, want %v", k, got[k], want)
 		}
+	}
+}
+
+// TestTaskMetricsCarryTheThreadThatRunsTheTask: task metrics are labelled
+// with the thread that opened the task, as Kafka's stream-task-metrics carry
+// thread-id; a task that moves starts afresh under its new thread, and one
+// reopened by the same thread keeps its counts.
+func TestTaskMetricsCarryTheThreadThatRunsTheTask(t *testing.T) {
+	r := New(Options{ThreadID: func(n int) string { return fmt.Sprintf("app-StreamThread-%d", n) }})
+	task := kstreams.TaskID{Subtopology: 0, Partition: 2}
+	series := func(thread int) string {
+		return fmt.Sprintf("kafka_streams_stream_task_metrics_process_total,thread_id=app-StreamThread-%d,task_id=0_2", thread)
+	}
+	r.OnTaskOpened(1, task)
+	r.OnProcess(1, task, 4, time.Millisecond)
+	if got := scrape(t, r); got[series(1)] != 4 {
+		t.Fatalf("after processing on thread 1: %v", got)
+	}
+	r.OnTaskOpened(2, task)
+	r.OnProcess(2, task, 3, time.Millisecond)
+	r.OnTaskOpened(2, task)
+	r.OnProcess(2, task, 1, time.Millisecond)
+	got := scrape(t, r)
+	if _, ok := got[series(1)]; ok {
+		t.Errorf("the task's series under thread 1 is still exported after it moved to thread 2")
+	}
+	if got[series(2)] != 4 {
+		t.Errorf("%s = %v, want 4 (3 after the move, 1 after reopening on the same thread)", series(2), got[series(2)])
 	}
 }
 
