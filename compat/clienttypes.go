@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -189,7 +190,7 @@ func normalizeClientValue(name, raw string) (string, string, error) {
 	}
 	if val := clientValidators[name]; val != nil {
 		if msg := val.Validate(name, v); msg != "" {
-			return "", clientValidatorHint(name, val), errString(msg)
+			return "", clientValidatorHint(name, val), errors.New(msg)
 		}
 	}
 	switch t {
@@ -206,18 +207,11 @@ func normalizeClientValue(name, raw string) (string, string, error) {
 }
 
 // clientValidatorHint says what to write instead of a value a client's
-// validator refused.
+// validator refused: validatorHint's advice, and the valid values for the
+// clients' function validators, which docs/config.md does not list.
 func clientValidatorHint(name string, val Validator) string {
-	switch v := val.(type) {
-	case Range, FloatRange:
-		return fmt.Sprintf("set %s within %s", name, v)
-	case NonEmptyString:
-		return fmt.Sprintf("give %s a value, or remove the line", name)
+	if f, ok := val.(FuncValidator); ok {
+		return fmt.Sprintf("set %s to one of %s", name, f)
 	}
-	return fmt.Sprintf("set %s to one of %s", name, val)
+	return validatorHint(name, &Key{Validator: val})
 }
-
-// errString is an error whose text is a finished message.
-type errString string
-
-func (e errString) Error() string { return string(e) }

@@ -184,8 +184,10 @@ func typeHint(k *Key) string {
 
 func validatorHint(key string, k *Key) string {
 	switch v := k.Validator.(type) {
-	case Range:
+	case Range, FloatRange:
 		return fmt.Sprintf("set %s within %s", key, v)
+	case NonEmptyString:
+		return fmt.Sprintf("give %s a value, or remove the line", key)
 	case ValidString, CaseInsensitiveValidString:
 		return fmt.Sprintf("set %s to one of %s", key, v)
 	case ValidList:
