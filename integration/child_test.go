@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 // childHooks prints restore results as protocol lines on stdout, and the
 // first successful commit of each trigger as COMMIT-TRIGGER <trigger>.
 type childHooks struct {
-	kstreams.NoHooks
+	streams.NoHooks
 	mu       sync.Mutex
 	triggers map[txn.Trigger]bool
 }
@@ -91,7 +91,7 @@ func runChild(raw string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, spec.Topology, spec.Args, cfg, kstreams.WithHooks(&childHooks{}))
+	ks, err := StartStoatFlow(ctx, spec.Topology, spec.Args, cfg, streams.WithHooks(&childHooks{}))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1

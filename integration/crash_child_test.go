@@ -11,6 +11,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // queryInterval is how often a child with childSpec.Query reads its stores.
@@ -28,7 +29,7 @@ const queryInterval = 20 * time.Millisecond
 // key ++ start, session keys as key ++ end ++ start), so that the parent can
 // look each one up in the committed output. It returns a function that
 // stops the queries and waits for them.
-func startQueries(ks *kstreams.KafkaStreams, spec childSpec) (stop func()) {
+func startQueries(ks *streams.KafkaStreams, spec childSpec) (stop func()) {
 	build, ok := kstreams.LookupTopology(spec.Topology)
 	if !ok {
 		fmt.Fprintln(os.Stderr, "child: queries: no topology", spec.Topology)
@@ -81,7 +82,7 @@ func startQueries(ks *kstreams.KafkaStreams, spec childSpec) (stop func()) {
 
 // queryStore reads every entry of a store partition READ_COMMITTED and
 // passes it to fn in output encoding.
-func queryStore(ls kstreams.LocalStore, timestamped bool, fn func(k, v []byte)) error {
+func queryStore(ls streams.LocalStore, timestamped bool, fn func(k, v []byte)) error {
 	val := func(v []byte) []byte {
 		if timestamped && len(v) >= 8 {
 			return v[8:]

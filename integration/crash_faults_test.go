@@ -23,6 +23,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // exitWithin waits up to d for the child to exit on its own.
@@ -665,7 +666,7 @@ func TestPoisonRecordUnderProcessingHandlers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ks, err := kstreams.New(topo, cfg, kstreams.WithHooks(counters))
+			ks, err := streams.New(topo, cfg, streams.WithHooks(counters))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // The soak mode: `go test ./integration/ -run TestCrash -crash.kills=5000
@@ -500,7 +501,7 @@ func openStore(ref storeRef, inMemory bool) (state.Store, error) {
 // in the query encoding plus the raw stored value.
 func dumpStore(s state.Store) (map[string]string, error) {
 	out := map[string]string{}
-	err := queryStore(kstreams.LocalStore{Name: s.Name(), Store: s}, false, func(k, v []byte) {
+	err := queryStore(streams.LocalStore{Name: s.Name(), Store: s}, false, func(k, v []byte) {
 		out[hex.EncodeToString(k)] = hex.EncodeToString(v)
 	})
 	return out, err

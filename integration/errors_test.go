@@ -13,6 +13,7 @@ import (
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // doubler reads Long values and writes them doubled: an input value that is
@@ -77,7 +78,7 @@ func TestPoisonRecordSkippedUnderLogAndContinue(t *testing.T) {
 	counters := NewCounters()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, doubler, map[string]string{"input": in, "output": out}, cfg, kstreams.WithHooks(counters))
+	ks, err := StartStoatFlow(ctx, doubler, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := kstreams.New(topo, cfg)
+	ks, err := streams.New(topo, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("the application did not stop on the poison record")
 	}
-	if ks.State() != kstreams.Error {
+	if ks.State() != streams.Error {
 		t.Errorf("state %v, want ERROR", ks.State())
 	}
 	msg := fmt.Sprint(ks.Err())

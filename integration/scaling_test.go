@@ -10,7 +10,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // generatedLines returns n deterministic lines over a small vocabulary, so
@@ -64,7 +64,7 @@ func TestTwoInstancesShareWorkAndOneLeaves(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	startInstance := func(stateDir string) *kstreams.KafkaStreams {
+	startInstance := func(stateDir string) *streams.KafkaStreams {
 		set := a.config(t, map[string]string{"processing.guarantee": "exactly_once_v2", "state.dir": stateDir})
 		cfg, err := LoadConfig([]string{filepath.Join(root, "examples", "wordcount", "streams.properties")}, set)
 		if err != nil {
@@ -98,7 +98,7 @@ func TestTwoInstancesShareWorkAndOneLeaves(t *testing.T) {
 	wg.Wait()
 	_, total := expectedUpdates(lines)
 	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
-	if st := first.State(); st != kstreams.Running && st != kstreams.Rebalancing {
+	if st := first.State(); st != streams.Running && st != streams.Rebalancing {
 		t.Errorf("the remaining instance is %v: %v", st, first.Err())
 	}
 }

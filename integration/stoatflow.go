@@ -9,6 +9,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -34,7 +35,7 @@ func LoadConfig(files []string, set map[string]string) (*compat.Config, error) {
 // Counters collects what a running StoatFlow instance reports through its
 // hooks: restores per store, commits and dropped records.
 type Counters struct {
-	kstreams.NoHooks
+	streams.NoHooks
 	mu           sync.Mutex
 	restored     map[string]int64 // store → records restored
 	fullRestores map[string]int
@@ -51,7 +52,7 @@ func NewCounters() *Counters {
 		triggers: map[txn.Trigger]int{}, dropped: map[string]int{}}
 }
 
-// OnCommit implements kstreams.Hooks.
+// OnCommit implements streams.Hooks.
 func (c *Counters) OnCommit(_ int, stats txn.CommitStats, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -63,7 +64,7 @@ func (c *Counters) OnCommit(_ int, stats txn.CommitStats, err error) {
 	c.triggers[stats.Trigger]++
 }
 
-// OnRestoreStart implements kstreams.Hooks.
+// OnRestoreStart implements streams.Hooks.
 func (c *Counters) OnRestoreStart(store string, tp state.TopicPartition, start, _ int64, full bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -73,14 +74,14 @@ func (c *Counters) OnRestoreStart(store string, tp state.TopicPartition, start, 
 	}
 }
 
-// OnRestoreBatch implements kstreams.Hooks.
+// OnRestoreBatch implements streams.Hooks.
 func (c *Counters) OnRestoreBatch(store string, _ state.TopicPartition, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.restored[store] += int64(n)
 }
 
-// OnDroppedRecord implements kstreams.Hooks.
+// OnDroppedRecord implements streams.Hooks.
 func (c *Counters) OnDroppedRecord(_ kstreams.TaskID, _ string, reason string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -125,7 +126,7 @@ func (c *Counters) Dropped(reason string) int {
 
 // StartStoatFlow builds a registered topology and starts it in process,
 // waiting until it is RUNNING.
-func StartStoatFlow(ctx context.Context, topology string, args map[string]string, cfg *compat.Config, opts ...kstreams.Option) (*kstreams.KafkaStreams, error) {
+func StartStoatFlow(ctx context.Context, topology string, args map[string]string, cfg *compat.Config, opts ...streams.Option) (*streams.KafkaStreams, error) {
 	f, ok := kstreams.LookupTopology(topology)
 	if !ok {
 		return nil, fmt.Errorf("integration: no topology %q registered (have %v)", topology, kstreams.RegisteredTopologies())
@@ -134,14 +135,14 @@ func StartStoatFlow(ctx context.Context, topology string, args map[string]string
 	if err != nil {
 		return nil, err
 	}
-	ks, err := kstreams.New(topo, cfg, opts...)
+	ks, err := streams.New(topo, cfg, opts...)
 	if err != nil {
 		return nil, err
 	}
 	running := make(chan struct{})
 	var once sync.Once
-	ks.SetStateListener(func(next, _ kstreams.State) {
-		if next == kstreams.Running {
+	ks.SetStateListener(func(next, _ streams.State) {
+		if next == streams.Running {
 			once.Do(func() { close(running) })
 		}
 	})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 var sampleLines = []string{
@@ -66,7 +66,7 @@ func (a *wordCountApp) config(t *testing.T, set map[string]string) map[string]st
 	return m
 }
 
-func (a *wordCountApp) start(t *testing.T, ctx context.Context, set map[string]string, counters *Counters) *kstreams.KafkaStreams {
+func (a *wordCountApp) start(t *testing.T, ctx context.Context, set map[string]string, counters *Counters) *streams.KafkaStreams {
 	t.Helper()
 	root, err := RepoRoot()
 	if err != nil {
@@ -76,9 +76,9 @@ func (a *wordCountApp) start(t *testing.T, ctx context.Context, set map[string]s
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := []kstreams.Option{}
+	opts := []streams.Option{}
 	if counters != nil {
-		opts = append(opts, kstreams.WithHooks(counters))
+		opts = append(opts, streams.WithHooks(counters))
 	}
 	ks, err := StartStoatFlow(ctx, wordcount.Name, map[string]string{"input": a.in, "output": a.out}, cfg, opts...)
 	if err != nil {

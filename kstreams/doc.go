@@ -1,5 +1,7 @@
-// Package kstreams is StoatFlow's Kafka Streams: the typed DSL, Topology and its
-// describe() text, serdes, and the runtime of stream threads and tasks.
+// Package kstreams is StoatFlow's Kafka Streams DSL: the typed StreamsBuilder,
+// Topology and its describe() text, serdes and the Processor API. It links no
+// Kafka client: package streams runs a Topology against Kafka, and package
+// kstreamstest runs one in process.
 //
 // # Building a topology
 //

@@ -3,7 +3,6 @@ package kstreams
 import (
 	"fmt"
 
-	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
@@ -26,8 +25,3 @@ func (t *Topology) StoreSerdes(name string, defaultKey, defaultValue serde.Untyp
 	}
 	return key, value, nil
 }
-
-// DefaultSerde returns the serde a default.key.serde or default.value.serde
-// setting names, or nil when it is unset: the serde the runtime gives
-// stores and nodes that name none.
-func DefaultSerde(s compat.Serde) (serde.Untyped, error) { return serdeFor(s) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -28,10 +29,10 @@ type Options struct {
 }
 
 // Registry holds every metric of one StoatFlow instance and implements
-// kstreams.Hooks and kstreams.ActivityHooks to feed them. All methods are safe for
+// streams.Hooks and streams.ActivityHooks to feed them. All methods are safe for
 // concurrent use.
 type Registry struct {
-	kstreams.NoHooks
+	streams.NoHooks
 
 	set  *vm.Set
 	opts Options
@@ -55,7 +56,7 @@ type Registry struct {
 		lag       map[string]*vm.Gauge
 		// state and alive are the client's; the Kafka-named gauges that
 		// show them exist once SetProcess named the client.
-		state         kstreams.State
+		state         streams.State
 		alive         int
 		stateKS       *vm.Gauge
 		aliveThreadKS *vm.Gauge
@@ -132,7 +133,7 @@ func New(opts Options) *Registry {
 func (r *Registry) WritePrometheus(w io.Writer) { r.set.WritePrometheus(w) }
 
 // SetProcess names the client once its process id is known (after
-// kstreams.KafkaStreams.Start): it registers Kafka Streams' client-level
+// streams.KafkaStreams.Start): it registers Kafka Streams' client-level
 // gauges, labelled as Kafka labels them, client_id (Kafka Streams'
 // client.id, compat.Config.EffectiveClientID) and process_id. Calls after
 // the first do nothing.
@@ -152,7 +153,7 @@ func (r *Registry) SetProcess(clientID, processID string) {
 // Streams' KafkaStreams.State (CREATED 0, REBALANCING 1, RUNNING 2,
 // PENDING_SHUTDOWN 3, NOT_RUNNING 4, PENDING_ERROR 5, ERROR 6), the value of
 // Kafka's client-state metric.
-func (r *Registry) SetClientState(s kstreams.State) {
+func (r *Registry) SetClientState(s streams.State) {
 	r.clientState.Set(float64(s))
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -172,7 +173,7 @@ func (r *Registry) SetAliveStreamThreads(n int) {
 	}
 }
 
-// OnCommit implements kstreams.Hooks: barrier and commit metrics.
+// OnCommit implements streams.Hooks: barrier and commit metrics.
 func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
 	now := time.Now()
 	took := stats.Flush + stats.KafkaCommit + stats.StoreCommit
@@ -190,7 +191,7 @@ func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
 	ts.commitTotal.Inc()
 }
 
-// OnRestoreStart implements kstreams.Hooks.
+// OnRestoreStart implements streams.Hooks.
 func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -205,7 +206,7 @@ func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, 
 	}
 }
 
-// OnRestoreBatch implements kstreams.Hooks.
+// OnRestoreBatch implements streams.Hooks.
 func (r *Registry) OnRestoreBatch(store string, tp state.TopicPartition, n int) {
 	now := time.Now()
 	r.mu.Lock()
@@ -225,7 +226,7 @@ func (r *Registry) OnRestoreBatch(store string, tp state.TopicPartition, n int) 
 	}
 }
 
-// OnRestoreEnd implements kstreams.Hooks.
+// OnRestoreEnd implements streams.Hooks.
 func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, _ int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -235,7 +236,7 @@ func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, _ int64) 
 	}
 }
 
-// OnDroppedRecord implements kstreams.Hooks.
+// OnDroppedRecord implements streams.Hooks.
 func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string) {
 	now := time.Now()
 	r.mu.Lock()
@@ -246,7 +247,7 @@ func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string
 	ts.dropped.record(now, 1)
 }
 
-// OnStoreUncommittedBytes implements kstreams.Hooks:
+// OnStoreUncommittedBytes implements streams.Hooks:
 // stoatflow_store_uncommitted_bytes{store,task}.
 // It is called for every store after every processing round, so the
 // common case is one map lookup without building the metric name.
@@ -268,7 +269,7 @@ type storeTask struct {
 	task  kstreams.TaskID
 }
 
-// OnThreadUncommittedBytes implements kstreams.Hooks: the threads' sum is
+// OnThreadUncommittedBytes implements streams.Hooks: the threads' sum is
 // stoatflow_barrier_epoch_uncommitted_bytes.
 func (r *Registry) OnThreadUncommittedBytes(thread int, n int64) {
 	r.mu.Lock()
@@ -276,10 +277,10 @@ func (r *Registry) OnThreadUncommittedBytes(thread int, n int64) {
 	r.mu.Unlock()
 }
 
-var _ kstreams.ActivityHooks = (*Registry)(nil)
-var _ kstreams.Hooks = (*Registry)(nil)
+var _ streams.ActivityHooks = (*Registry)(nil)
+var _ streams.Hooks = (*Registry)(nil)
 
-// OnPoll implements kstreams.ActivityHooks.
+// OnPoll implements streams.ActivityHooks.
 func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
 	now := time.Now()
 	r.mu.Lock()
@@ -290,7 +291,7 @@ func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
 	ts.pollTotal.Inc()
 }
 
-// OnProcess implements kstreams.ActivityHooks.
+// OnProcess implements streams.ActivityHooks.
 func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration) {
 	if records <= 0 {
 		return
@@ -309,7 +310,7 @@ func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took
 	tk.processTotal.Add(records)
 }
 
-// OnRecordsLag implements kstreams.ActivityHooks.
+// OnRecordsLag implements streams.ActivityHooks.
 func (r *Registry) OnRecordsLag(thread int, topic string, partition int32, lag int64) {
 	p := strconv.Itoa(int(partition))
 	keys := []string{
@@ -329,7 +330,7 @@ func (r *Registry) OnRecordsLag(thread int, topic string, partition int32, lag i
 	}
 }
 
-// OnRebalance implements kstreams.ActivityHooks.
+// OnRebalance implements streams.ActivityHooks.
 func (r *Registry) OnRebalance(thread int) {
 	r.mu.Lock()
 	ts := r.threadLocked(thread)
@@ -386,7 +387,7 @@ func (r *Registry) threadLocked(thread int) *threadStats {
 	return ts
 }
 
-// OnTaskOpened implements kstreams.ActivityHooks: the task's metrics carry
+// OnTaskOpened implements streams.ActivityHooks: the task's metrics carry
 // the opening thread's thread_id from now on. A task that moved to another
 // thread starts its metrics afresh under that thread, as Kafka Streams
 // re-registers a task's metrics where the task runs.

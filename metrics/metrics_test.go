@@ -11,6 +11,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -84,7 +85,7 @@ func TestCommitRestoreAndDropMetrics(t *testing.T) {
 	r.OnRestoreBatch("counts", tp, 40)
 	r.OnRestoreEnd("counts", tp, 100)
 	r.OnDroppedRecord(kstreams.TaskID{Subtopology: 0, Partition: 1}, "", "deserialization-error")
-	r.SetClientState(kstreams.Running)
+	r.SetClientState(streams.Running)
 	r.SetProcess("app-1", "pid-1")
 	r.SetProcess("app-2", "pid-2")
 	got := scrape(t, r)
@@ -143,7 +144,7 @@ func TestSampledStatsExpire(t *testing.T) {
 func TestActivityHooksFeedKafkaNames(t *testing.T) {
 	r := New(Options{})
 	var h any = r
-	rh := h.(kstreams.ActivityHooks)
+	rh := h.(streams.ActivityHooks)
 	rh.OnPoll(1, 10, 2*time.Millisecond)
 	rh.OnProcess(1, kstreams.TaskID{Subtopology: 0, Partition: 0}, 4, 8*time.Millisecond)
 	rh.OnRecordsLag(1, "in", 0, 12)

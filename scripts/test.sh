@@ -34,7 +34,7 @@ if ((rc != 0)) || grep -qE '^(FAIL|panic:)|^--- FAIL' .cache/test.log; then
 fi
 # The concurrent packages once more under the race detector.
 race_pkgs=()
-for p in state txn kstreams metrics; do
+for p in state txn kstreams streams metrics; do
 	[[ -n "$(find "$p" -name '*_test.go' -print -quit 2>/dev/null)" ]] && race_pkgs+=("./$p/...")
 done
 if ((${#race_pkgs[@]})); then

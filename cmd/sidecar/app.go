@@ -19,6 +19,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/metrics"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 
 	// The example topologies register themselves by name.
 	_ "github.com/stoatflow/stoatflow/examples/passthrough"
@@ -219,7 +220,7 @@ type app struct {
 	log     *slog.Logger
 	reg     *metrics.Registry
 	srv     *httpapi.Server
-	streams *kstreams.KafkaStreams
+	streams *streams.KafkaStreams
 	parts   *partitionCounter
 }
 
@@ -236,38 +237,38 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 		ThreadID:         func(n int) string { return cfg.ThreadClientID(a.streams.ProcessID(), n) },
 		StoreSubtopology: storeSub,
 	})
-	a.reg.SetClientState(kstreams.Created)
-	defKey, err := kstreams.DefaultSerde(cfg.DefaultKeySerde)
+	a.reg.SetClientState(streams.Created)
+	defKey, err := streams.DefaultSerde(cfg.DefaultKeySerde)
 	if err != nil {
 		return nil, err
 	}
-	defVal, err := kstreams.DefaultSerde(cfg.DefaultValueSerde)
+	defVal, err := streams.DefaultSerde(cfg.DefaultValueSerde)
 	if err != nil {
 		return nil, err
 	}
 	a.parts = &partitionCounter{cfg: cfg, topo: topo}
-	streams, err := kstreams.New(topo, cfg, kstreams.WithLogger(log), kstreams.WithHooks(a.reg))
+	ks, err := streams.New(topo, cfg, streams.WithLogger(log), streams.WithHooks(a.reg))
 	if err != nil {
 		return nil, err
 	}
-	a.streams = streams
+	a.streams = ks
 	a.srv, err = httpapi.New(httpapi.Config{
 		Listen: cfg.HTTPListen, AuthToken: cfg.HTTPAuthToken.Value(),
 		TLSCertFile: cfg.HTTPTLSCertFile, TLSKeyFile: cfg.HTTPTLSKeyFile,
 		Isolation: isolation(cfg.IsolationLevel), ApplicationServer: cfg.ApplicationServer,
-		ProcessID: streams.ProcessID, Streams: streams, Topology: topo,
+		ProcessID: ks.ProcessID, Streams: ks, Topology: topo,
 		DefaultKeySerde: defKey, DefaultValueSerde: defVal,
 		Partitions: a.parts.count, Metrics: a.reg, Logger: log,
 	})
 	if err != nil {
 		return nil, err
 	}
-	streams.SetStateListener(func(next, _ kstreams.State) {
+	ks.SetStateListener(func(next, _ streams.State) {
 		a.reg.SetClientState(next)
 		switch next {
-		case kstreams.Running, kstreams.Rebalancing:
+		case streams.Running, streams.Rebalancing:
 			a.reg.SetAliveStreamThreads(cfg.NumStreamThreads)
-		case kstreams.NotRunning, kstreams.Error:
+		case streams.NotRunning, streams.Error:
 			a.reg.SetAliveStreamThreads(0)
 		}
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // demoLines are the demo's input, in two batches: the first is counted and
@@ -103,20 +104,20 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	streams, err := kstreams.New(topo, cfg, kstreams.WithLogger(log))
+	app, err := streams.New(topo, cfg, streams.WithLogger(log))
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "Starting word count on StoatFlow (exactly_once_v2, commit.interval.ms=%d)\n", demoCommitInterval.Milliseconds())
-	if err := streams.Start(ctx); err != nil {
+	if err := app.Start(ctx); err != nil {
 		return err
 	}
 	closeStreams := func() error {
 		cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer ccancel()
-		return streams.Close(cctx)
+		return app.Close(cctx)
 	}
-	if err := waitRunning(ctx, streams); err != nil {
+	if err := waitRunning(ctx, app); err != nil {
 		_ = closeStreams()
 		return err
 	}
@@ -128,7 +129,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer printer.close()
 
-	err = demoSteps(ctx, streams, topo, servers, in, printer, stdout)
+	err = demoSteps(ctx, app, topo, servers, in, printer, stdout)
 	if cerr := closeStreams(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -140,8 +141,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // waitRunning waits until the instance has restored and runs.
-func waitRunning(ctx context.Context, s *kstreams.KafkaStreams) error {
-	for s.State() != kstreams.Running {
+func waitRunning(ctx context.Context, s *streams.KafkaStreams) error {
+	for s.State() != streams.Running {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("sidecar demo: the application did not reach RUNNING (state %s): %w", s.State(), ctx.Err())
@@ -153,7 +154,7 @@ func waitRunning(ctx context.Context, s *kstreams.KafkaStreams) error {
 	return nil
 }
 
-func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstreams.Topology, servers []string, in string,
+func demoSteps(ctx context.Context, app *streams.KafkaStreams, topo *kstreams.Topology, servers []string, in string,
 	printer *countPrinter, stdout io.Writer) error {
 	words := 0
 	for _, l := range demoLines[0] {
@@ -175,7 +176,7 @@ func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstrea
 	}
 	const word = "hello"
 	fmt.Fprintf(stdout, "\nInteractive query of store %s for %q, at both isolation levels:\n", store, word)
-	before, err := queryCount(streams, store, word, state.ReadCommitted)
+	before, err := queryCount(app, store, word, state.ReadCommitted)
 	if err != nil {
 		return err
 	}
@@ -188,10 +189,10 @@ func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstrea
 	// levels at once: the thread's pending writes are in the store's overlay.
 	var ru, rc int64
 	for {
-		if ru, err = queryCount(streams, store, word, state.ReadUncommitted); err != nil {
+		if ru, err = queryCount(app, store, word, state.ReadUncommitted); err != nil {
 			return err
 		}
-		if rc, err = queryCount(streams, store, word, state.ReadCommitted); err != nil {
+		if rc, err = queryCount(app, store, word, state.ReadCommitted); err != nil {
 			return err
 		}
 		if ru > before {
@@ -211,7 +212,7 @@ func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstrea
 	// The output is visible once the transaction commits; the stores commit
 	// right after it.
 	for rc < ru {
-		if rc, err = queryCount(streams, store, word, state.ReadCommitted); err != nil {
+		if rc, err = queryCount(app, store, word, state.ReadCommitted); err != nil {
 			return err
 		}
 		select {
@@ -225,8 +226,8 @@ func demoSteps(ctx context.Context, streams *kstreams.KafkaStreams, topo *kstrea
 }
 
 // queryCount reads word's count from the local store partition holding it.
-func queryCount(streams *kstreams.KafkaStreams, store, word string, iso state.IsolationLevel) (int64, error) {
-	for _, ls := range streams.LocalStores(store) {
+func queryCount(app *streams.KafkaStreams, store, word string, iso state.IsolationLevel) (int64, error) {
+	for _, ls := range app.LocalStores(store) {
 		kv, ok := ls.Store.(state.KeyValueStore)
 		if !ok {
 			continue

@@ -20,8 +20,8 @@ import (
 	"github.com/linxGnu/grocksdb"
 
 	"github.com/stoatflow/stoatflow/integration"
-	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -83,7 +83,7 @@ func runChild(raw string) int {
 // phaseHooks records every commit's phases and prints restore progress as
 // protocol lines with the child's own clock (unix nanoseconds).
 type phaseHooks struct {
-	kstreams.NoHooks
+	streams.NoHooks
 	mu      sync.Mutex
 	commits []txn.CommitStats
 	failed  int
@@ -154,7 +154,7 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 	hooks := &phaseHooks{}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	ks, err := integration.StartStoatFlow(sctx, spec.Topology, spec.Args, cfg, kstreams.WithHooks(hooks))
+	ks, err := integration.StartStoatFlow(sctx, spec.Topology, spec.Args, cfg, streams.WithHooks(hooks))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // atomicInstance holds the running application, set once it exists.
@@ -200,13 +201,13 @@ func (q *query) decode(e *entry, key, value []byte, timestamped bool) error {
 // partitions returns the local store partitions to read: all of them, or
 // only the one key maps to. A key whose partition is not hosted here is a
 // 503 carrying the key's metadata.
-func (q *query) partitions(key []byte) ([]kstreams.LocalStore, error) {
+func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 	in := q.s.ins.get()
 	if in == nil {
 		return nil, errorf(http.StatusServiceUnavailable, "the application is starting; retry")
 	}
 	local := in.LocalStores(q.name)
-	slices.SortFunc(local, func(a, b kstreams.LocalStore) int { return int(a.Partition - b.Partition) })
+	slices.SortFunc(local, func(a, b streams.LocalStore) int { return int(a.Partition - b.Partition) })
 	if key == nil {
 		if len(local) == 0 {
 			return nil, q.notHosted(in, nil, -1, -1)
@@ -224,7 +225,7 @@ func (q *query) partitions(key []byte) ([]kstreams.LocalStore, error) {
 	p := kstreams.DefaultPartition(key, n)
 	for _, ls := range local {
 		if ls.Partition == p {
-			return []kstreams.LocalStore{ls}, nil
+			return []streams.LocalStore{ls}, nil
 		}
 	}
 	return nil, q.notHosted(in, key, p, n)
@@ -244,7 +245,7 @@ func (q *query) partitionCount() (int, error) {
 func (q *query) notHosted(in Instance, key []byte, partition int32, n int) error {
 	st := in.State()
 	msg := "store " + q.name + " is not queryable here: "
-	if st != kstreams.Running {
+	if st != streams.Running {
 		msg += "the instance is " + st.String() + " (restoring or rebalancing); retry"
 	} else if key != nil {
 		msg += "the key's partition is hosted by another instance"

@@ -45,13 +45,14 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // Instance is what the server reads from the running application;
-// *kstreams.KafkaStreams implements it.
+// *streams.KafkaStreams implements it.
 type Instance interface {
-	State() kstreams.State
-	LocalStores(name string) []kstreams.LocalStore
+	State() streams.State
+	LocalStores(name string) []streams.LocalStore
 }
 
 // MetricsWriter writes metrics in the Prometheus text format;
@@ -240,7 +241,7 @@ func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
 		st = in.State().String()
 	}
 	code := http.StatusServiceUnavailable
-	if in != nil && in.State() == kstreams.Running {
+	if in != nil && in.State() == streams.Running {
 		code = http.StatusOK
 	}
 	writeJSON(w, code, map[string]string{"state": st})

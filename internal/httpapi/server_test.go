@@ -27,26 +27,27 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // fakeInstance hosts in-memory stores, as the runtime's LocalStores lists
 // them.
 type fakeInstance struct {
 	mu     sync.Mutex
-	st     kstreams.State
-	stores map[string][]kstreams.LocalStore
+	st     streams.State
+	stores map[string][]streams.LocalStore
 }
 
-func (f *fakeInstance) State() kstreams.State {
+func (f *fakeInstance) State() streams.State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.st
 }
 
-func (f *fakeInstance) LocalStores(name string) []kstreams.LocalStore {
+func (f *fakeInstance) LocalStores(name string) []streams.LocalStore {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]kstreams.LocalStore(nil), f.stores[name]...)
+	return append([]streams.LocalStore(nil), f.stores[name]...)
 }
 
 func long(n int64) []byte {
@@ -85,11 +86,11 @@ type fixture struct {
 func newFixture(t *testing.T, token string) *fixture {
 	t.Helper()
 	topo := testTopology(t)
-	f := &fixture{ins: &fakeInstance{st: kstreams.Running, stores: map[string][]kstreams.LocalStore{}}}
+	f := &fixture{ins: &fakeInstance{st: streams.Running, stores: map[string][]streams.LocalStore{}}}
 	for p := range 2 {
 		kv := state.NewInMemoryKeyValue(state.KeyValueOptions{Name: "counts", Timestamped: true})
 		f.kv[p] = kv
-		f.ins.stores["counts"] = append(f.ins.stores["counts"], kstreams.LocalStore{Name: "counts", Partition: int32(p), Kind: kstreams.KeyValueStoreKind, Store: kv})
+		f.ins.stores["counts"] = append(f.ins.stores["counts"], streams.LocalStore{Name: "counts", Partition: int32(p), Kind: kstreams.KeyValueStoreKind, Store: kv})
 		t.Cleanup(func() { kv.Close() })
 	}
 	put := func(word string, n int64, commit bool) {
@@ -126,8 +127,8 @@ func newFixture(t *testing.T, token string) *fixture {
 	for _, s := range []state.Store{ws, ss} {
 		t.Cleanup(func() { s.Close() })
 	}
-	f.ins.stores["windows"] = []kstreams.LocalStore{{Name: "windows", Kind: kstreams.WindowStoreKind, Store: ws}}
-	f.ins.stores["sessions"] = []kstreams.LocalStore{{Name: "sessions", Kind: kstreams.SessionStoreKind, Store: ss}}
+	f.ins.stores["windows"] = []streams.LocalStore{{Name: "windows", Kind: kstreams.WindowStoreKind, Store: ws}}
+	f.ins.stores["sessions"] = []streams.LocalStore{{Name: "sessions", Kind: kstreams.SessionStoreKind, Store: ss}}
 
 	parts := map[string]int{"counts": 2, "windows": 1, "sessions": 1}
 	srv, err := New(Config{
@@ -265,7 +266,7 @@ func TestNotHostedOrRestoringIs503WithRoutingMetadata(t *testing.T) {
 		t.Errorf("metadata: %d %v", code, m)
 	}
 	f.ins.mu.Lock()
-	f.ins.st = kstreams.Rebalancing
+	f.ins.st = streams.Rebalancing
 	f.ins.stores["windows"] = nil
 	f.ins.mu.Unlock()
 	if code, m := f.get(t, "/stores/windows/windows/k"); code != 503 || m["state"] != "REBALANCING" {
@@ -275,7 +276,7 @@ func TestNotHostedOrRestoringIs503WithRoutingMetadata(t *testing.T) {
 		t.Errorf("readyz while rebalancing: %d", code)
 	}
 	f.ins.mu.Lock()
-	f.ins.st = kstreams.Running
+	f.ins.st = streams.Running
 	f.ins.mu.Unlock()
 	if code, _ := f.get(t, "/readyz"); code != 200 {
 		t.Errorf("readyz while running: %d", code)

@@ -1,8 +1,10 @@
-package kstreams
+package streams
 
 import (
 	"errors"
 	"fmt"
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"os"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -12,11 +14,11 @@ import (
 // taskStore is one store of a task: the transactional state store, the
 // byte-level view the task's processors use, and its changelog partition.
 type taskStore struct {
-	spec      *StoreSpec
-	task      TaskID
+	spec      *kstreams.StoreSpec
+	task      kstreams.TaskID
 	dir       string // task directory
 	store     state.Store
-	bytes     StateStore
+	bytes     kstreams.StateStore
 	changelog *state.TopicPartition // nil when logging is disabled
 }
 
@@ -28,7 +30,7 @@ type storeKey struct {
 // openStores opens every store of a task's sub-topology under its task
 // directory. A store whose files are corrupted is deleted and opened empty:
 // it restores in full from its changelog, and only it.
-func (t *streamThread) openStores(id TaskID) ([]*taskStore, error) {
+func (t *streamThread) openStores(id kstreams.TaskID) ([]*taskStore, error) {
 	st := t.s.topo.Subtopologies()[id.Subtopology]
 	if len(st.Stores) == 0 {
 		return nil, nil
@@ -51,29 +53,29 @@ func (t *streamThread) openStores(id TaskID) ([]*taskStore, error) {
 		}
 		if err != nil {
 			closeStores(out)
-			return nil, fmt.Errorf("kstreams: task %s: opening store %s: %w", id, spec.Name, err)
+			return nil, fmt.Errorf("streams: task %s: opening store %s: %w", id, spec.Name, err)
 		}
 		out = append(out, ts)
 	}
 	return out, nil
 }
 
-func storePath(taskDir string, spec *StoreSpec) string {
-	if spec.Kind == KeyValueStoreKind {
+func storePath(taskDir string, spec *kstreams.StoreSpec) string {
+	if spec.Kind == kstreams.KeyValueStoreKind {
 		return state.KeyValueDir(taskDir, spec.Name)
 	}
 	return state.SegmentedDir(taskDir, spec.Name)
 }
 
-func (t *streamThread) openStore(id TaskID, dir string, spec *StoreSpec) (*taskStore, error) {
+func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.StoreSpec) (*taskStore, error) {
 	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name)}
 	ts := &taskStore{spec: spec, task: id, dir: dir}
 	if spec.Logging {
-		ts.changelog = &state.TopicPartition{Topic: ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
+		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
 	}
-	persistent := spec.Type == RocksDB
+	persistent := spec.Type == kstreams.RocksDB
 	switch spec.Kind {
-	case KeyValueStoreKind:
+	case kstreams.KeyValueStoreKind:
 		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget, RocksDB: rocks}
 		var kv state.KeyValueStore
 		var err error
@@ -86,7 +88,7 @@ func (t *streamThread) openStore(id TaskID, dir string, spec *StoreSpec) (*taskS
 			return nil, err
 		}
 		ts.store, ts.bytes = kv, kv
-	case WindowStoreKind:
+	case kstreams.WindowStoreKind:
 		o := state.WindowOptions{Name: spec.Name, RetentionMs: spec.Retention, Timestamped: spec.Timestamped, Budget: t.budget, RocksDB: rocks}
 		var ws state.WindowStore
 		var err error
@@ -98,7 +100,7 @@ func (t *streamThread) openStore(id TaskID, dir string, spec *StoreSpec) (*taskS
 		if err != nil {
 			return nil, err
 		}
-		ts.store, ts.bytes = ws, windowBytes{ws}
+		ts.store, ts.bytes = ws, kstreams.WindowBytes(ws)
 	default:
 		o := state.SessionOptions{Name: spec.Name, RetentionMs: spec.Retention, Budget: t.budget, RocksDB: rocks}
 		var ss state.SessionStore
@@ -111,7 +113,7 @@ func (t *streamThread) openStore(id TaskID, dir string, spec *StoreSpec) (*taskS
 		if err != nil {
 			return nil, err
 		}
-		ts.store, ts.bytes = ss, sessionBytes{ss}
+		ts.store, ts.bytes = ss, kstreams.SessionBytes(ss)
 	}
 	return ts, nil
 }
@@ -120,75 +122,6 @@ func closeStores(stores []*taskStore) {
 	for _, ts := range stores {
 		ts.store.Close()
 	}
-}
-
-// WindowBytes serves a state.WindowStore as the WindowBytesStore the DSL's
-// window processors use. Close closes the store; Unwrap() state.Store
-// returns it.
-func WindowBytes(s state.WindowStore) WindowBytesStore { return windowBytes{s} }
-
-// SessionBytes serves a state.SessionStore as a SessionBytesStore. Close
-// closes the store; Unwrap() state.Store returns it.
-func SessionBytes(s state.SessionStore) SessionBytesStore { return sessionBytes{s} }
-
-type windowBytes struct{ s state.WindowStore }
-
-func (w windowBytes) Name() string { return w.s.Name() }
-func (w windowBytes) Close() error { return w.s.Close() }
-
-// Unwrap returns the state store behind the adapter.
-func (w windowBytes) Unwrap() state.Store { return w.s }
-
-func (w windowBytes) Put(key []byte, windowStart int64, value []byte) error {
-	return w.s.Put(key, value, windowStart)
-}
-
-func (w windowBytes) Fetch(key []byte, windowStart int64) ([]byte, error) {
-	return w.s.Fetch(key, windowStart)
-}
-
-func (w windowBytes) FetchRange(key []byte, from, to int64, fn func(int64, []byte) bool) error {
-	it, err := w.s.FetchRange(key, from, to, false)
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	for it.Next() {
-		if !fn(it.WindowStart(), it.Value()) {
-			break
-		}
-	}
-	return it.Err()
-}
-
-type sessionBytes struct{ s state.SessionStore }
-
-func (w sessionBytes) Name() string { return w.s.Name() }
-func (w sessionBytes) Close() error { return w.s.Close() }
-
-// Unwrap returns the state store behind the adapter.
-func (w sessionBytes) Unwrap() state.Store { return w.s }
-
-func (w sessionBytes) FindSessions(key []byte, earliestEnd, latestStart int64, fn func(serde.Window, []byte) bool) error {
-	it, err := w.s.FindSessions(key, earliestEnd, latestStart, false)
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	for it.Next() {
-		if !fn(serde.Window{Start: it.Start(), End: it.End()}, it.Value()) {
-			break
-		}
-	}
-	return it.Err()
-}
-
-func (w sessionBytes) Put(key []byte, win serde.Window, value []byte) error {
-	return w.s.Put(key, win.Start, win.End, value)
-}
-
-func (w sessionBytes) Remove(key []byte, win serde.Window) error {
-	return w.s.Remove(key, win.Start, win.End)
 }
 
 // registerStore makes a running task's store visible to interactive
@@ -212,7 +145,7 @@ func (s *KafkaStreams) unregisterStore(ts *taskStore) {
 type LocalStore struct {
 	Name      string
 	Partition int32
-	Kind      StoreKind
+	Kind      kstreams.StoreKind
 	// Store is a state.KeyValueStore, state.WindowStore or
 	// state.SessionStore; use its ReadOnly(isolation) view from query
 	// goroutines.
@@ -231,3 +164,8 @@ func (s *KafkaStreams) LocalStores(name string) []LocalStore {
 	}
 	return out
 }
+
+// DefaultSerde returns the serde a default.key.serde or default.value.serde
+// setting names, or nil when it is unset: the serde the runtime gives
+// stores and nodes that name none.
+func DefaultSerde(s compat.Serde) (serde.Untyped, error) { return serdeFor(s) }

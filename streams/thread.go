@@ -1,4 +1,4 @@
-package kstreams
+package streams
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"log/slog"
 	"slices"
 	"time"
@@ -40,8 +41,8 @@ type partQueue struct {
 // activeTask is a task this thread owns: its processors, stores and input
 // buffers.
 type activeTask struct {
-	id        TaskID
-	task      *Task
+	id        kstreams.TaskID
+	task      *kstreams.Task
 	stores    []*taskStore
 	queues    []*partQueue
 	restoring int       // stores still restoring
@@ -70,7 +71,7 @@ type streamThread struct {
 	barrier   txn.Barrier
 	budget    *state.Budget
 
-	tasks     map[TaskID]*activeTask
+	tasks     map[kstreams.TaskID]*activeTask
 	byTP      map[tpKey]*activeTask
 	restores  map[state.TopicPartition]*restoreState
 	partCount map[string]int
@@ -90,7 +91,7 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	t := &streamThread{
 		s: s, idx: idx, log: s.log.With("thread", idx),
 		topicSub: map[string]int{},
-		tasks:    map[TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
+		tasks:    map[kstreams.TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
 		restores:    map[state.TopicPartition]*restoreState{},
 		budget:      &state.Budget{},
 		partCount:   map[string]int{},
@@ -330,14 +331,14 @@ func (t *streamThread) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 // opens their stores and starts restoring them; the task's input stays
 // paused until its stores are restored.
 func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
-	byTask := map[TaskID][]tpKey{}
+	byTask := map[kstreams.TaskID][]tpKey{}
 	for _, p := range parts {
 		tp := tpKey{*p.Topic, p.Partition}
 		sub, ok := t.topicSub[tp.topic]
 		if !ok {
 			continue
 		}
-		id := TaskID{Subtopology: sub, Partition: tp.partition}
+		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
 		byTask[id] = append(byTask[id], tp)
 	}
 	var pause []kafka.TopicPartition
@@ -405,7 +406,7 @@ func (t *streamThread) onRevoked(lost bool) error {
 }
 
 // openTask opens a task's stores and instantiates its processors.
-func (t *streamThread) openTask(id TaskID, tps []tpKey) (*activeTask, error) {
+func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, error) {
 	slices.SortFunc(tps, func(a, b tpKey) int {
 		if a.topic < b.topic {
 			return -1
@@ -449,7 +450,7 @@ func (t *streamThread) openTask(id TaskID, tps []tpKey) (*activeTask, error) {
 // startTask builds the task's processors over its (restored) stores.
 func (t *streamThread) startTask(a *activeTask) error {
 	cfg := t.s.cfg
-	byName := map[string]StateStore{}
+	byName := map[string]kstreams.StateStore{}
 	for _, ts := range a.stores {
 		byName[ts.spec.Name] = ts.bytes
 	}
@@ -461,7 +462,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 	if err != nil {
 		return err
 	}
-	task, err := t.s.topo.NewTask(TaskConfig{
+	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: collector{t},
@@ -505,7 +506,7 @@ func serdeFor(s compat.Serde) (serde.Untyped, error) {
 // by librdkafka.
 type collector struct{ t *streamThread }
 
-func (c collector) Send(r ProducerRecord) error {
+func (c collector) Send(r kstreams.ProducerRecord) error {
 	var hs []kafka.Header
 	for _, h := range r.Headers {
 		hs = append(hs, kafka.Header{Key: h.Key, Value: h.Value})
@@ -516,7 +517,7 @@ func (c collector) Send(r ProducerRecord) error {
 		if err != nil {
 			return err
 		}
-		partition = DefaultPartition(r.PartitionKey, n)
+		partition = kstreams.DefaultPartition(r.PartitionKey, n)
 	}
 	return c.t.producer.Send(r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
 }
@@ -530,11 +531,11 @@ func (t *streamThread) partitions(topic string) (int, error) {
 	}
 	md, err := t.producer.Client().GetMetadata(&topic, false, 10000)
 	if err != nil {
-		return 0, fmt.Errorf("kstreams: metadata of sink topic %s: %w", topic, err)
+		return 0, fmt.Errorf("streams: metadata of sink topic %s: %w", topic, err)
 	}
 	tm := md.Topics[topic]
 	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
-		return 0, fmt.Errorf("kstreams: sink topic %s is missing: %v (create it before starting the application)", topic, tm.Error)
+		return 0, fmt.Errorf("streams: sink topic %s is missing: %v (create it before starting the application)", topic, tm.Error)
 	}
 	t.partCount[topic] = len(tm.Partitions)
 	return len(tm.Partitions), nil
@@ -578,7 +579,7 @@ func (t *streamThread) process() error {
 			t.s.act.OnProcess(t.idx, a.id, processed, time.Since(began))
 		}
 		if _, err := a.task.PunctuateStreamTime(); err != nil {
-			return fmt.Errorf("kstreams: task %s: stream-time punctuation: %w", a.id, err)
+			return fmt.Errorf("streams: task %s: stream-time punctuation: %w", a.id, err)
 		}
 		for _, ts := range a.stores {
 			t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
@@ -587,7 +588,7 @@ func (t *streamThread) process() error {
 	for _, a := range t.tasks {
 		if a.running() {
 			if _, err := a.task.PunctuateWallClock(now); err != nil {
-				return fmt.Errorf("kstreams: task %s: wall-clock punctuation: %w", a.id, err)
+				return fmt.Errorf("streams: task %s: wall-clock punctuation: %w", a.id, err)
 			}
 		}
 	}
@@ -600,9 +601,9 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message)
 	if m.Timestamp.IsZero() {
 		ts = -1
 	}
-	var hs []Header
+	var hs []kstreams.Header
 	for _, h := range m.Headers {
-		hs = append(hs, Header{Key: h.Key, Value: h.Value})
+		hs = append(hs, kstreams.Header{Key: h.Key, Value: h.Value})
 	}
 	off := int64(m.TopicPartition.Offset)
 	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, ts, hs)
@@ -622,7 +623,7 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message)
 // with an error naming topic, partition and offset.
 func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.Message, err error) error {
 	cfg := t.s.cfg
-	var de *DeserializationError
+	var de *kstreams.DeserializationError
 	deser := errors.As(err, &de)
 	cont := false
 	reason := "processing-error"
@@ -688,7 +689,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 		// Record caches forward and changelog what they hold, inside this
 		// epoch's transaction.
 		if err := a.task.Flush(); err != nil {
-			return fmt.Errorf("kstreams: task %s: flushing caches: %w", a.id, err)
+			return fmt.Errorf("streams: task %s: flushing caches: %w", a.id, err)
 		}
 		for _, q := range a.queues {
 			if q.next < 0 || !q.dirty {

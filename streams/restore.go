@@ -1,4 +1,4 @@
-package kstreams
+package streams
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	tp := *ts.changelog
 	lo, hi, err := t.restorer.QueryWatermarkOffsets(tp.Topic, tp.Partition, 30000)
 	if err != nil {
-		return false, fmt.Errorf("kstreams: watermarks of changelog %s: %w", tp, err)
+		return false, fmt.Errorf("streams: watermarks of changelog %s: %w", tp, err)
 	}
 	off, ok, err := ts.store.CommittedOffset(tp)
 	if err != nil {
@@ -76,7 +76,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 func (t *streamThread) reopenEmpty(ts *taskStore) error {
 	ts.store.Close()
 	if err := os.RemoveAll(storePath(ts.dir, ts.spec)); err != nil {
-		return fmt.Errorf("kstreams: emptying store %s: %w", ts.spec.Name, err)
+		return fmt.Errorf("streams: emptying store %s: %w", ts.spec.Name, err)
 	}
 	fresh, err := t.openStore(ts.task, ts.dir, ts.spec)
 	if err != nil {
@@ -102,7 +102,7 @@ func (t *streamThread) assignRestorer() error {
 		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: rs.tp.Partition, Offset: kafka.Offset(next)})
 	}
 	if err := t.restorer.Assign(parts); err != nil {
-		return fmt.Errorf("kstreams: assigning changelogs to the restore consumer: %w", err)
+		return fmt.Errorf("streams: assigning changelogs to the restore consumer: %w", err)
 	}
 	return nil
 }
@@ -153,7 +153,7 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 			}
 		case kafka.Error:
 			if e.IsFatal() || e.Code() == kafka.ErrAutoOffsetReset {
-				return fmt.Errorf("kstreams: restore consumer: %w", e)
+				return fmt.Errorf("streams: restore consumer: %w", e)
 			}
 			t.log.Warn("restore consumer", "err", e)
 		}
@@ -183,7 +183,7 @@ func (t *streamThread) flushRestore(rs *restoreState) error {
 	}
 	n := len(rs.batch)
 	if err := rs.ts.store.ApplyChangelog(rs.batch, rs.tp, rs.last); err != nil {
-		return fmt.Errorf("kstreams: restoring store %s from %s at offset %d: %w", rs.ts.spec.Name, rs.tp, rs.last, err)
+		return fmt.Errorf("streams: restoring store %s from %s at offset %d: %w", rs.ts.spec.Name, rs.tp, rs.last, err)
 	}
 	rs.batch = rs.batch[:0]
 	rs.applied += int64(n)
@@ -216,7 +216,7 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 			resume = append(resume, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
 		}
 		if err := t.consumer.Resume(resume); err != nil {
-			return fmt.Errorf("kstreams: resuming task %s: %w", a.id, err)
+			return fmt.Errorf("streams: resuming task %s: %w", a.id, err)
 		}
 	}
 	if err := t.assignRestorer(); err != nil {

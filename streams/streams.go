@@ -1,9 +1,10 @@
-package kstreams
+package streams
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"log/slog"
 	"sync"
 	"time"
@@ -53,7 +54,7 @@ func (s State) String() string {
 // Errors of the runtime.
 var (
 	// ErrNotCreated: Start on an instance that was already started.
-	ErrNotCreated = errors.New("kstreams: instance already started")
+	ErrNotCreated = errors.New("streams: instance already started")
 )
 
 // Hooks receive what the runtime does, for metrics and tests. Every method
@@ -72,10 +73,10 @@ type Hooks interface {
 	OnRestoreEnd(store string, tp state.TopicPartition, total int64)
 	// OnDroppedRecord reports a record a processor or an exception handler
 	// skipped.
-	OnDroppedRecord(task TaskID, processor, reason string)
+	OnDroppedRecord(task kstreams.TaskID, processor, reason string)
 	// OnStoreUncommittedBytes reports a store's uncommitted bytes after a
 	// thread's processing round.
-	OnStoreUncommittedBytes(task TaskID, store string, n int64)
+	OnStoreUncommittedBytes(task kstreams.TaskID, store string, n int64)
 	// OnThreadUncommittedBytes reports a thread's total uncommitted bytes.
 	OnThreadUncommittedBytes(thread int, n int64)
 }
@@ -88,7 +89,7 @@ type ActivityHooks interface {
 	OnPoll(thread int, records int, took time.Duration)
 	// OnProcess reports the records a task processed in one round and the
 	// time they took.
-	OnProcess(thread int, task TaskID, records int, took time.Duration)
+	OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration)
 	// OnRecordsLag reports an input partition's lag (end offset minus
 	// position) as the thread's consumer last saw it, at each commit.
 	OnRecordsLag(thread int, topic string, partition int32, lag int64)
@@ -96,7 +97,7 @@ type ActivityHooks interface {
 	OnRebalance(thread int)
 	// OnTaskOpened reports a task opened by a thread, before its stores
 	// restore.
-	OnTaskOpened(thread int, task TaskID)
+	OnTaskOpened(thread int, task kstreams.TaskID)
 }
 
 // NoHooks implements Hooks with methods that do nothing.
@@ -106,8 +107,8 @@ func (NoHooks) OnCommit(int, txn.CommitStats, error)                            
 func (NoHooks) OnRestoreStart(string, state.TopicPartition, int64, int64, bool) {}
 func (NoHooks) OnRestoreBatch(string, state.TopicPartition, int)                {}
 func (NoHooks) OnRestoreEnd(string, state.TopicPartition, int64)                {}
-func (NoHooks) OnDroppedRecord(TaskID, string, string)                          {}
-func (NoHooks) OnStoreUncommittedBytes(TaskID, string, int64)                   {}
+func (NoHooks) OnDroppedRecord(kstreams.TaskID, string, string)                 {}
+func (NoHooks) OnStoreUncommittedBytes(kstreams.TaskID, string, int64)          {}
 func (NoHooks) OnThreadUncommittedBytes(int, int64)                             {}
 
 // Option configures a KafkaStreams instance.
@@ -129,7 +130,7 @@ func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 // tasks per sub-topology and partition, changelogged transactional stores,
 // exactly_once_v2 or at_least_once.
 type KafkaStreams struct {
-	topo *Topology
+	topo *kstreams.Topology
 	cfg  *compat.Config
 	log  *slog.Logger
 	hks  Hooks
@@ -153,7 +154,7 @@ type KafkaStreams struct {
 }
 
 // New prepares topo to run with cfg. Nothing connects until Start.
-func New(topo *Topology, cfg *compat.Config, opts ...Option) (*KafkaStreams, error) {
+func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStreams, error) {
 	o := options{logger: slog.Default(), hooks: NoHooks{}}
 	for _, opt := range opts {
 		opt(&o)
@@ -285,7 +286,7 @@ func (s *KafkaStreams) Start(ctx context.Context) error {
 		go func(t *streamThread) {
 			defer s.wg.Done()
 			if err := t.run(runCtx); err != nil {
-				s.fail(fmt.Errorf("kstreams: stream thread %d: %w", t.idx, err))
+				s.fail(fmt.Errorf("streams: stream thread %d: %w", t.idx, err))
 			}
 		}(t)
 	}
@@ -335,7 +336,7 @@ func (s *KafkaStreams) Close(ctx context.Context) error {
 	case <-s.done:
 		return s.Err()
 	case <-ctx.Done():
-		return fmt.Errorf("kstreams: close did not finish: %w", ctx.Err())
+		return fmt.Errorf("streams: close did not finish: %w", ctx.Err())
 	}
 }
 
@@ -348,7 +349,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	}
 	admin, err := kafka.NewAdminClient(&adminCfg)
 	if err != nil {
-		return nil, fmt.Errorf("kstreams: admin client: %w", err)
+		return nil, fmt.Errorf("streams: admin client: %w", err)
 	}
 	defer admin.Close()
 	ictx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -366,16 +367,16 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	for topic := range external {
 		md, err := admin.GetMetadata(&topic, false, int(time.Until(deadline(ictx)).Milliseconds()))
 		if err != nil {
-			return nil, fmt.Errorf("kstreams: metadata of source topic %s: %w", topic, err)
+			return nil, fmt.Errorf("streams: metadata of source topic %s: %w", topic, err)
 		}
 		tm := md.Topics[topic]
 		if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
-			return nil, fmt.Errorf("kstreams: source topic %s is missing on %v: %v (create it before starting the application)",
+			return nil, fmt.Errorf("streams: source topic %s is missing on %v: %v (create it before starting the application)",
 				topic, s.cfg.BootstrapServers, tm.Error)
 		}
 		counts[topic] = len(tm.Partitions)
 	}
-	itc := InternalTopicsConfig{
+	itc := kstreams.InternalTopicsConfig{
 		ApplicationID: s.cfg.ApplicationID,
 		WindowStoreChangelogAdditionalRetentionMs: s.cfg.WindowstoreChangelogAdditionalRetention.Milliseconds(),
 		TopicConfigs: s.cfg.TopicConfigs,
@@ -397,7 +398,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	if len(specs) > 0 {
 		res, err := admin.CreateTopics(ictx, specs)
 		if err != nil {
-			return nil, fmt.Errorf("kstreams: creating internal topics: %w", err)
+			return nil, fmt.Errorf("streams: creating internal topics: %w", err)
 		}
 		for i, r := range res {
 			switch r.Error.Code() {
@@ -408,7 +409,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 					return nil, err
 				}
 			default:
-				return nil, fmt.Errorf("kstreams: creating internal topic %s: %w", r.Topic, r.Error)
+				return nil, fmt.Errorf("streams: creating internal topic %s: %w", r.Topic, r.Error)
 			}
 		}
 	}
@@ -418,10 +419,10 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 func checkPartitions(admin *kafka.AdminClient, topic string, want int) error {
 	md, err := admin.GetMetadata(&topic, false, 10000)
 	if err != nil {
-		return fmt.Errorf("kstreams: metadata of internal topic %s: %w", topic, err)
+		return fmt.Errorf("streams: metadata of internal topic %s: %w", topic, err)
 	}
 	if got := len(md.Topics[topic].Partitions); got != want {
-		return fmt.Errorf("kstreams: internal topic %s has %d partitions, the topology needs %d: "+
+		return fmt.Errorf("streams: internal topic %s has %d partitions, the topology needs %d: "+
 			"the source topics changed since it was created; reset the application (delete its internal topics and state)",
 			topic, got, want)
 	}

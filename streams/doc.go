@@ -1,0 +1,24 @@
+// Package streams is StoatFlow's runtime: KafkaStreams runs a kstreams
+// Topology against Kafka with the semantics of Kafka Streams 4.4, as
+// org.apache.kafka.streams.KafkaStreams does.
+//
+// An instance owns num.stream.threads stream threads in the application's
+// consumer group. Each thread holds a main consumer, a restore consumer, an
+// exactly_once_v2 or at_least_once producer (package txn) and the tasks the
+// group assigned it; a task's stores are the state package's transactional
+// stores, opened under state.dir, restored from their changelogs from the
+// committed offset on, and committed only after the Kafka transaction
+// commits. Interactive queries reach the running stores through
+// KafkaStreams.LocalStores, and Hooks report commits, restores and drops
+// for metrics.
+//
+//	topo, err := wordcount.Build(nil)
+//	cfg, diags := compat.LoadFiles([]string{"streams.properties"}, nil, nil)
+//	app, err := streams.New(topo, cfg)
+//	err = app.Start(ctx)
+//	defer app.Close(ctx)
+//
+// The DSL, Topology and Processor API live in package kstreams, which
+// imports neither this package nor a Kafka client, so a topology can be
+// built and tested (package kstreams/kstreamstest) without one.
+package streams
