@@ -6,20 +6,6 @@
 // process at once.
 package main
 
-import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
-)
+import "github.com/stoatflow/stoatflow/sidecar"
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // restore the default action: a second signal kills
-	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
-}
+func main() { sidecar.Main() }

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 )
 
 // version is the sidecar's version; release builds set it with
-// -ldflags "-X main.version=...".
+// -ldflags "-X github.com/stoatflow/stoatflow/sidecar.version=...".
 var version = "0.1.0-dev"
 
 // command is one subcommand. Adding a subcommand is one entry in commands.

@@ -1,9 +1,11 @@
-package main
+package sidecar
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,4 +54,22 @@ func checkDemo(t *testing.T, args ...string) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("the demo left %d goroutines behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
+}
+
+// syncBuffer collects output safely across goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ func runArgs(t *testing.T, args ...string) (string, string, error) {
 }
 
 func TestConfigPrintsWordcountBlock(t *testing.T) {
-	out, stderr, err := runArgs(t, "config", "--config", "../../examples/wordcount/streams.properties")
+	out, stderr, err := runArgs(t, "config", "--config", "../examples/wordcount/streams.properties")
 	if err != nil {
 		t.Fatalf("err %v\n%s", err, stderr)
 	}
@@ -62,7 +62,7 @@ func TestConfigErrorsExitNonZero(t *testing.T) {
 }
 
 func TestConfigSecretsMasked(t *testing.T) {
-	out, stderr, err := runArgs(t, "config", "--config", "../../compat/testdata/sasl_ssl_eos.properties", "--set", "stoatflow.http.auth-token=Cli-T0ken")
+	out, stderr, err := runArgs(t, "config", "--config", "../compat/testdata/sasl_ssl_eos.properties", "--set", "stoatflow.http.auth-token=Cli-T0ken")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
