@@ -30,7 +30,7 @@ func checkDemo(t *testing.T, args ...string) {
 	defer cancel()
 	start := time.Now()
 	var out, errOut syncBuffer
-	if err := run(ctx, append([]string{"demo"}, args...), &out, &errOut); err != nil {
+	if err := Run(ctx, nil, append([]string{"demo"}, args...), &out, &errOut); err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errOut.String())
 	}
 	got := out.String()

@@ -23,13 +23,22 @@ type command struct {
 	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands is the subcommand table.
-var commands = map[string]command{
-	"config":   {summary: "validate .properties files and print the effective configuration", run: runConfig},
-	"demo":     {summary: "word count end to end on an embedded broker (or --bootstrap HOST:PORT), then exit", run: runDemo},
-	"describe": {summary: "print the topology stoatflow.topology names, as Kafka Streams' describe() prints it", run: runDescribe},
-	"run":      {summary: "run the topology stoatflow.topology names, serving metrics, probes and queries over HTTP", run: runRun},
-	"version":  {summary: "print the version", run: runVersion},
+// commands is the subcommand table; describe and run build the topologies
+// given.
+func commands(topologies Topologies) map[string]command {
+	return map[string]command{
+		"config": {summary: "validate .properties files and print the effective configuration", run: runConfig},
+		"demo":   {summary: "word count end to end on an embedded broker (or --bootstrap HOST:PORT), then exit", run: runDemo},
+		"describe": {summary: "print the topology stoatflow.topology names, as Kafka Streams' describe() prints it",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runDescribe(ctx, topologies, args, stdout, stderr)
+			}},
+		"run": {summary: "run the topology stoatflow.topology names, serving metrics, probes and queries over HTTP",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runRun(ctx, topologies, args, stdout, stderr)
+			}},
+		"version": {summary: "print the version", run: runVersion},
+	}
 }
 
 // errUsage marks a command-line mistake; the message has been printed.
@@ -39,9 +48,10 @@ var errUsage = errors.New("sidecar: usage")
 var errReported = errors.New("sidecar: failed")
 
 // run dispatches args to a subcommand.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
+	commands := commands(topologies)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
+		usage(commands, stderr)
 		if len(args) == 0 {
 			return errUsage
 		}
@@ -50,13 +60,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "sidecar: unknown command %q\n\n", args[0])
-		usage(stderr)
+		usage(commands, stderr)
 		return errUsage
 	}
 	return cmd.run(ctx, args[1:], stdout, stderr)
 }
 
-func usage(w io.Writer) {
+func usage(commands map[string]command, w io.Writer) {
 	fmt.Fprintln(w, "usage: sidecar <command> [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
@@ -108,14 +118,37 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
+	info, _ := debug.ReadBuildInfo()
+	_, err := fmt.Fprintf(stdout, "stoatflow sidecar %s, Kafka Streams 4.4 configuration\n", versionOf(info))
+	return err
+}
+
+// modulePath is StoatFlow's module.
+const modulePath = "github.com/stoatflow/stoatflow"
+
+// versionOf is the version the version command prints: the sidecar's
+// version and the VCS revision of the build. In a binary whose main module
+// is another one (a team's sidecar built on this package), that revision is
+// the team's, so the line names the main module with it and StoatFlow's
+// module version beside it.
+func versionOf(info *debug.BuildInfo) string {
 	v := version
-	if info, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " (" + s.Value[:12] + ")"
-			}
+	if info == nil {
+		return v
+	}
+	rev := ""
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			rev = " (" + s.Value[:12] + ")"
 		}
 	}
-	_, err := fmt.Fprintf(stdout, "stoatflow sidecar %s, Kafka Streams 4.4 configuration\n", v)
-	return err
+	if info.Main.Path == "" || info.Main.Path == modulePath {
+		return v + rev
+	}
+	for _, d := range info.Deps {
+		if d.Path == modulePath {
+			v += " (" + modulePath + " " + d.Version + ")"
+		}
+	}
+	return v + " in " + info.Main.Path + rev
 }

@@ -1,11 +1,29 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
-// application, reading the application's .properties file unchanged.
+// application, reading the application's .properties file unchanged, with
+// the example topologies: passthrough, sessioncount, twostores,
+// windowedcount and wordcount. A binary with other topologies is a main
+// package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
 // process at once.
 package main
 
-import "github.com/stoatflow/stoatflow/sidecar"
+import (
+	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/twostores"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/sidecar"
+)
 
-func main() { sidecar.Main() }
+func main() {
+	sidecar.Main(sidecar.Topologies{
+		passthrough.Name:   passthrough.Build,
+		sessioncount.Name:  sessioncount.Build,
+		twostores.Name:     twostores.Build,
+		windowedcount.Name: windowedcount.Build,
+		wordcount.Name:     wordcount.Build,
+	})
+}
