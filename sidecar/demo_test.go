@@ -1,14 +1,13 @@
 package sidecar
 
 import (
-	"bytes"
 	"context"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/sidecartest"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
@@ -29,7 +28,7 @@ func checkDemo(t *testing.T, args ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	start := time.Now()
-	var out, errOut syncBuffer
+	var out, errOut sidecartest.Buffer
 	if err := Run(ctx, nil, append([]string{"demo"}, args...), &out, &errOut); err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errOut.String())
 	}
@@ -54,22 +53,4 @@ func checkDemo(t *testing.T, args ...string) {
 		buf := make([]byte, 1<<20)
 		t.Errorf("the demo left %d goroutines behind:\n%s", n-before, buf[:runtime.Stack(buf, true)])
 	}
-}
-
-// syncBuffer collects output safely across goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
