@@ -51,7 +51,7 @@ var errReported = errors.New("sidecar: failed")
 func run(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
 	commands := commands(topologies)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(commands, stderr)
+		usage(commands, topologies, stderr)
 		if len(args) == 0 {
 			return errUsage
 		}
@@ -60,13 +60,13 @@ func run(ctx context.Context, topologies Topologies, args []string, stdout, stde
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "sidecar: unknown command %q\n\n", args[0])
-		usage(commands, stderr)
+		usage(commands, topologies, stderr)
 		return errUsage
 	}
 	return cmd.run(ctx, args[1:], stdout, stderr)
 }
 
-func usage(commands map[string]command, w io.Writer) {
+func usage(commands map[string]command, topologies Topologies, w io.Writer) {
 	fmt.Fprintln(w, "usage: sidecar <command> [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
@@ -77,6 +77,9 @@ func usage(commands map[string]command, w io.Writer) {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	if len(topologies) > 0 {
+		fmt.Fprintf(w, "\ntopologies (stoatflow.topology): %s\n", strings.Join(topologies.names(), ", "))
 	}
 }
 

@@ -43,6 +43,9 @@ func TestRunBuildsOnlyTheTopologiesGiven(t *testing.T) {
 	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=wordcount: this binary has no topologies") {
 		t.Errorf("no topologies: %v\n%s", err, stderr)
 	}
+	if _, stderr, err := runWith(t, mine, "help"); err != nil || !strings.HasSuffix(stderr, "\ntopologies (stoatflow.topology): upper\n") {
+		t.Errorf("help names the topologies: %v\n%s", err, stderr)
+	}
 	// The commands that need no topology run without any.
 	if out, _, err := runWith(t, nil, "version"); err != nil || !strings.HasPrefix(out, "stoatflow sidecar ") {
 		t.Errorf("version without topologies: %q %v", out, err)
