@@ -16,9 +16,11 @@ var registry = struct {
 	m map[string]TopologyFactory
 }{m: map[string]TopologyFactory{}}
 
-// RegisterTopology makes a topology available by name, for the sidecar's
-// stoatflow.topology key. It panics when name is taken: two registrations of
-// one name are a programming error.
+// RegisterTopology makes a topology available by name to programs that look
+// topologies up by name, such as the integration harness. The sidecar does
+// not read this registry: it runs the topologies its main package gives
+// sidecar.Main. It panics when name is taken: two registrations of one name
+// are a programming error.
 func RegisterTopology(name string, f TopologyFactory) {
 	registry.Lock()
 	defer registry.Unlock()

@@ -5,149 +5,23 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
 
+	"github.com/stoatflow/stoatflow/internal/sidecartest"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
-
-// syncBuffer collects a child's output safely across goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func buildSidecar(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "sidecar")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// sidecarProc is a running `sidecar run`.
-type sidecarProc struct {
-	cmd    *exec.Cmd
-	stderr *syncBuffer
-	done   chan error
-}
-
-func startSidecar(t *testing.T, bin string, args ...string) *sidecarProc {
-	t.Helper()
-	p := &sidecarProc{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, done: make(chan error, 1)}
-	p.cmd.Stdout = p.stderr
-	p.cmd.Stderr = p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.done <- p.cmd.Wait() }()
-	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
-}
-
-// stop sends SIGTERM and waits for a clean exit.
-func (p *sidecarProc) stop(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-p.done:
-		if err != nil {
-			t.Fatalf("sidecar exited with %v after SIGTERM:\n%s", err, tail(p.stderr.String(), 40))
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatalf("sidecar did not exit within 60s of SIGTERM:\n%s", tail(p.stderr.String(), 40))
-	}
-	if out := p.stderr.String(); strings.Contains(out, "WARNING: DATA RACE") {
-		t.Errorf("the race detector fired in the sidecar:\n%s", out[strings.Index(out, "WARNING: DATA RACE"):])
-	}
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func get(t *testing.T, url string) (int, []byte) {
-	t.Helper()
-	c := http.Client{Timeout: 10 * time.Second}
-	resp, err := c.Get(url)
-	if err != nil {
-		return 0, nil
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
-}
-
-func waitReady(t *testing.T, p *sidecarProc, base string) {
-	t.Helper()
-	deadline := time.Now().Add(120 * time.Second)
-	for time.Now().Before(deadline) {
-		if code, _ := get(t, base+"/readyz"); code == http.StatusOK {
-			return
-		}
-		select {
-		case err := <-p.done:
-			t.Fatalf("sidecar exited (%v) before it was ready:\n%s", err, tail(p.stderr.String(), 40))
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-	t.Fatalf("sidecar not ready within 120s:\n%s", tail(p.stderr.String(), 40))
-}
 
 // count queries word's count at an isolation level: -1 when absent (404).
 func count(t *testing.T, base, store, word, iso string) int64 {
 	t.Helper()
-	code, body := get(t, fmt.Sprintf("%s/stores/%s/keys/%s?isolation=%s", base, store, word, iso))
+	code, body := sidecartest.Get(t, fmt.Sprintf("%s/stores/%s/keys/%s?isolation=%s", base, store, word, iso))
 	switch code {
 	case http.StatusNotFound:
 		return -1
@@ -167,7 +41,7 @@ func count(t *testing.T, base, store, word, iso string) int64 {
 
 func scrapeMetrics(t *testing.T, base string) map[string]float64 {
 	t.Helper()
-	code, body := get(t, base+"/metrics")
+	code, body := sidecartest.Get(t, base+"/metrics")
 	if code != http.StatusOK {
 		t.Fatalf("/metrics: %d", code)
 	}
@@ -204,11 +78,11 @@ func scrapeMetrics(t *testing.T, base string) map[string]float64 {
 // SIGTERM, a restart restores no changelog record.
 func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T) {
 	bootstrap := testkafka.Bootstrap(t)
-	bin := buildSidecar(t)
+	bin := sidecartest.Build(t, ".")
 	in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
 	testkafka.CreateTopics(t, bootstrap, 2, in, out)
 	dir := t.TempDir()
-	listen := freePort(t)
+	listen := sidecartest.FreeAddr(t)
 	base := "http://" + listen
 	props := filepath.Join(dir, "streams.properties")
 	appID := testkafka.Topic(t, "app")
@@ -229,17 +103,17 @@ func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T)
 	}, "\n")+"\n"), 0o644)
 	args := []string{"run", "--config", props, "--arg", "input=" + in, "--arg", "output=" + out}
 
-	p := startSidecar(t, bin, args...)
-	waitReady(t, p, base)
-	if !strings.Contains(p.stderr.String(), "StreamsConfig values: \n\tacceptable.recovery.lag") {
-		t.Errorf("no StreamsConfig block in the log:\n%s", tail(p.stderr.String(), 20))
+	p := sidecartest.Start(t, bin, args...)
+	p.WaitReady(t, base)
+	if !strings.Contains(p.Output(), "StreamsConfig values: \n\tacceptable.recovery.lag") {
+		t.Errorf("no StreamsConfig block in the log:\n%s", sidecartest.Tail(p.Output(), 20))
 	}
 	var md struct {
 		Stores map[string]struct {
 			Kind string `json:"kind"`
 		} `json:"stores"`
 	}
-	_, body := get(t, base+"/metadata")
+	_, body := sidecartest.Get(t, base+"/metadata")
 	if err := json.Unmarshal(body, &md); err != nil || len(md.Stores) != 1 {
 		t.Fatalf("/metadata: %s %v", body, err)
 	}
@@ -276,7 +150,7 @@ func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T)
 	deadline := time.Now().Add(60 * time.Second)
 	for count(t, base, store, "alpha", "READ_COMMITTED") != wantAlpha {
 		if time.Now().After(deadline) {
-			t.Fatalf("alpha never reached %d committed:\n%s", wantAlpha, tail(p.stderr.String(), 30))
+			t.Fatalf("alpha never reached %d committed:\n%s", wantAlpha, sidecartest.Tail(p.Output(), 30))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -304,16 +178,16 @@ func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T)
 			t.Errorf("%s = %d, want %d", w, got, rounds)
 		}
 	}
-	if code, _ := get(t, base+"/stores/"+store+"/keys/zeta"); code != http.StatusNotFound {
+	if code, _ := sidecartest.Get(t, base+"/stores/"+store+"/keys/zeta"); code != http.StatusNotFound {
 		t.Errorf("absent key: %d, want 404", code)
 	}
-	if code, _ := get(t, base+"/stores/nope/keys/alpha"); code != http.StatusNotFound {
+	if code, _ := sidecartest.Get(t, base+"/stores/nope/keys/alpha"); code != http.StatusNotFound {
 		t.Errorf("unknown store: %d, want 404", code)
 	}
-	if code, _ := get(t, base+"/stores/"+store+"/keys/alpha?isolation=SOMETIMES"); code != http.StatusBadRequest {
+	if code, _ := sidecartest.Get(t, base+"/stores/"+store+"/keys/alpha?isolation=SOMETIMES"); code != http.StatusBadRequest {
 		t.Errorf("bad isolation: %d, want 400", code)
 	}
-	code, body := get(t, base+"/stores/"+store+"/all?isolation=READ_COMMITTED")
+	code, body := sidecartest.Get(t, base+"/stores/"+store+"/all?isolation=READ_COMMITTED")
 	var all struct {
 		Results []struct {
 			Key   string `json:"key"`
@@ -358,21 +232,21 @@ func TestSidecarRunsWordCountServesQueriesAndRestartsWithoutReplay(t *testing.T)
 	if m["stoatflow_barrier_completed_total"] < 1 {
 		t.Errorf("stoatflow_barrier_completed_total = %v", m["stoatflow_barrier_completed_total"])
 	}
-	p.stop(t)
-	if !strings.Contains(p.stderr.String(), "stopped cleanly") {
-		t.Errorf("no clean stop:\n%s", tail(p.stderr.String(), 20))
+	p.Stop(t)
+	if !strings.Contains(p.Output(), "stopped cleanly") {
+		t.Errorf("no clean stop:\n%s", sidecartest.Tail(p.Output(), 20))
 	}
 
 	// Restart: the stores are clean, nothing is replayed.
-	p2 := startSidecar(t, bin, args...)
-	waitReady(t, p2, base)
+	p2 := sidecartest.Start(t, bin, args...)
+	p2.WaitReady(t, base)
 	m = scrapeMetrics(t, base)
 	restored, ok := m["stoatflow_restoration_records_restored_total,store="+store]
 	if !ok || restored != 0 {
-		t.Errorf("restart restored %v records (reported %v), want 0:\n%s", restored, ok, tail(p2.stderr.String(), 30))
+		t.Errorf("restart restored %v records (reported %v), want 0:\n%s", restored, ok, sidecartest.Tail(p2.Output(), 30))
 	}
 	if got := count(t, base, store, "alpha", "READ_COMMITTED"); got != wantAlpha {
 		t.Errorf("after restart alpha = %d, want %d", got, wantAlpha)
 	}
-	p2.stop(t)
+	p2.Stop(t)
 }

@@ -1,5 +1,8 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
-// application, reading the application's .properties file unchanged.
+// application, reading the application's .properties file unchanged, with
+// the example topologies: passthrough, sessioncount, twostores,
+// windowedcount and wordcount. A binary with other topologies is a main
+// package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
@@ -7,19 +10,20 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
+	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/twostores"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/sidecar"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done()
-		stop() // restore the default action: a second signal kills
-	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	sidecar.Main(sidecar.Topologies{
+		passthrough.Name:   passthrough.Build,
+		sessioncount.Name:  sessioncount.Build,
+		twostores.Name:     twostores.Build,
+		windowedcount.Name: windowedcount.Build,
+		wordcount.Name:     wordcount.Build,
+	})
 }

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bytes"
@@ -8,17 +8,37 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/twostores"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
 )
+
+// examples are the topologies cmd/sidecar runs.
+var examples = Topologies{
+	passthrough.Name:   passthrough.Build,
+	sessioncount.Name:  sessioncount.Build,
+	twostores.Name:     twostores.Build,
+	windowedcount.Name: windowedcount.Build,
+	wordcount.Name:     wordcount.Build,
+}
 
 func runArgs(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
+	return runWith(t, examples, args...)
+}
+
+func runWith(t *testing.T, topologies Topologies, args ...string) (string, string, error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
+	err := Run(context.Background(), topologies, args, &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
 func TestConfigPrintsWordcountBlock(t *testing.T) {
-	out, stderr, err := runArgs(t, "config", "--config", "../../examples/wordcount/streams.properties")
+	out, stderr, err := runArgs(t, "config", "--config", "../examples/wordcount/streams.properties")
 	if err != nil {
 		t.Fatalf("err %v\n%s", err, stderr)
 	}
@@ -39,7 +59,7 @@ func TestConfigErrorsExitNonZero(t *testing.T) {
 	f := filepath.Join(dir, "bad.properties")
 	os.WriteFile(f, []byte("bootstrap.servers=localhost:9092\nnum.stream.threads=four\nfoo=bar\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"TopS3cret\";\n"), 0o644)
 	out, stderr, err := runArgs(t, "config", "--config", f, "--set", "max.warmup.replicas=0")
-	if !errors.Is(err, errReported) || exitCode(err, &bytes.Buffer{}) != 1 {
+	if !errors.Is(err, errReported) || ExitCode(err, &bytes.Buffer{}) != 1 {
 		t.Fatalf("err = %v", err)
 	}
 	for _, want := range []string{
@@ -62,7 +82,7 @@ func TestConfigErrorsExitNonZero(t *testing.T) {
 }
 
 func TestConfigSecretsMasked(t *testing.T) {
-	out, stderr, err := runArgs(t, "config", "--config", "../../compat/testdata/sasl_ssl_eos.properties", "--set", "stoatflow.http.auth-token=Cli-T0ken")
+	out, stderr, err := runArgs(t, "config", "--config", "../compat/testdata/sasl_ssl_eos.properties", "--set", "stoatflow.http.auth-token=Cli-T0ken")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 )
 
 func TestDescribePrintsKafkaStreamsText(t *testing.T) {
-	out, stderr, err := runArgs(t, "describe", "--config", "../../examples/wordcount/streams.properties")
+	out, stderr, err := runArgs(t, "describe", "--config", "../examples/wordcount/streams.properties")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	want, err := os.ReadFile("../../kstreams/testdata/jvm/wordcount.describe.txt")
+	want, err := os.ReadFile("../kstreams/testdata/jvm/wordcount.describe.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestRunRefusesUnknownTopologyAndBadArgs(t *testing.T) {
 // diff against the JVM application's log), JSON logs as one record.
 func TestStreamsConfigBlockLogged(t *testing.T) {
 	for _, format := range []string{"text", "json"} {
-		cfg, err := loadConfig([]string{"../../examples/wordcount/streams.properties"}, []string{"stoatflow.log.format=" + format}, nil, io.Discard)
+		cfg, err := loadConfig([]string{"../examples/wordcount/streams.properties"}, []string{"stoatflow.log.format=" + format}, nil, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

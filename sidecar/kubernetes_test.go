@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // examples/kubernetes/pod.yaml's ConfigMap, with the sidecar container's
 // --set flags, loads without a finding and keeps the token hidden.
 func TestKubernetesExampleConfigLoads(t *testing.T) {
-	raw, err := os.ReadFile("../../examples/kubernetes/pod.yaml")
+	raw, err := os.ReadFile("../examples/kubernetes/pod.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"bytes"
@@ -20,13 +20,6 @@ import (
 	"github.com/stoatflow/stoatflow/metrics"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
-
-	// The example topologies register themselves by name.
-	_ "github.com/stoatflow/stoatflow/examples/passthrough"
-	_ "github.com/stoatflow/stoatflow/examples/sessioncount"
-	_ "github.com/stoatflow/stoatflow/examples/twostores"
-	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
-	_ "github.com/stoatflow/stoatflow/examples/wordcount"
 )
 
 // runFlags are the flags run and describe share.
@@ -79,13 +72,17 @@ func (f *runFlags) topologyArgs() map[string]string {
 }
 
 // buildTopology builds the topology stoatflow.topology names.
-func buildTopology(cfg *compat.Config, args map[string]string, stderr io.Writer) (*kstreams.Topology, error) {
-	names := strings.Join(kstreams.RegisteredTopologies(), ", ")
+func buildTopology(cfg *compat.Config, topologies Topologies, args map[string]string, stderr io.Writer) (*kstreams.Topology, error) {
+	if len(topologies) == 0 {
+		fmt.Fprintf(stderr, "sidecar: stoatflow.topology=%s: this binary has no topologies (its main gave sidecar.Main none)\n", cfg.Topology)
+		return nil, errReported
+	}
+	names := strings.Join(topologies.names(), ", ")
 	if cfg.Topology == "" {
 		fmt.Fprintf(stderr, "sidecar: stoatflow.topology is not set; set it to one of the registered topologies: %s\n", names)
 		return nil, errReported
 	}
-	factory, ok := kstreams.LookupTopology(cfg.Topology)
+	factory, ok := topologies[cfg.Topology]
 	if !ok {
 		fmt.Fprintf(stderr, "sidecar: stoatflow.topology=%s is not a registered topology; registered: %s\n", cfg.Topology, names)
 		return nil, errReported
@@ -98,7 +95,7 @@ func buildTopology(cfg *compat.Config, args map[string]string, stderr io.Writer)
 	return topo, nil
 }
 
-func runDescribe(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runDescribe(_ context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
 	f, err := parseRunFlags("describe", args, stderr, false)
 	if err != nil {
 		return err
@@ -107,7 +104,7 @@ func runDescribe(_ context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, f.topologyArgs(), stderr)
+	topo, err := buildTopology(cfg, topologies, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -142,7 +139,7 @@ func logStreamsConfig(cfg *compat.Config, log *slog.Logger, w io.Writer) {
 	}
 }
 
-func runRun(ctx context.Context, args []string, _, stderr io.Writer) error {
+func runRun(ctx context.Context, topologies Topologies, args []string, _, stderr io.Writer) error {
 	f, err := parseRunFlags("run", args, stderr, true)
 	if err != nil {
 		return err
@@ -161,7 +158,7 @@ func runRun(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, f.topologyArgs(), stderr)
+	topo, err := buildTopology(cfg, topologies, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}

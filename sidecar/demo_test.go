@@ -1,4 +1,4 @@
-package main
+package sidecar
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/sidecartest"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
@@ -27,8 +28,8 @@ func checkDemo(t *testing.T, args ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	start := time.Now()
-	var out, errOut syncBuffer
-	if err := run(ctx, append([]string{"demo"}, args...), &out, &errOut); err != nil {
+	var out, errOut sidecartest.Buffer
+	if err := Run(ctx, nil, append([]string{"demo"}, args...), &out, &errOut); err != nil {
 		t.Fatalf("demo: %v\n%s\n%s", err, out.String(), errOut.String())
 	}
 	got := out.String()
