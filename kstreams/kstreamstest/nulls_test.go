@@ -292,7 +292,7 @@ type echo struct {
 }
 
 func (p *echo) Init(ctx kstreams.TypedContext[string, string]) error { p.ctx = ctx; return nil }
-func (p *echo) Close() error                                        { return nil }
+func (p *echo) Close() error                                         { return nil }
 
 func (p *echo) Process(r kstreams.TypedRecord[string, string]) error {
 	if err := p.ctx.Forward(r); err != nil {
@@ -308,7 +308,7 @@ type viewEcho struct {
 }
 
 func (p *viewEcho) Init(ctx kstreams.TypedContext[string, string]) error { p.ctx = ctx; return nil }
-func (p *viewEcho) Close() error                                        { return nil }
+func (p *viewEcho) Close() error                                         { return nil }
 
 func (p *viewEcho) Process(r kstreams.TypedRecord[string, *string]) error {
 	v := "nil"
