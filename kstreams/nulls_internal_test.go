@@ -7,7 +7,7 @@ import (
 )
 
 func TestCanHoldNilFollowsTheKind(t *testing.T) {
-	type point struct{ x, y int }
+	type point struct{ X, Y int }
 	for name, got := range map[string]bool{
 		"string": canHoldNil[string](), "int64": canHoldNil[int64](), "struct": canHoldNil[point](),
 		"array": canHoldNil[[2]byte](), "Windowed": canHoldNil[Windowed[string]](),
