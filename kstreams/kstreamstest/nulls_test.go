@@ -336,8 +336,18 @@ func TestTypedProcessorSeesNullsAsNulls(t *testing.T) {
 		{"k", []byte(""), 3}, {"seen", []byte(`"k"false ""false`), 3},
 		{"", []byte("v"), 4}, {"seen", []byte(`""true "v"false`), 4},
 	})
-	if recs := d.Records("echo"); recs[6].Key != nil {
-		t.Errorf("a null key forwarded back came out as %q, want null", recs[6].Key)
+	typed, err := kstreamstest.ReadOutput(d, "echo", serde.String{}, serde.String{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := typed[6]; !r.KeyNull || r.ValueNull || r.Value != "v" {
+		t.Errorf("a null key forwarded back came out as %+v, want a null key", r)
+	}
+	if r := typed[2]; r.KeyNull || !r.ValueNull {
+		t.Errorf("a tombstone forwarded back came out as %+v, want a null value", r)
+	}
+	if r := typed[4]; r.KeyNull || r.ValueNull || r.Value != "" {
+		t.Errorf(`an empty value forwarded back came out as %+v, want ""`, r)
 	}
 	check(t, "view", d.Records("view"), []kv{{"k", []byte(`"a"`), 1}, {"k", []byte("nil"), 2}, {"k", []byte(`""`), 3}, {"", []byte(`"v"`), 4}})
 }
