@@ -16,7 +16,9 @@ type Branched[K, V any] struct {
 
 // BranchedKStream is a stream being split by predicates: Kafka's
 // BranchedKStream. Each record goes to the first branch whose predicate
-// accepts it, else to the default branch, if any.
+// accepts it, else to the default branch, if any. A null value that V cannot
+// hold is shown to no predicate and goes to the default branch; split
+// Nullable(s) to route tombstones.
 type BranchedKStream[K, V any] struct {
 	s        *KStream[K, V]
 	prefix   string
@@ -32,12 +34,17 @@ func (s *KStream[K, V]) Split(named ...Named) *BranchedKStream[K, V] {
 	b := &BranchedKStream[K, V]{s: s, out: map[string]*KStream[K, V]{}}
 	name := s.b.orGenerate(firstNamed(named), prefixBranch)
 	b.prefix = name
+	arg := valueArg[V](s.view)
 	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name}, supplier: func() Processor {
 		return &funcProcessor{fn: func(ctx ProcessorContext, r Record) error {
-			k, v := as[K](r.Key), as[V](r.Value)
-			for i, p := range b.preds {
-				if p(k, v) {
-					return ctx.ForwardTo(b.children[i], r)
+			// A null that V cannot hold goes to the default branch: no
+			// predicate can accept a value it cannot see.
+			if v, ok := arg(r.Value); ok {
+				k := as[K](r.Key)
+				for i, p := range b.preds {
+					if p(k, v) {
+						return ctx.ForwardTo(b.children[i], r)
+					}
 				}
 			}
 			if b.dflt != "" {
@@ -64,7 +71,7 @@ func (b *BranchedKStream[K, V]) branch(index int, opts []Branched[K, V]) string 
 	s.b.fail(validateName(name))
 	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{b.prefix},
 		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
-	child := derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+	child := s.same(name, s.repartitionRequired)
 	switch {
 	case o.Consumer != nil:
 		o.Consumer(child)

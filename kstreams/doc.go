@@ -62,11 +62,56 @@
 // downstream, once per key, as Kafka Streams' caches do. With zero, every
 // update is forwarded at once (cache.max.bytes.buffering=0).
 //
+// # Null values
+//
+// Records carry Go values as any; nil is Kafka's null, and a null value is a
+// tombstone. Serdes never see it: nil bytes become nil and nil becomes nil
+// bytes. What a user function sees depends on whether its type can hold nil:
+//
+//   - A pointer, slice, map or interface type: nil is null, both ways. The
+//     function is called with nil, as Kafka Streams calls a Java lambda with
+//     null, and a nil it returns is forwarded as null (a tombstone). Read
+//     such values with serde.Nullable, or take a Nullable view.
+//   - Any other type (string, int64, a struct) cannot hold null, and a null
+//     never becomes its zero value. Value-only functions are not called:
+//     MapValues and FlatMapValues forward the tombstone unchanged (once),
+//     Peek and Foreach skip the call, Filter and FilterNot let it pass (a
+//     predicate cannot judge a value it cannot see), Split sends it to the
+//     default branch. Where a key must still be computed (Map, FlatMap,
+//     SelectKey, GroupBy), the function is called with the zero value and
+//     the value of what it returns is dropped: the record stays a
+//     tombstone. Windowed and session Reduce and Aggregate leave the
+//     aggregate as it was (a windowed Count counts the record, as Kafka
+//     Streams does).
+//
+// So a natural Go port of a topology written with null-safe Java lambdas
+// (v == null ? null : v.toUpperCase()) keeps every tombstone with plain
+// string values. To decide on null itself, take the view Nullable(s): a
+// KStream[K, *V] over the same records, in which nil is null:
+//
+//	live := kstreams.Nullable(s).Filter(func(_ string, v *string) bool { return v != nil })
+//
+// The view adds no processor, so describe() is unchanged; a serde given to
+// its operators is one for *V (serde.Nullable). Aggregations follow Kafka
+// Streams 4.4: Count, Reduce and Aggregate of a KGroupedStream skip a record
+// with a null key or value and count it as dropped; windowed and session
+// aggregations skip only a null key; a KTable source skips a null key and
+// forwards a delete as a null value, even for a key it never held; a session
+// merge retracts each replaced session with a null value stamped with that
+// session's end. A TypedProcessor sees TypedRecord.KeyNull and ValueNull.
+//
+// Keys are not values: a null key reaches a function over a K that cannot
+// hold nil as K's zero value, because grouping and re-keying topologies over
+// unkeyed topics must still run, and the key the function returns is
+// forwarded as it is. A topology that must keep null keys declares K as a
+// pointer (serde.Nullable on the source).
+//
 // # Processor API
 //
 // Processor, ProcessorContext and Record are the node-level API the DSL is
 // built on. Records carry Go values (nil is Kafka's null); serdes turn them
-// into bytes at sources, sinks and stores. Stores reach processors as typed
-// views (TimestampedKeyValueStore, TimestampedWindowStore, SessionStore)
-// that write Kafka's changelog formats.
+// into bytes at sources, sinks and stores. An untyped Processor on a
+// Nullable view sees the records' own values. Stores reach processors as
+// typed views (TimestampedKeyValueStore, TimestampedWindowStore,
+// SessionStore) that write Kafka's changelog formats; a nil value deletes.
 package kstreams

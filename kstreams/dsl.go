@@ -124,6 +124,22 @@ type KStream[K, V any] struct {
 	name                string
 	key, val            serdeSpec
 	repartitionRequired bool
+	view                *valueView // set on a Nullable view: its records hold the base values
+}
+
+// same is the stream a type-preserving operation named name yields: s's
+// serdes and Nullable view carry over.
+func (s *KStream[K, V]) same(name string, repartition bool) *KStream[K, V] {
+	return &KStream[K, V]{b: s.b, name: name, key: s.key, val: s.val, repartitionRequired: repartition, view: s.view}
+}
+
+// viewSpec is the serde spec of a value serde given for a stream's V: on a
+// Nullable view the serde (one for *V) is adapted to the base records.
+func viewSpec[V any](view *valueView, given serde.Serde[V], fallback serdeSpec) serdeSpec {
+	if given == nil {
+		return fallback
+	}
+	return serdeSpec{explicit: view.wrap(serde.Erase(given))}
 }
 
 func derive[K, V, KR, VR any](s *KStream[K, V], name string, key, val serdeSpec, repartition bool) *KStream[KR, VR] {
@@ -218,31 +234,42 @@ func (s *KStream[K, V]) processor(prefix string, named []Named, supplier func() 
 	return name
 }
 
-// Filter keeps the records pred accepts.
+// Filter keeps the records pred accepts. A null value that V cannot hold
+// passes without a call (pred cannot judge a value it cannot see); filter
+// Nullable(s) to decide on tombstones.
 func (s *KStream[K, V]) Filter(pred func(K, V) bool, named ...Named) *KStream[K, V] {
-	name := s.processor(prefixFilter, named, filterSupplier(pred, false))
-	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+	name := s.processor(prefixFilter, named, filterSupplier(pred, false, s.view))
+	return s.same(name, s.repartitionRequired)
 }
 
-// FilterNot drops the records pred accepts.
+// FilterNot drops the records pred accepts. A null value that V cannot hold
+// passes without a call, as in Filter.
 func (s *KStream[K, V]) FilterNot(pred func(K, V) bool, named ...Named) *KStream[K, V] {
-	name := s.processor(prefixFilter, named, filterSupplier(pred, true))
-	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+	name := s.processor(prefixFilter, named, filterSupplier(pred, true, s.view))
+	return s.same(name, s.repartitionRequired)
 }
 
-// Peek calls fn for each record and forwards it unchanged.
+// Peek calls fn for each record and forwards it unchanged. fn is not called
+// for a null value that V cannot hold; the record is forwarded all the same.
 func (s *KStream[K, V]) Peek(fn func(K, V), named ...Named) *KStream[K, V] {
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixPeek, named, stateless(func(ctx ProcessorContext, r Record) error {
-		fn(as[K](r.Key), as[V](r.Value))
+		if v, ok := arg(r.Value); ok {
+			fn(as[K](r.Key), v)
+		}
 		return ctx.Forward(r)
 	}))
-	return derive[K, V, K, V](s, name, s.key, s.val, s.repartitionRequired)
+	return s.same(name, s.repartitionRequired)
 }
 
-// Foreach calls fn for each record; the stream ends here.
+// Foreach calls fn for each record; the stream ends here. fn is not called
+// for a null value that V cannot hold.
 func (s *KStream[K, V]) Foreach(fn func(K, V), named ...Named) {
+	arg := valueArg[V](s.view)
 	s.processor(prefixForeach, named, stateless(func(_ ProcessorContext, r Record) error {
-		fn(as[K](r.Key), as[V](r.Value))
+		if v, ok := arg(r.Value); ok {
+			fn(as[K](r.Key), v)
+		}
 		return nil
 	}))
 }
@@ -256,7 +283,7 @@ func (s *KStream[K, V]) To(topic string, p ...Produced[K, V]) {
 	}
 	name := s.b.orGenerate(pr.Name, prefixSink)
 	s.b.addNode(&nodeSpec{name: name, kind: SinkNode, preds: []string{s.name}, topic: topic,
-		key: orSpec(pr.KeySerde, s.key), val: orSpec(pr.ValueSerde, s.val)})
+		key: orSpec(pr.KeySerde, s.key), val: viewSpec(s.view, pr.ValueSerde, s.val)})
 }
 
 // Merge interleaves s and other into one stream: KStream.merge. The result
@@ -266,37 +293,65 @@ func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, 
 		s.b.fail(invalidTopology("Merging streams from different builders is not allowed."))
 		return s
 	}
+	if (s.view == nil) != (other.view == nil) {
+		// The records of a view hold base values, those of a pointer stream
+		// pointers: merged, one stream would hold both.
+		s.b.fail(invalidTopology("kstreams: cannot merge a Nullable view with a stream of pointer values; merge the streams, then take the view"))
+		return s
+	}
 	name := s.b.orGenerate(firstNamed(named), prefixMerge)
 	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name, other.name},
 		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
-	return derive[K, V, K, V](s, name, serdeSpec{}, serdeSpec{}, s.repartitionRequired || other.repartitionRequired)
+	out := derive[K, V, K, V](s, name, serdeSpec{}, serdeSpec{}, s.repartitionRequired || other.repartitionRequired)
+	out.view = s.view
+	return out
 }
 
-// Map changes key and value; downstream grouping repartitions.
+// Map changes key and value; downstream grouping repartitions. For a null
+// value that V cannot hold, fn is called with V's zero value (the key must
+// still be mapped) and the result's value is dropped: the record stays a
+// tombstone.
 func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Named) *KStream[KR, VR] {
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixMap, named, stateless(func(ctx ProcessorContext, r Record) error {
-		k, v := fn(as[K](r.Key), as[V](r.Value))
-		r.Key, r.Value = nullable(k), nullable(v)
+		v, ok := arg(r.Value)
+		k, out := fn(as[K](r.Key), v)
+		r.Key, r.Value = nullable(k), nullable(out)
+		if !ok {
+			r.Value = nil
+		}
 		return ctx.Forward(r)
 	}))
 	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
 }
 
-// MapValues changes the value only.
+// MapValues changes the value only. A null value that V cannot hold is
+// forwarded as null without a call; a nil result of a VR that can hold nil
+// is forwarded as null.
 func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *KStream[K, VR] {
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
-		r.Value = nullable(fn(as[V](r.Value)))
+		if v, ok := arg(r.Value); ok {
+			r.Value = nullable(fn(v))
+		}
 		return ctx.Forward(r)
 	}))
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
-// FlatMap turns each record into zero or more records with new keys.
+// FlatMap turns each record into zero or more records with new keys. For a
+// null value that V cannot hold, fn is called with V's zero value for the
+// keys and every record it returns carries a null value.
 func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR], named ...Named) *KStream[KR, VR] {
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixFlatMap, named, stateless(func(ctx ProcessorContext, r Record) error {
-		for _, kv := range fn(as[K](r.Key), as[V](r.Value)) {
+		v, ok := arg(r.Value)
+		for _, kv := range fn(as[K](r.Key), v) {
 			out := r
 			out.Key, out.Value = nullable(kv.Key), nullable(kv.Value)
+			if !ok {
+				out.Value = nil
+			}
 			if err := ctx.Forward(out); err != nil {
 				return err
 			}
@@ -306,10 +361,17 @@ func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR
 	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
 }
 
-// FlatMapValues turns each value into zero or more values under the same key.
+// FlatMapValues turns each value into zero or more values under the same
+// key. A null value that V cannot hold is forwarded once, as null, without a
+// call.
 func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Named) *KStream[K, VR] {
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixFlatMapValues, named, stateless(func(ctx ProcessorContext, r Record) error {
-		for _, v := range fn(as[V](r.Value)) {
+		v, ok := arg(r.Value)
+		if !ok {
+			return ctx.Forward(r)
+		}
+		for _, v := range fn(v) {
 			out := r
 			out.Value = nullable(v)
 			if err := ctx.Forward(out); err != nil {
@@ -321,15 +383,20 @@ func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Nam
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
-// SelectKey sets a new key; downstream grouping repartitions.
+// SelectKey sets a new key; downstream grouping repartitions. For a null
+// value that V cannot hold, fn sees V's zero value; the value stays null.
 func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named) *KStream[KR, V] {
-	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn))
-	return derive[K, V, KR, V](s, name, serdeSpec{}, s.val, true)
+	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn, s.view))
+	out := derive[K, V, KR, V](s, name, serdeSpec{}, s.val, true)
+	out.view = s.view
+	return out
 }
 
-func keySelectSupplier[K, V, KR any](fn func(K, V) KR) func() Processor {
+func keySelectSupplier[K, V, KR any](fn func(K, V) KR, view *valueView) func() Processor {
+	arg := valueArg[V](view)
 	return stateless(func(ctx ProcessorContext, r Record) error {
-		r.Key = nullable(fn(as[K](r.Key), as[V](r.Value)))
+		v, _ := arg(r.Value) // the key is computed; the value is forwarded as it came
+		r.Key = nullable(fn(as[K](r.Key), v))
 		return ctx.Forward(r)
 	})
 }
@@ -341,6 +408,7 @@ type KGroupedStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	repartitionName     string
+	view                *valueView
 }
 
 // GroupByKey groups by the current key; if an earlier operation changed the
@@ -350,12 +418,13 @@ func (s *KStream[K, V]) GroupByKey(grouped ...Grouped[K, V]) *KGroupedStream[K, 
 	if len(grouped) > 0 {
 		g = grouped[0]
 	}
-	return &KGroupedStream[K, V]{b: s.b, name: s.name, key: orSpec(g.KeySerde, s.key), val: orSpec(g.ValueSerde, s.val),
-		repartitionRequired: s.repartitionRequired, repartitionName: g.Name}
+	return &KGroupedStream[K, V]{b: s.b, name: s.name, key: orSpec(g.KeySerde, s.key), val: viewSpec(s.view, g.ValueSerde, s.val),
+		repartitionRequired: s.repartitionRequired, repartitionName: g.Name, view: s.view}
 }
 
 // GroupBy groups by a new key: a KSTREAM-KEY-SELECT processor (named by
-// Grouped.Name if given) and, at aggregation, a repartition topic.
+// Grouped.Name if given) and, at aggregation, a repartition topic. As in
+// SelectKey, fn sees V's zero value for a null value that V cannot hold.
 func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Grouped[KR, V]) *KGroupedStream[KR, V] {
 	var g Grouped[KR, V]
 	if len(grouped) > 0 {
@@ -365,9 +434,9 @@ func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Groupe
 	if g.Name != "" {
 		named = []Named{Named(g.Name)}
 	}
-	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn))
-	return &KGroupedStream[KR, V]{b: s.b, name: name, key: spec(g.KeySerde), val: orSpec(g.ValueSerde, s.val),
-		repartitionRequired: true, repartitionName: g.Name}
+	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn, s.view))
+	return &KGroupedStream[KR, V]{b: s.b, name: name, key: spec(g.KeySerde), val: viewSpec(s.view, g.ValueSerde, s.val),
+		repartitionRequired: true, repartitionName: g.Name, view: s.view}
 }
 
 // repartitionIfRequired inserts the repartition topic with its sink, null-key
@@ -421,7 +490,8 @@ func (g *KGroupedStream[K, V]) aggregation(prefix, named, storeName string, stor
 	return procName
 }
 
-// Count counts records per key: KGroupedStream.count.
+// Count counts records per key: KGroupedStream.count. Records with a null
+// key or value are skipped and counted as dropped, as in Kafka Streams.
 func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int64] {
 	o := parseAggOpts(g.b, opts)
 	if o.hasMat && o.mat.Name == "" {
@@ -444,22 +514,32 @@ func Count[K, V any](g *KGroupedStream[K, V], opts ...AggOption[K, int64]) *KTab
 	return g.Count(opts...)
 }
 
-// Reduce combines the values of each key: KGroupedStream.reduce.
+// Reduce combines the values of each key: KGroupedStream.reduce. Records
+// with a null key or value are skipped and counted as dropped, as in Kafka
+// Streams; a nil result (of a V that can hold nil) deletes the key.
 func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[K, V] {
 	o := parseAggOpts(g.b, opts)
 	storeName := o.mat.Name
 	if storeName == "" {
 		storeName = g.b.newStoreName(prefixReduce)
 	}
-	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, g.val)
+	key, val := orSpec(o.mat.KeySerde, g.key), viewSpec(g.view, o.mat.ValueSerde, g.val)
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	arg, view := valueArg[V](g.view), g.view
 	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, nil,
-		func(_ any, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }))
-	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+		func(_ any, v any, agg any) any {
+			// kvAggregate skips null values, and a stored aggregate is never null.
+			a, _ := arg(agg)
+			x, _ := arg(v)
+			return view.unboxed(reducer(a, x))
+		}))
+	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, view: view}
 }
 
 // Aggregate folds the values of each key into an aggregate:
-// KGroupedStream.aggregate.
+// KGroupedStream.aggregate. Records with a null key or value are skipped and
+// counted as dropped, as in Kafka Streams; a nil aggregate (of a VA that can
+// hold nil) deletes the key.
 func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
 	o := parseAggOpts(g.b, opts)
 	storeName := o.mat.Name
@@ -468,9 +548,13 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	arg := valueArg[V](g.view)
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
-		func() any { return init() },
-		func(k any, v any, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }))
+		func() any { return nullable(init()) },
+		func(k any, v any, a any) any {
+			x, _ := arg(v) // never null here: kvAggregate skips null values
+			return nullable(agg(as[K](k), x, as[VA](a)))
+		}))
 	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName}
 }
 
@@ -481,12 +565,14 @@ type KTable[K, V any] struct {
 	name      string
 	key, val  serdeSpec
 	storeName string
+	view      *valueView // a Reduce over a Nullable view: the records hold base values
 }
 
 // QueryableStoreName is the name of the table's store, or "" if it has none.
 func (t *KTable[K, V]) QueryableStoreName() string { return t.storeName }
 
-// ToStream turns the table's updates into a stream of new values.
+// ToStream turns the table's updates into a stream of new values; a deleted
+// key becomes a record with a null value.
 func (t *KTable[K, V]) ToStream(named ...Named) *KStream[K, V] {
 	name := t.b.orGenerate(firstNamed(named), prefixToStream)
 	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
@@ -495,16 +581,7 @@ func (t *KTable[K, V]) ToStream(named ...Named) *KStream[K, V] {
 		}
 		return ctx.Forward(r)
 	})})
-	return &KStream[K, V]{b: t.b, name: name, key: t.key, val: t.val}
-}
-
-// as converts a record field to T; Kafka's null becomes T's zero value.
-func as[T any](v any) T {
-	if v == nil {
-		var zero T
-		return zero
-	}
-	return v.(T)
+	return &KStream[K, V]{b: t.b, name: name, key: t.key, val: t.val, view: t.view}
 }
 
 // StoreBuilder describes a store added with AddStateStore for Processor API

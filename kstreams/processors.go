@@ -2,10 +2,12 @@ package kstreams
 
 import "fmt"
 
-func filterSupplier[K, V any](pred func(K, V) bool, not bool) func() Processor {
+func filterSupplier[K, V any](pred func(K, V) bool, not bool, view *valueView) func() Processor {
+	arg := valueArg[V](view)
 	return stateless(func(ctx ProcessorContext, r Record) error {
-		if pred(as[K](r.Key), as[V](r.Value)) != not {
-			return ctx.Forward(r)
+		v, ok := arg(r.Value)
+		if !ok || pred(as[K](r.Key), v) != not {
+			return ctx.Forward(r) // a null V cannot hold passes unjudged
 		}
 		return nil
 	})

@@ -134,7 +134,39 @@ func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat M
 }
 
 func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
-	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName}
+	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName, view: t.view}
+}
+
+// windowReducer is the aggregator of a windowed or session reduce. Kafka
+// Streams hands null values to windowed aggregations (a windowed count
+// counts them); a null that V cannot hold leaves the aggregate as it was,
+// the result of a null-safe Java reducer.
+func windowReducer[V any](view *valueView, reducer func(agg, v V) V) func(_, v, agg any) any {
+	arg := valueArg[V](view)
+	return func(_, v, agg any) any {
+		if agg == nil { // the first value of a session is its aggregate
+			return v
+		}
+		x, ok := arg(v)
+		if !ok {
+			return agg
+		}
+		a, _ := arg(agg)
+		return view.unboxed(reducer(a, x))
+	}
+}
+
+// windowAggregator is the aggregator of a windowed or session aggregate; a
+// null that V cannot hold leaves the aggregate as it was.
+func windowAggregator[K, V, VA any](view *valueView, agg func(K, V, VA) VA) func(k, v, a any) any {
+	arg := valueArg[V](view)
+	return func(k, v, a any) any {
+		x, ok := arg(v)
+		if !ok {
+			return a
+		}
+		return nullable(agg(as[K](k), x, as[VA](a)))
+	}
 }
 
 func anyMat[K, V any](m Materialized[K, V]) Materialized[K, any] {
@@ -157,20 +189,24 @@ func (w *TimeWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[W
 		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 }))
 }
 
-// Reduce combines the values of each key and window.
+// Reduce combines the values of each key and window. A null value that V
+// cannot hold leaves the window's aggregate unchanged (reducer is not
+// called); as the first value of a window it is its (null) aggregate.
 func (w *TimeWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
 	o := parseAggOpts(w.g.b, opts)
 	storeName := o.mat.Name
 	if storeName == "" {
 		storeName = w.g.b.newStoreName(prefixReduce)
 	}
-	val := orSpec(o.mat.ValueSerde, w.g.val)
-	return retype[Windowed[K], V](w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
-		nil, func(_, v any, agg any) any { return reducer(as[V](agg), as[V](v)) }))
+	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
+	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val, nil, windowReducer(w.g.view, reducer))
+	t.view = w.g.view
+	return retype[Windowed[K], V](t)
 }
 
 // WindowedAggregate folds the values of each key and time window:
-// TimeWindowedKStream.aggregate.
+// TimeWindowedKStream.aggregate. A null value that V cannot hold leaves the
+// aggregate unchanged (agg is not called).
 func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
 	o := parseAggOpts(w.g.b, opts)
 	storeName := o.mat.Name
@@ -178,7 +214,7 @@ func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() V
 		storeName = w.g.b.newStoreName(prefixAggregate)
 	}
 	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
-		func() any { return init() }, func(k, v, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) }))
+		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg)))
 }
 
 func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
@@ -221,26 +257,26 @@ func (w *SessionWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTabl
 }
 
 // Reduce combines the values of each key and session; merging sessions
-// reduces their aggregates too.
+// reduces their aggregates too. A null value that V cannot hold still opens
+// or merges sessions and leaves the aggregate unchanged.
 func (w *SessionWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
 	o := parseAggOpts(w.g.b, opts)
 	storeName := o.mat.Name
 	if storeName == "" {
 		storeName = w.g.b.newStoreName(prefixReduce)
 	}
-	val := orSpec(o.mat.ValueSerde, w.g.val)
-	red := func(_, v any, agg any) any {
-		if agg == nil {
-			return v
-		}
-		return reducer(as[V](agg), as[V](v))
-	}
-	return retype[Windowed[K], V](w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
-		func() any { return nil }, red, func(k, a, b any) any { return red(k, b, a) }))
+	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
+	red := windowReducer(w.g.view, reducer)
+	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
+		func() any { return nil }, red, func(k, a, b any) any { return red(k, b, a) })
+	t.view = w.g.view
+	return retype[Windowed[K], V](t)
 }
 
 // SessionAggregate folds the values of each key and session; merge combines
 // the aggregates of sessions a new record joins: SessionWindowedKStream.aggregate.
+// A null value that V cannot hold still opens or merges sessions, and leaves
+// the aggregate unchanged (agg is not called).
 func SessionAggregate[K, V, VA any](w *SessionWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, merge func(K, VA, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
 	o := parseAggOpts(w.g.b, opts)
 	storeName := o.mat.Name
@@ -248,8 +284,8 @@ func SessionAggregate[K, V, VA any](w *SessionWindowedKStream[K, V], init func()
 		storeName = w.g.b.newStoreName(prefixAggregate)
 	}
 	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
-		func() any { return init() }, func(k, v, a any) any { return agg(as[K](k), as[V](v), as[VA](a)) },
-		func(k, a, b any) any { return merge(as[K](k), as[VA](a), as[VA](b)) }))
+		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg),
+		func(k, a, b any) any { return nullable(merge(as[K](k), as[VA](a), as[VA](b))) }))
 }
 
 // windowAggregate is KStreamWindowAggregate: each record updates every window

@@ -370,10 +370,12 @@ func (in *InputTopic[K, V]) PipeNullValue(key K, timestamp int64) error {
 	return in.d.Pipe(in.topic, kb, nil, timestamp)
 }
 
-// TestRecord is a typed output record. ValueNull tells a null value from a zero one.
+// TestRecord is a typed output record. KeyNull and ValueNull tell a null
+// key or value from a zero one.
 type TestRecord[K, V any] struct {
 	Key       K
 	Value     V
+	KeyNull   bool
 	ValueNull bool
 	Timestamp int64
 	Partition int32
@@ -386,7 +388,9 @@ func ReadOutput[K, V any](d *Driver, topic string, k serde.Serde[K], v serde.Ser
 	for _, r := range d.ReadOutput(topic) {
 		var tr TestRecord[K, V]
 		var err error
-		if tr.Key, err = k.Deserialize(topic, r.Key); err != nil {
+		if r.Key == nil {
+			tr.KeyNull = true
+		} else if tr.Key, err = k.Deserialize(topic, r.Key); err != nil {
 			return nil, err
 		}
 		if r.Value == nil {

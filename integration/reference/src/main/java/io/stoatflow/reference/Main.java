@@ -37,6 +37,8 @@ public final class Main {
         APPS.put("wordcount", WordCount::topology);
         APPS.put("windowedcount", WindowedCount::topology);
         APPS.put("passthrough", Passthrough::topology);
+        APPS.put("sessiontombstones", SessionTombstones::topology);
+        APPS.put("tabletombstones", TableTombstones::topology);
     }
 
     private Main() {
