@@ -644,13 +644,27 @@ func (c *Config) MainConsumerConfig(processID string, threadIdx int) map[string]
 	return m
 }
 
+// restoreFetchWaitMaxMs is the restore consumer's fetch.wait.max.ms unless the
+// user sets fetch.max.wait.ms for it.
+const restoreFetchWaitMaxMs = "50"
+
 // RestoreConsumerConfig returns the librdkafka settings of stream thread
-// threadIdx's restore consumer (no group; client.id
+// threadIdx's restore consumer, exactly as the thread creates it: client.id
 // <clientId>-StreamThread-<n>-restore-consumer; auto.offset.reset=error, which
-// is Java's none).
+// is Java's none; group.id <application.id>-restore, which librdkafka requires
+// of every consumer although this one only assigns partitions, never joins the
+// group and commits nothing; enable.partition.eof=true, the event that ends a
+// restore; and fetch.wait.max.ms=50 (restoreFetchWaitMaxMs) unless the user set
+// fetch.max.wait.ms for it, because the end of a changelog is only seen once a
+// fetch comes back empty and the broker holds an empty fetch that long.
 func (c *Config) RestoreConsumerConfig(processID string, threadIdx int) map[string]string {
 	m := c.client(RestoreConsumer)
 	m["client.id"] = c.ThreadClientID(processID, threadIdx) + "-restore-consumer"
+	m["group.id"] = c.ApplicationID + "-restore"
+	m["enable.partition.eof"] = "true"
+	if _, ok := m["fetch.wait.max.ms"]; !ok {
+		m["fetch.wait.max.ms"] = restoreFetchWaitMaxMs
+	}
 	return m
 }
 

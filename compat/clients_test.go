@@ -158,3 +158,38 @@ func TestEOSConsumersReadCommittedEvenWhenPrefixed(t *testing.T) {
 		t.Error("user read_committed under at_least_once lost")
 	}
 }
+
+// TestRestoreConsumerConfigIsWhatTheThreadUses pins the settings the stream
+// thread's restore consumer needs; the thread passes this map unchanged, so
+// `sidecar config` prints what runs.
+func TestRestoreConsumerConfigIsWhatTheThreadUses(t *testing.T) {
+	c, diags := load(t, base)
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors())
+	}
+	m := c.RestoreConsumerConfig("pid", 3)
+	for k, want := range map[string]string{"group.id": "app-restore", "enable.partition.eof": "true", "fetch.wait.max.ms": "50",
+		"auto.offset.reset": "error", "enable.auto.commit": "false", "client.id": "app-pid-StreamThread-3-restore-consumer"} {
+		if m[k] != want {
+			t.Errorf("restore consumer %s = %q, want %q", k, m[k], want)
+		}
+	}
+	if _, ok := m["group.instance.id"]; ok {
+		t.Errorf("restore consumer has a group.instance.id: %v", m)
+	}
+	// A user's fetch wait for the restore consumer wins over StoatFlow's 50 ms.
+	c, _ = load(t, base+"restore.consumer.fetch.max.wait.ms=200\n")
+	if got := c.RestoreConsumerConfig("pid", 1)["fetch.wait.max.ms"]; got != "200" {
+		t.Errorf("restore.consumer.fetch.max.wait.ms=200 gave fetch.wait.max.ms=%q", got)
+	}
+	var b strings.Builder
+	if err := c.WriteClientConfigs(&b, "pid"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"librdkafka main consumer (StreamThread-1) values: \n", "librdkafka restore consumer (StreamThread-1) values: \n",
+		"\tenable.partition.eof = true\n", "\tgroup.id = app-restore\n", "librdkafka producer (StreamThread-1) values: \n", "librdkafka admin values: \n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("printed client configs lack %q:\n%s", want, b.String())
+		}
+	}
+}

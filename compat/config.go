@@ -36,7 +36,9 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue("[hidden]") }
 
 // Config is StoatFlow's typed configuration, built by Load from a Kafka Streams
 // .properties file. Nothing downstream reads raw keys. Each field names its key
-// and its default.
+// and its default. Some fields are not acted on yet (num.standby.replicas,
+// task.timeout.ms, ...; docs/config.md lists them): Load reports any value of
+// theirs other than Kafka's default, saying what StoatFlow does instead.
 type Config struct {
 	// ApplicationID identifies the application (application.id; required).
 	ApplicationID string

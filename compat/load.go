@@ -116,6 +116,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	l.dependent(c)
 	l.fill(c)
 	l.clients(c)
+	l.notHonoured(c)
 	c.values = l.values
 	c.invalid = l.bad
 	sortDiagnostics(l.diags)
@@ -299,17 +300,20 @@ func (l *loader) dependent(c *Config) {
 	// Deprecated and Java-only settings.
 	if l.given("windowed.inner.class.serde") {
 		l.errorf("windowed.inner.class.serde", "remove it; give windowed serdes to the topology in code",
-			"windowed.inner.class.serde is for windowed deserializers of plain consumers and must not be set in a Kafka Streams application")
+			"windowed.inner.class.serde = %s is for windowed deserializers of plain consumers and must not be set in a Kafka Streams application", v["windowed.inner.class.serde"].Str)
 	}
 	if l.given("window.size.ms") {
-		l.warnf("window.size.ms", "remove it; windows are defined in the topology", "window.size.ms is deprecated and ignored by Kafka Streams applications")
+		l.warnf("window.size.ms", "remove it; windows are defined in the topology",
+			"window.size.ms = %s is deprecated and ignored by Kafka Streams applications, and so by StoatFlow", v["window.size.ms"].JavaString())
 	}
 	if l.given("upgrade.from") {
 		l.warnf("upgrade.from", "remove it once the JVM instances are upgraded",
-			"upgrade.from only matters for rolling upgrades of JVM instances; StoatFlow ignores it")
+			"upgrade.from = %s only matters for rolling upgrades of JVM instances; StoatFlow ignores it", v["upgrade.from"].JavaString())
 	}
 	if l.given("processing.exception.handler.global.enabled") {
-		l.warnf("processing.exception.handler.global.enabled", "remove it once the JVM application no longer needs it", "processing.exception.handler.global.enabled is deprecated since Kafka 4.3 and becomes always true in 5.0")
+		l.warnf("processing.exception.handler.global.enabled", "remove it once the JVM application no longer needs it",
+			"processing.exception.handler.global.enabled = %t is deprecated since Kafka 4.3 and becomes always true in 5.0; StoatFlow has no global stores yet, so it changes nothing",
+			v["processing.exception.handler.global.enabled"].Bool)
 	}
 	if g := strings.ToLower(v["group.protocol"].Str); g == "streams" {
 		l.warnf("group.protocol", "remove it or set group.protocol=classic",
@@ -396,8 +400,11 @@ func classSetting[T any](l *loader, key string, table map[string]T, def T, sever
 			names = append(names, shortClass(n))
 		}
 		sort.Strings(names)
-		l.add(severity, key, fmt.Sprintf("%s = %s names a Java class with no Go equivalent", key, v.Str),
-			fmt.Sprintf("%s (built-ins: %s)", instead, strings.Join(names, ", ")))
+		hint := instead
+		if len(names) > 0 {
+			hint = fmt.Sprintf("%s (built-ins: %s)", instead, strings.Join(names, ", "))
+		}
+		l.add(severity, key, fmt.Sprintf("%s = %s names a Java class with no Go equivalent", key, v.Str), hint)
 	}
 	return def
 }
@@ -427,7 +434,7 @@ func (l *loader) fill(c *Config) {
 	c.DefaultValueSerde = classSetting(l, DefaultValueSerdeConfig, serdeClasses, SerdeUnset, SeverityError, serdeHint)
 	for _, k := range []string{"default.list.key.serde.inner", "default.list.value.serde.inner", "default.list.key.serde.type", "default.list.value.serde.type"} {
 		if l.given(k) && !v[k].Null {
-			l.errorf(k, "give list serdes to the topology in code", "%s configures Serdes$ListSerde, which StoatFlow does not provide as a default serde", k)
+			l.errorf(k, "give list serdes to the topology in code", "%s = %s configures Serdes$ListSerde, which StoatFlow does not provide as a default serde", k, v[k].Str)
 		}
 	}
 	c.DeserializationExceptionHandler = classSetting(l, DeserializationExceptionHandlerConfig, deserializationClasses, DeserializationLogAndFail, SeverityError,
@@ -483,11 +490,11 @@ func (l *loader) fill(c *Config) {
 		c.UpgradeFrom = v["upgrade.from"].Str
 	}
 	classSetting(l, RocksDBConfigSetterConfig, map[string]struct{}{}, struct{}{}, SeverityWarning,
-		"it is ignored; tune RocksDB with stoatflow.rocksdb.write-buffer-bytes and stoatflow.store.<store>.rocksdb.write-buffer-bytes")
+		"StoatFlow ignores it; tune RocksDB with stoatflow.rocksdb.write-buffer-bytes and stoatflow.store.<store>.rocksdb.write-buffer-bytes")
 	classSetting(l, "default.client.supplier", map[string]struct{}{"org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier": {}}, struct{}{}, SeverityWarning,
-		"it is ignored; StoatFlow's clients are librdkafka clients configured from this file")
+		"StoatFlow ignores it: its clients are librdkafka clients configured from this file")
 	classSetting(l, "processor.wrapper.class", map[string]struct{}{"org.apache.kafka.streams.processor.internals.NoOpProcessorWrapper": {}}, struct{}{}, SeverityWarning,
-		"it is ignored (Kafka Streams also needs it passed to the StreamsBuilder to apply); wrap processors in the Go topology instead")
+		"StoatFlow ignores it (Kafka Streams also needs it passed to the StreamsBuilder to apply); wrap processors in the Go topology instead")
 
 	// StoatFlow's own keys.
 	c.Topology = v[TopologyConfig].Str

@@ -81,9 +81,12 @@ func WriteClientConfig(w io.Writer, title string, m map[string]string) error {
 	return err
 }
 
-// WriteClientConfigs writes the librdkafka configurations of thread 1's main
-// consumer, restore consumer and producer, the global consumer and the admin
-// client, for processID, with secrets hidden.
+// WriteClientConfigs writes the librdkafka configurations of every client the
+// runtime creates, for processID, with secrets hidden: thread 1's main
+// consumer, restore consumer and producer (the other threads' differ only in
+// their ids) and the admin client. They are the maps the runtime passes to the
+// clients, built by the same functions. There is no global consumer block:
+// without global stores no global thread runs.
 func (c *Config) WriteClientConfigs(w io.Writer, processID string) error {
 	blocks := []struct {
 		title string
@@ -91,7 +94,6 @@ func (c *Config) WriteClientConfigs(w io.Writer, processID string) error {
 	}{
 		{"librdkafka main consumer (StreamThread-1)", c.MainConsumerConfig(processID, 1)},
 		{"librdkafka restore consumer (StreamThread-1)", c.RestoreConsumerConfig(processID, 1)},
-		{"librdkafka global consumer", c.GlobalConsumerConfig(processID)},
 		{"librdkafka producer (StreamThread-1)", c.ProducerConfig(processID, 1)},
 		{"librdkafka admin", c.AdminConfig(processID)},
 	}

@@ -115,11 +115,6 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 		return nil, fmt.Errorf("main consumer: %w", err)
 	}
 	rc := cfg.RestoreConsumerConfig(s.processID, idx)
-	rc["enable.partition.eof"] = "true"
-	// The end of a changelog is seen by a fetch that returns nothing: do not
-	// let the broker hold it long.
-	rc["fetch.wait.max.ms"] = "50"
-	rc["group.id"] = cfg.ApplicationID + "-restore" // required by librdkafka; never joins: Assign only
 	if t.restorer, err = kafka.NewConsumer(configMap(rc)); err != nil {
 		t.consumer.Close()
 		return nil, fmt.Errorf("restore consumer: %w", err)

@@ -1,0 +1,142 @@
+package compat
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// notHonoured is a StreamsConfig key that StoatFlow parses and validates but
+// does not act on yet. Load reports any value other than Kafka's default (a
+// default never warns), naming the key, the value and what StoatFlow does
+// instead: a warning when the results are those Kafka Streams would give, an
+// error when they would differ.
+type notHonoured struct {
+	key string
+	sev Severity
+	// instead says what StoatFlow does instead; it may use %d for
+	// max.poll.records.
+	instead string
+	// active, when set, decides from the typed Config whether the setting
+	// differs from Kafka's default (for keys a twin or a deprecated key can
+	// also set, or whose unknown values are already refused).
+	active func(c *Config) bool
+}
+
+// notHonouredKeys are the keys StoatFlow does not act on yet. A key leaves
+// this list in the change that implements it (the config-field test then
+// requires it: a field the runtime reads may not be warned about).
+var notHonouredKeys = []notHonoured{
+	{key: "acceptable.recovery.lag", sev: SeverityWarning,
+		instead: "StoatFlow assigns tasks without warm-up replicas: a task moves at once and restores its state from the changelog before it processes"},
+	{key: "allow.os.group.write.access", sev: SeverityWarning,
+		instead: "StoatFlow creates its state directories with mode 0755 and gives the OS group no write access"},
+	{key: "buffered.records.per.partition", sev: SeverityWarning,
+		instead: "StoatFlow pauses no partition when its buffer fills: each stream thread reads at most max.poll.records (%d) records per poll round and processes them before it polls again"},
+	{key: "ensure.explicit.internal.resource.naming", sev: SeverityWarning,
+		instead: "StoatFlow does not check that internal topics and stores are named in the topology: it starts even where Kafka Streams would refuse a generated name"},
+	{key: "log.summary.interval.ms", sev: SeverityWarning,
+		instead: "StoatFlow logs no periodic processing summary; the process_total and commit_total counters on /metrics count the same"},
+	{key: "max.warmup.replicas", sev: SeverityWarning,
+		instead: "StoatFlow assigns tasks without warm-up replicas: a task moves at once and restores its state from the changelog before it processes"},
+	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
+		instead: "StoatFlow's librdkafka clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
+	{key: "metrics.num.samples", sev: SeverityWarning,
+		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
+	{key: "metrics.recording.level", sev: SeverityWarning,
+		instead: "StoatFlow records the same metrics at every level (docs/metrics.md lists them)"},
+	{key: "metrics.sample.window.ms", sev: SeverityWarning,
+		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
+	{key: "num.standby.replicas", sev: SeverityWarning,
+		instead: "StoatFlow keeps no standby replicas: a task that moves restores its state from the changelog before it processes"},
+	{key: "probing.rebalance.interval.ms", sev: SeverityWarning,
+		instead: "StoatFlow has no warm-up replicas and so triggers no probing rebalances"},
+	{key: "rack.aware.assignment.non_overlap_cost", sev: SeverityWarning,
+		instead: "StoatFlow's task assignment is not rack-aware"},
+	{key: "rack.aware.assignment.strategy", sev: SeverityWarning,
+		instead: "StoatFlow's task assignment is not rack-aware"},
+	{key: "rack.aware.assignment.tags", sev: SeverityWarning,
+		instead: "StoatFlow keeps no standby replicas, so client tags place none"},
+	{key: "rack.aware.assignment.traffic_cost", sev: SeverityWarning,
+		instead: "StoatFlow's task assignment is not rack-aware"},
+	{key: "state.cleanup.delay.ms", sev: SeverityWarning,
+		instead: "StoatFlow does not delete the state of tasks that moved to other instances: their directories stay under state.dir until removed by hand"},
+	{key: "state.cleanup.dir.max.age.ms", sev: SeverityWarning,
+		instead: "StoatFlow deletes no old state directories at start-up: they stay under state.dir until removed by hand"},
+	{key: "task.timeout.ms", sev: SeverityWarning,
+		instead: "StoatFlow has no per-task timeout: librdkafka retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
+	{key: "topology.description.push.enabled", sev: SeverityWarning,
+		instead: "StoatFlow uses the classic rebalance protocol, under which no topology description is pushed, so the setting changes nothing"},
+
+	// Keys whose implementation is under way; each leaves this list with it.
+	{key: DefaultTimestampExtractorConfig, sev: SeverityError,
+		instead: "StoatFlow does not apply timestamp extractors yet: every record keeps the timestamp Kafka stored with it, which changes the results of windows, joins and stream time",
+		active:  func(c *Config) bool { return c.TimestampExtractor != FailOnInvalidTimestamp }},
+	{key: DSLStoreSuppliersClassConfig, sev: SeverityWarning,
+		instead: "StoatFlow's DSL operators always use RocksDB stores; the results are the same",
+		active:  func(c *Config) bool { return c.DSLStore != DSLStoreRocksDB }},
+	{key: "dsl.store.format", sev: SeverityWarning,
+		instead: "StoatFlow's DSL stores do not keep record headers yet",
+		active:  func(c *Config) bool { return c.DSLStoreHeaders }},
+	{key: "topology.optimization", sev: SeverityWarning,
+		instead: "StoatFlow builds the topology unoptimized, as with none: the output records are the same, but the internal topics and stores are those of an unoptimized topology, so it cannot take over the state of a JVM instance that ran with this setting",
+		active:  func(c *Config) bool { return len(c.Optimizations) > 0 }},
+}
+
+// shown renders a value as the user wrote it: a class by its name, a list
+// comma-separated, anything else as Java prints it.
+func shown(v Value) string {
+	switch {
+	case v.Null:
+		return "null"
+	case v.Type == TypeClass:
+		return v.Str
+	case v.Type == TypeList:
+		return strings.Join(v.List, ",")
+	}
+	return v.JavaString()
+}
+
+// notHonoured reports every key of notHonouredKeys set to a value other than
+// its default, and every client.tag.* key.
+func (l *loader) notHonoured(c *Config) {
+	for _, n := range notHonouredKeys {
+		key := n.key
+		if n.active != nil {
+			if !n.active(c) {
+				continue
+			}
+			if key == DSLStoreSuppliersClassConfig && !l.given(key) {
+				key = DefaultDSLStoreConfig // the deprecated key chose the store
+			}
+		} else {
+			k, ok := streamsIndex[key]
+			if !ok {
+				continue // TestNotHonouredKeysAreCatalogKeys keeps this from happening
+			}
+			v, def := l.values[key], k.DefaultValue()
+			if !l.given(key) || v.Equal(def) || (v.Type == TypeString && strings.EqualFold(v.Str, def.Str)) {
+				continue
+			}
+		}
+		instead := n.instead
+		if strings.Contains(instead, "%d") {
+			instead = fmt.Sprintf(instead, c.MaxPollRecords)
+		}
+		hint := "remove the line to silence this warning"
+		if n.sev == SeverityError {
+			hint = "remove the line: StoatFlow does not run where its results would differ from Kafka Streams'"
+		}
+		l.add(n.sev, key, fmt.Sprintf("%s = %s is not supported yet: %s", key, shown(l.values[key]), instead), hint)
+	}
+	tags := make([]string, 0, len(c.ClientTags))
+	for k := range c.ClientTags {
+		tags = append(tags, k)
+	}
+	sort.Strings(tags)
+	for _, k := range tags {
+		l.warnf(ClientTagPrefix+k, "remove the line to silence this warning",
+			"%s%s = %s is not supported yet: StoatFlow keeps no standby replicas and its task assignment is not rack-aware, so client tags place nothing",
+			ClientTagPrefix, k, c.ClientTags[k])
+	}
+}
