@@ -1,0 +1,140 @@
+package serde
+
+import "unicode/utf8"
+
+// Java's UTF-8 decoding with malformed input replaced, as Kafka's
+// StringDeserializer gets it from new String(bytes, UTF_8): every malformed
+// sequence becomes one U+FFFD. Which bytes form one malformed sequence is
+// Java's rule, not Go's: utf8.DecodeRune reports every bad byte on its own,
+// strings.ToValidUTF8 folds a whole run of bad bytes into one replacement, and
+// Java does neither. The differences, each pinned against the JVM in
+// testdata/jvm-serdes.txt:
+//
+//   - an encoded surrogate (ED A0..BF 80..BF) is one malformed sequence of
+//     three bytes, where Go sees three;
+//   - a sequence cut short by the end of the input is one malformed sequence
+//     however many bytes it has (E2 82 at the end: one U+FFFD, Go two);
+//   - a sequence cut short by a byte that is not a continuation byte is one
+//     malformed sequence covering the lead and the continuation bytes before
+//     it (E2 82 41: U+FFFD "A", Go U+FFFD U+FFFD "A"), except that after a
+//     lead byte whose second byte is already out of range (E0 80..9F,
+//     F0 80..8F, F4 90..BF, F5..F7) the lead byte alone is the sequence.
+//
+// Valid UTF-8 decodes to itself, so every function here returns its input
+// untouched when utf8.Valid says so.
+
+// replacement is U+FFFD in UTF-8.
+const replacement = "\uFFFD"
+
+// javaDecodeUTF8 returns the UTF-8 bytes of the Java String that
+// new String(b, UTF_8) makes of b: b itself when it is valid UTF-8.
+func javaDecodeUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string(javaReplaceMalformed(make([]byte, 0, len(b)+8), b))
+}
+
+// javaReplaceMalformed appends b to dst with every malformed sequence, as Java
+// delimits them, replaced by U+FFFD.
+func javaReplaceMalformed(dst, b []byte) []byte {
+	n := len(b)
+	for i := 0; i < n; {
+		size, ok := javaSequence(b[i:])
+		if ok {
+			dst = append(dst, b[i:i+size]...)
+		} else {
+			dst = append(dst, replacement...)
+		}
+		i += size
+	}
+	return dst
+}
+
+func isContinuation(c byte) bool { return c&0xc0 == 0x80 }
+
+// javaSequence returns the length of the sequence at the start of b (len(b) >
+// 0) and whether it is well formed. A malformed sequence is replaced by one
+// U+FFFD and decoding resumes after it.
+func javaSequence(b []byte) (int, bool) {
+	b1 := b[0]
+	rem := len(b)
+	switch {
+	case b1 < 0x80:
+		return 1, true
+
+	case b1 >= 0xc2 && b1 <= 0xdf:
+		if rem < 2 {
+			return rem, false // cut short by the end of the input
+		}
+		if !isContinuation(b[1]) {
+			return 1, false
+		}
+		return 2, true
+
+	case b1 >= 0xe0 && b1 <= 0xef:
+		// Java checks only the overlong E0 form against the second byte;
+		// the surrogate range of ED is found once three bytes are decoded.
+		bad2 := func(b2 byte) bool { return b1 == 0xe0 && b2&0xe0 == 0x80 || !isContinuation(b2) }
+		if rem < 3 {
+			if rem == 2 && bad2(b[1]) {
+				return 1, false
+			}
+			return rem, false
+		}
+		switch {
+		case bad2(b[1]):
+			return 1, false
+		case !isContinuation(b[2]):
+			return 2, false
+		case b1 == 0xed && b[1] >= 0xa0:
+			return 3, false // a UTF-16 surrogate, one malformed sequence
+		}
+		return 3, true
+
+	case b1 >= 0xf0 && b1 <= 0xf7:
+		// F5..F7 lead nothing Java accepts: the lead byte alone is malformed.
+		bad2 := func(b2 byte) bool {
+			return b1 > 0xf4 ||
+				b1 == 0xf0 && (b2 < 0x90 || b2 > 0xbf) ||
+				b1 == 0xf4 && b2&0xf0 != 0x80 ||
+				!isContinuation(b2)
+		}
+		if rem < 4 {
+			switch {
+			case b1 > 0xf4 || rem > 1 && bad2(b[1]):
+				return 1, false
+			case rem > 2 && !isContinuation(b[2]):
+				return 2, false
+			}
+			return rem, false
+		}
+		switch {
+		case bad2(b[1]):
+			return 1, false
+		case !isContinuation(b[2]):
+			return 2, false
+		case !isContinuation(b[3]):
+			return 3, false
+		}
+		return 4, true
+	}
+	// A continuation byte, C0, C1 or F8..FF where a sequence should start.
+	return 1, false
+}
+
+// javaUTF16 returns the UTF-16 code units of the Java String that
+// new String(b, UTF_8) makes of b.
+func javaUTF16(b []byte) []uint16 {
+	s := javaDecodeUTF8(b)
+	out := make([]uint16, 0, len(s))
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			out = append(out, uint16(0xd800+(r>>10)), uint16(0xdc00+(r&0x3ff)))
+			continue
+		}
+		out = append(out, uint16(r))
+	}
+	return out
+}
