@@ -78,7 +78,8 @@ func goRoundTrip(name string, data []byte) string {
 // fuzz corpus, the lenient UUID forms, every BMP character as a UUID digit,
 // and wrong sizes for the fixed-width serdes.
 //
-// With STOATFLOW_UPDATE_SERDE_GOLDEN=1 it rewrites
+// STOATFLOW_ORACLE_JAVA names another java binary to ask. With
+// STOATFLOW_UPDATE_SERDE_GOLDEN=1 it rewrites
 // kstreams/serde/testdata/jvm-serdes.txt, the JVM's answers for a subset of
 // the cases, which kstreams/serde's tests check without a JVM.
 func TestBuiltinSerdesMatchJVM(t *testing.T) {
@@ -107,7 +108,11 @@ func TestBuiltinSerdesMatchJVM(t *testing.T) {
 		in.WriteString(c.line())
 		in.WriteByte('\n')
 	}
-	cmd := exec.CommandContext(ctx, "java", "-Xmx512m", "-cp", jar, "io.stoatflow.reference.SerdeOracle")
+	java := "java"
+	if j := os.Getenv("STOATFLOW_ORACLE_JAVA"); j != "" {
+		java = j // another JVM to compare with, e.g. a newer JDK
+	}
+	cmd := exec.CommandContext(ctx, java, "-Xmx512m", "-cp", jar, "io.stoatflow.reference.SerdeOracle")
 	cmd.Stdin = &in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

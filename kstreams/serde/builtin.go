@@ -23,7 +23,7 @@ func (String) Serialize(_ string, v string) ([]byte, error) {
 	if utf8.ValidString(v) {
 		return []byte(v), nil
 	}
-	return javaReplaceMalformed(make([]byte, 0, len(v)+8), []byte(v)), nil
+	return javaReplaceMalformed([]byte(v)), nil
 }
 
 // Deserialize returns b as a string, malformed sequences replaced as Java does.

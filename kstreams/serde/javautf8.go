@@ -32,23 +32,29 @@ func javaDecodeUTF8(b []byte) string {
 	if utf8.Valid(b) {
 		return string(b)
 	}
-	return string(javaReplaceMalformed(make([]byte, 0, len(b)+8), b))
+	return string(javaReplaceMalformed(b))
 }
 
-// javaReplaceMalformed appends b to dst with every malformed sequence, as Java
+// javaReplaceMalformed returns b with every malformed sequence, as Java
 // delimits them, replaced by U+FFFD.
-func javaReplaceMalformed(dst, b []byte) []byte {
-	n := len(b)
-	for i := 0; i < n; {
+func javaReplaceMalformed(b []byte) []byte {
+	// Room for a few replacements (each three bytes for at least one) before
+	// append has to grow the buffer.
+	dst := make([]byte, 0, len(b)+len(b)/4+8)
+	start := 0 // the well-formed run not yet copied
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
 		size, ok := javaSequence(b[i:])
-		if ok {
-			dst = append(dst, b[i:i+size]...)
-		} else {
-			dst = append(dst, replacement...)
+		if !ok {
+			dst = append(append(dst, b[start:i]...), replacement...)
+			start = i + size
 		}
 		i += size
 	}
-	return dst
+	return append(dst, b[start:]...)
 }
 
 func isContinuation(c byte) bool { return c&0xc0 == 0x80 }
