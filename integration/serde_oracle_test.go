@@ -270,6 +270,15 @@ func oracleCases(t *testing.T, fuzzDir string) []oracleCase {
 		append([]byte("00000000-0000-0000-0000-00000000000"), 0xc3), bytes.Repeat([]byte{0xc3, 0xa9}, 18)} {
 		add("uuid", true, b)
 	}
+	// The canonical form with one character replaced, at every position:
+	// Java's fast path for 36 characters falls back to the lenient parser.
+	const canonical = "123e4567-e89b-12d3-a456-426614174000"
+	for i := range canonical {
+		for _, r := range []string{"+", "-", "F", "\uff21", "\u0663", "g", "\u00e9", "\U0001d7ce", "\xff"} {
+			u, _ := strconv.Unquote(`"` + r + `"`)
+			add("uuid", false, []byte(canonical[:i]+u+canonical[i+1:]))
+		}
+	}
 	// Every BMP character as a digit of the first group: what
 	// Character.digit(ch, 16) accepts, and how much each is worth.
 	for c := rune(0); c < 0x10000; c++ {
