@@ -5,36 +5,39 @@ import "fmt"
 // Kafka class names of the built-in serdes, as they appear in
 // default.key.serde and default.value.serde.
 const (
-	ClassString     = "org.apache.kafka.common.serialization.Serdes$StringSerde"
-	ClassLong       = "org.apache.kafka.common.serialization.Serdes$LongSerde"
-	ClassInteger    = "org.apache.kafka.common.serialization.Serdes$IntegerSerde"
-	ClassShort      = "org.apache.kafka.common.serialization.Serdes$ShortSerde"
-	ClassDouble     = "org.apache.kafka.common.serialization.Serdes$DoubleSerde"
-	ClassFloat      = "org.apache.kafka.common.serialization.Serdes$FloatSerde"
-	ClassBoolean    = "org.apache.kafka.common.serialization.Serdes$BooleanSerde"
-	ClassByteArray  = "org.apache.kafka.common.serialization.Serdes$ByteArraySerde"
-	ClassBytes      = "org.apache.kafka.common.serialization.Serdes$BytesSerde"
-	ClassByteBuffer = "org.apache.kafka.common.serialization.Serdes$ByteBufferSerde"
-	ClassVoid       = "org.apache.kafka.common.serialization.Serdes$VoidSerde"
-	ClassUUID       = "org.apache.kafka.common.serialization.Serdes$UUIDSerde"
+	ClassString    = "org.apache.kafka.common.serialization.Serdes$StringSerde"
+	ClassLong      = "org.apache.kafka.common.serialization.Serdes$LongSerde"
+	ClassInteger   = "org.apache.kafka.common.serialization.Serdes$IntegerSerde"
+	ClassShort     = "org.apache.kafka.common.serialization.Serdes$ShortSerde"
+	ClassDouble    = "org.apache.kafka.common.serialization.Serdes$DoubleSerde"
+	ClassFloat     = "org.apache.kafka.common.serialization.Serdes$FloatSerde"
+	ClassBoolean   = "org.apache.kafka.common.serialization.Serdes$BooleanSerde"
+	ClassByteArray = "org.apache.kafka.common.serialization.Serdes$ByteArraySerde"
+	ClassBytes     = "org.apache.kafka.common.serialization.Serdes$BytesSerde"
+	ClassVoid      = "org.apache.kafka.common.serialization.Serdes$VoidSerde"
+	ClassUUID      = "org.apache.kafka.common.serialization.Serdes$UUIDSerde"
 
 	ClassTimeWindowed    = "org.apache.kafka.streams.kstream.WindowedSerdes$TimeWindowedSerde"
 	ClassSessionWindowed = "org.apache.kafka.streams.kstream.WindowedSerdes$SessionWindowedSerde"
 )
 
+// ClassByteBuffer is Kafka's ByteBufferSerde, whose values are ByteBufferValue.
+const ClassByteBuffer = "org.apache.kafka.common.serialization.Serdes$ByteBufferSerde"
+
 var byClass = map[string]func() Untyped{
-	ClassString:     func() Untyped { return Erase[string](String{}) },
-	ClassLong:       func() Untyped { return Erase[int64](Long{}) },
-	ClassInteger:    func() Untyped { return Erase[int32](Integer{}) },
-	ClassShort:      func() Untyped { return Erase[int16](Short{}) },
-	ClassDouble:     func() Untyped { return Erase[float64](Double{}) },
-	ClassFloat:      func() Untyped { return Erase[float32](Float{}) },
-	ClassBoolean:    func() Untyped { return Erase[bool](Boolean{}) },
-	ClassByteArray:  func() Untyped { return Erase[[]byte](ByteArray{}) },
-	ClassBytes:      func() Untyped { return Erase[BytesValue](Bytes{}) },
+	ClassString:    func() Untyped { return Erase[string](String{}) },
+	ClassLong:      func() Untyped { return Erase[int64](Long{}) },
+	ClassInteger:   func() Untyped { return Erase[int32](Integer{}) },
+	ClassShort:     func() Untyped { return Erase[int16](Short{}) },
+	ClassDouble:    func() Untyped { return Erase[float64](Double{}) },
+	ClassFloat:     func() Untyped { return Erase[float32](Float{}) },
+	ClassBoolean:   func() Untyped { return Erase[bool](Boolean{}) },
+	ClassByteArray: func() Untyped { return Erase[[]byte](ByteArray{}) },
+	ClassBytes:     func() Untyped { return Erase[BytesValue](Bytes{}) },
+	ClassVoid:      func() Untyped { return Erase[VoidValue](Void{}) },
+	ClassUUID:      func() Untyped { return Erase[UUIDValue](UUID{}) },
+
 	ClassByteBuffer: func() Untyped { return Erase[ByteBufferValue](ByteBuffer{}) },
-	ClassVoid:       func() Untyped { return Erase[VoidValue](Void{}) },
-	ClassUUID:       func() Untyped { return Erase[UUIDValue](UUID{}) },
 }
 
 // ByClassName returns the serde Kafka names by its class, for
