@@ -230,6 +230,12 @@ func oracleCases(t *testing.T, fuzzDir string) []oracleCase {
 		}
 	}
 
+	// The examples javautf8.go gives.
+	for _, h := range []string{"eda080", "e282", "e28241", "e080af", "f08f", "f48f", "f490", "f5", "f7bfbfbf"} {
+		b, _ := hex.DecodeString(h)
+		add("string", true, b)
+	}
+
 	rng := rand.New(rand.NewSource(12))
 	pick := []byte{0x41, 0x80, 0xbf, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x90, 0x8f}
 	for i := 0; i < 30000; i++ {

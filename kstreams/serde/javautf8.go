@@ -4,24 +4,23 @@ import "unicode/utf8"
 
 // Java's UTF-8 decoding with malformed input replaced, as Kafka's
 // StringDeserializer gets it from new String(bytes, UTF_8): every malformed
-// sequence becomes one U+FFFD. Which bytes form one malformed sequence is
-// Java's rule, not Go's: utf8.DecodeRune reports every bad byte on its own,
-// strings.ToValidUTF8 folds a whole run of bad bytes into one replacement, and
-// Java does neither. The differences, each pinned against the JVM in
-// testdata/jvm-serdes.txt:
+// sequence becomes one U+FFFD. Where one malformed sequence ends is Java's
+// rule, which is neither of Go's: utf8.DecodeRune (and range over a string)
+// reports each byte of a malformed sequence on its own, and
+// strings.ToValidUTF8 folds a whole run of bad bytes into one replacement.
 //
-//   - an encoded surrogate (ED A0..BF 80..BF) is one malformed sequence of
-//     three bytes, where Go sees three;
-//   - a sequence cut short by the end of the input is one malformed sequence
-//     however many bytes it has (E2 82 at the end: one U+FFFD, Go two);
-//   - a sequence cut short by a byte that is not a continuation byte is one
-//     malformed sequence covering the lead and the continuation bytes before
-//     it (E2 82 41: U+FFFD "A", Go U+FFFD U+FFFD "A"), except that after a
-//     lead byte whose second byte is already out of range (E0 80..9F,
-//     F0 80..8F, F4 90..BF, F5..F7) the lead byte alone is the sequence.
+// Java ends a malformed sequence as Unicode's "maximal subpart" practice
+// does: the lead byte and the continuation bytes after it that could still
+// begin a well-formed sequence, at least one byte. So E2 82 41 is U+FFFD "A"
+// (Go: two U+FFFD), E2 82 at the end is one U+FFFD, E0 80 AF is three (E0
+// takes only A0..BF next) and F0 8F two. The one departure: after ED, Java
+// takes A0..BF as a second byte and refuses the surrogate only once it is
+// decoded, so an encoded surrogate ED A0..BF 80..BF is one malformed sequence
+// (Go and the maximal subparts: three) and ED A0 cut short one. Each of these
+// is pinned against the JVM in testdata/jvm-serdes.txt.
 //
-// Valid UTF-8 decodes to itself, so every function here returns its input
-// untouched when utf8.Valid says so.
+// Valid UTF-8 decodes to itself, so the callers check utf8.Valid first and
+// take the fast path (the check, then one copy into the string) when it holds.
 
 // replacement is U+FFFD in UTF-8.
 const replacement = "\uFFFD"
