@@ -85,6 +85,8 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 			c.ClientTags[strings.TrimPrefix(key, ClientTagPrefix)] = e.Value
 		case strings.HasPrefix(key, ConfigProvidersConfig+"."):
 			// Used by properties.Resolve.
+		case serdeEncodingKeys[key]:
+			l.serdeEncoding(key, e.Value)
 		case internalConfigs[key]:
 			l.warnf(key, "remove it", "%s is a private Kafka Streams setting; StoatFlow ignores it", key)
 		case isAnyClientName(key):

@@ -3,17 +3,31 @@ package serde
 import (
 	"encoding/binary"
 	"math"
+	"unicode/utf8"
 )
 
-// String is Kafka's StringSerde with its default UTF-8 encoding. Go strings
-// are written as they are; invalid UTF-8 is not rewritten.
+// String is Kafka's StringSerde with its default UTF-8 encoding.
+//
+// Deserialize reads bytes as Java's new String(bytes, UTF_8) does: each
+// malformed UTF-8 sequence becomes one U+FFFD, with Java's rule for where a
+// malformed sequence ends (see javautf8.go). So a String-serde topology writes
+// back, and partitions by, the same replaced bytes Kafka Streams does. Valid
+// UTF-8 takes a fast path: one check, one copy.
+//
+// Serialize writes a Go string as the Java String it stands for: a valid one
+// as it is, one with invalid UTF-8 as Java would decode its bytes.
 type String struct{}
 
-// Serialize returns the bytes of v.
-func (String) Serialize(_ string, v string) ([]byte, error) { return []byte(v), nil }
+// Serialize returns the UTF-8 bytes of v, malformed sequences replaced.
+func (String) Serialize(_ string, v string) ([]byte, error) {
+	if utf8.ValidString(v) {
+		return []byte(v), nil
+	}
+	return javaReplaceMalformed([]byte(v)), nil
+}
 
-// Deserialize returns b as a string.
-func (String) Deserialize(_ string, b []byte) (string, error) { return string(b), nil }
+// Deserialize returns b as a string, malformed sequences replaced as Java does.
+func (String) Deserialize(_ string, b []byte) (string, error) { return javaDecodeUTF8(b), nil }
 
 // Long is Kafka's LongSerde: 8 bytes, big-endian two's complement.
 type Long struct{}
@@ -153,6 +167,22 @@ func (ByteArray) Serialize(_ string, v []byte) ([]byte, error) { return v, nil }
 // Deserialize returns b unchanged.
 func (ByteArray) Deserialize(_ string, b []byte) ([]byte, error) { return b, nil }
 
+// ByteBufferValue is the Go form of a java.nio.ByteBuffer: the bytes
+// Kafka's ByteBufferSerializer writes (the buffer from position zero to its
+// limit) and ByteBufferDeserializer wraps.
+type ByteBufferValue []byte
+
+// ByteBuffer is Kafka's ByteBufferSerde: bytes as they are.
+type ByteBuffer struct{}
+
+// Serialize returns v unchanged.
+func (ByteBuffer) Serialize(_ string, v ByteBufferValue) ([]byte, error) { return []byte(v), nil }
+
+// Deserialize returns b unchanged.
+func (ByteBuffer) Deserialize(_ string, b []byte) (ByteBufferValue, error) {
+	return ByteBufferValue(b), nil
+}
+
 // BytesValue is the Go form of Kafka's org.apache.kafka.common.utils.Bytes.
 type BytesValue []byte
 
@@ -183,43 +213,38 @@ func (Void) Deserialize(_ string, b []byte) (VoidValue, error) {
 }
 
 // UUIDValue is a UUID in its canonical 36-character text form, as Kafka's
-// UUIDSerde writes it (UTF-8 of java.util.UUID.toString()).
+// UUIDSerde writes it (UTF-8 of java.util.UUID.toString(): lower-case hex,
+// 8-4-4-4-12).
 type UUIDValue string
 
-// UUID is Kafka's UUIDSerde.
+// UUID is Kafka's UUIDSerde. Deserialize accepts what Kafka's does, the
+// lenient forms of Java's UUID.fromString included (upper-case or fullwidth
+// digits, short groups, a '+' before a group), and returns the canonical
+// form, so a record read and written back carries the bytes Kafka Streams
+// writes. Serialize reads v by the same rules: a UUIDValue need not be
+// canonical, but it must be a UUID.
 type UUID struct{}
 
-// Serialize writes the text form.
-func (UUID) Serialize(_ string, v UUIDValue) ([]byte, error) { return []byte(v), nil }
+// Serialize writes the canonical text form of v.
+func (UUID) Serialize(topic string, v UUIDValue) ([]byte, error) {
+	u, ok := javaUUID(javaUTF16([]byte(v)))
+	if !ok {
+		return nil, serErr("Error serializing %q as a UUID for topic %s: java.util.UUID.fromString does not accept it", string(v), topic)
+	}
+	return []byte(formatUUID(u)), nil
+}
 
-// Deserialize checks the canonical 8-4-4-4-12 hex form.
+// Deserialize parses b as Kafka's UUIDDeserializer does and returns the
+// canonical form.
 func (UUID) Deserialize(_ string, b []byte) (UUIDValue, error) {
 	if b == nil {
 		return "", nil
 	}
-	if !validUUID(b) {
+	u, ok := javaUUID(javaUTF16(b))
+	if !ok {
 		return "", serErr("Error parsing data into UUID")
 	}
-	return UUIDValue(b), nil
-}
-
-func validUUID(b []byte) bool {
-	if len(b) != 36 {
-		return false
-	}
-	for i, c := range b {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
+	return UUIDValue(formatUUID(u)), nil
 }
 
 // Nullable wraps a serde so that a nil *T is Kafka's null: the form typed

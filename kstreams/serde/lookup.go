@@ -21,6 +21,9 @@ const (
 	ClassSessionWindowed = "org.apache.kafka.streams.kstream.WindowedSerdes$SessionWindowedSerde"
 )
 
+// ClassByteBuffer is Kafka's ByteBufferSerde, whose values are ByteBufferValue.
+const ClassByteBuffer = "org.apache.kafka.common.serialization.Serdes$ByteBufferSerde"
+
 var byClass = map[string]func() Untyped{
 	ClassString:    func() Untyped { return Erase[string](String{}) },
 	ClassLong:      func() Untyped { return Erase[int64](Long{}) },
@@ -33,6 +36,8 @@ var byClass = map[string]func() Untyped{
 	ClassBytes:     func() Untyped { return Erase[BytesValue](Bytes{}) },
 	ClassVoid:      func() Untyped { return Erase[VoidValue](Void{}) },
 	ClassUUID:      func() Untyped { return Erase[UUIDValue](UUID{}) },
+
+	ClassByteBuffer: func() Untyped { return Erase[ByteBufferValue](ByteBuffer{}) },
 }
 
 // ByClassName returns the serde Kafka names by its class, for
