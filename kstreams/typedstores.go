@@ -136,7 +136,7 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 		if err != nil {
 			return err
 		}
-		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, value, ts)
 }
@@ -268,7 +268,7 @@ func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) 
 			return err
 		}
 		return s.cache.put(string(windowKey(kb, start)),
-			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, start, value, ts)
 }
