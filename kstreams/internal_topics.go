@@ -187,6 +187,10 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 		tasks[id] = n
 		return n, nil
 	}
+	undecorated := map[string]string{} // broker name → repartition topic as the topology names it
+	for name := range t.repartition {
+		undecorated[TopicRef{Name: name, Internal: true}.Decorated(cfg.ApplicationID)] = name
+	}
 	topics = map[string]int{}
 	for _, it := range t.InternalTopics(cfg) {
 		n, err := taskCount(it.Subtopology)
@@ -194,8 +198,7 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 			return nil, nil, err
 		}
 		if it.Kind == RepartitionTopicKind {
-			name := it.Name[len(cfg.ApplicationID)+1:]
-			if n, err = repartitionCount(name); err != nil {
+			if n, err = repartitionCount(undecorated[it.Name]); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -2,10 +2,10 @@ package kstreams
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
@@ -57,16 +57,32 @@ func (s *storeBase) valueLen(value any) (int, error) {
 	return len(b), nil
 }
 
-func withTimestamp(ts int64, raw []byte) []byte {
-	out := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(raw)), uint64(ts))
-	return append(out, raw...)
+// The byte layouts below are internal/storeformat's, which restore (state's
+// ApplyChangelog) and interactive queries use too: a timestamped value is
+// stored as timestamp ++ value and logged as the value alone with the
+// timestamp as record timestamp; window and session stores log under their
+// store keys.
+
+func timestamped(ts int64, raw []byte) []byte {
+	return storeformat.AppendTimestamped(make([]byte, 0, storeformat.TimestampSize+len(raw)), ts, raw)
 }
 
-func splitTimestamp(b []byte) (int64, []byte, error) {
-	if len(b) < 8 {
-		return 0, nil, fmt.Errorf("kstreams: timestamped value of %d bytes is shorter than its 8-byte timestamp", len(b))
+func (s *storeBase) splitTimestamped(b []byte) (int64, []byte, error) {
+	ts, raw, err := storeformat.SplitTimestamped(b)
+	if err != nil {
+		return 0, nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
 	}
-	return int64(binary.BigEndian.Uint64(b[:8])), b[8:], nil
+	return ts, raw, nil
+}
+
+// windowKey is the window store key of the DSL's window stores, which keep
+// no duplicates: sequence number 0.
+func windowKey(kb []byte, start int64) []byte {
+	return storeformat.AppendWindowKey(make([]byte, 0, len(kb)+storeformat.WindowKeySuffix), kb, start, 0)
+}
+
+func sessionKey(kb []byte, w Window) []byte {
+	return storeformat.AppendSessionKey(make([]byte, 0, len(kb)+storeformat.SessionKeySuffix), kb, w.Start, w.End)
 }
 
 // TimestampedKeyValueStore is the typed view of a DSL key-value store: values
@@ -93,7 +109,7 @@ func (s *TimestampedKeyValueStore) Get(key any) (value any, ts int64, ok bool, e
 	if err != nil || b == nil {
 		return nil, 0, false, err
 	}
-	ts, raw, err := splitTimestamp(b)
+	ts, raw, err := s.splitTimestamped(b)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -120,7 +136,7 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 		if err != nil {
 			return err
 		}
-		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, value, ts)
 }
@@ -147,7 +163,7 @@ func (s *TimestampedKeyValueStore) write(kb []byte, value any, ts int64) error {
 	if err != nil {
 		return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
 	}
-	if err := s.inner.Put(kb, withTimestamp(ts, raw)); err != nil {
+	if err := s.inner.Put(kb, timestamped(ts, raw)); err != nil {
 		return err
 	}
 	return s.logChange(kb, raw, ts)
@@ -221,7 +237,7 @@ func (s *TimestampedWindowStore) Fetch(key any, start int64) (value any, ts int6
 		return nil, 0, false, err
 	}
 	if s.cache != nil {
-		if e, ok := s.cache.get(string(serde.AppendWindowKey(nil, kb, start, 0))); ok {
+		if e, ok := s.cache.get(string(windowKey(kb, start))); ok {
 			return e.value, e.ts, e.value != nil, nil
 		}
 	}
@@ -229,7 +245,7 @@ func (s *TimestampedWindowStore) Fetch(key any, start int64) (value any, ts int6
 	if err != nil || b == nil {
 		return nil, 0, false, err
 	}
-	ts, raw, err := splitTimestamp(b)
+	ts, raw, err := s.splitTimestamped(b)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -251,8 +267,8 @@ func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) 
 		if err != nil {
 			return err
 		}
-		return s.cache.put(string(serde.AppendWindowKey(nil, kb, start, 0)),
-			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+8)
+		return s.cache.put(string(windowKey(kb, start)),
+			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, start, value, ts)
 }
@@ -276,14 +292,14 @@ func (s *TimestampedWindowStore) write(kb []byte, start int64, value any, ts int
 		if err != nil {
 			return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
 		}
-		stored = withTimestamp(ts, raw)
+		stored = timestamped(ts, raw)
 	} else {
 		ts = s.now()
 	}
 	if err := s.inner.Put(kb, start, stored); err != nil {
 		return err
 	}
-	return s.logChange(serde.AppendWindowKey(nil, kb, start, 0), raw, ts)
+	return s.logChange(windowKey(kb, start), raw, ts)
 }
 
 // SessionEntry is one session of a key with its aggregate.
@@ -310,7 +326,7 @@ func (s *SessionStore) FindSessions(key any, earliestEnd, latestStart int64) ([]
 	var derr error
 	err = s.inner.FindSessions(kb, earliestEnd, latestStart, func(w serde.Window, value []byte) bool {
 		if s.cache != nil {
-			if _, cached := s.cache.entries[string(serde.AppendSessionKey(nil, kb, w))]; cached {
+			if _, cached := s.cache.entries[string(sessionKey(kb, w))]; cached {
 				return true // the cache has the newer state
 			}
 		}
@@ -351,7 +367,7 @@ func (s *SessionStore) Put(key any, w Window, value any) error {
 		if err != nil {
 			return err
 		}
-		return s.cache.put(string(serde.AppendSessionKey(nil, kb, w)),
+		return s.cache.put(string(sessionKey(kb, w)),
 			&cacheEntry{keyVal: key, kb: kb, win: w, value: value, ctxTs: s.now(), headers: s.headers()}, true, n)
 	}
 	return s.write(kb, w, value, s.now())
@@ -382,7 +398,7 @@ func (s *SessionStore) write(kb []byte, w Window, value any, ctxTs int64) error 
 		if err := s.inner.Remove(kb, w); err != nil {
 			return err
 		}
-		return s.logChange(serde.AppendSessionKey(nil, kb, w), nil, ctxTs)
+		return s.logChange(sessionKey(kb, w), nil, ctxTs)
 	}
 	raw, err := s.val.SerializeAny(s.topic, value)
 	if err != nil {
@@ -391,5 +407,5 @@ func (s *SessionStore) write(kb []byte, w Window, value any, ctxTs int64) error 
 	if err := s.inner.Put(kb, w, raw); err != nil {
 		return err
 	}
-	return s.logChange(serde.AppendSessionKey(nil, kb, w), raw, ctxTs)
+	return s.logChange(sessionKey(kb, w), raw, ctxTs)
 }

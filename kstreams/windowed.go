@@ -1,9 +1,7 @@
 package kstreams
 
 import (
-	"encoding/binary"
-	"math"
-
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
@@ -62,9 +60,9 @@ func (s windowedKeySerde[K]) SerializeAny(topic string, v any) ([]byte, error) {
 		return nil, err
 	}
 	if s.session {
-		return serde.AppendSessionKey(nil, kb, w.Window), nil
+		return storeformat.AppendSessionKey(make([]byte, 0, len(kb)+storeformat.SessionKeySuffix), kb, w.Window.Start, w.Window.End), nil
 	}
-	return binary.BigEndian.AppendUint64(append([]byte(nil), kb...), uint64(w.Window.Start)), nil
+	return storeformat.AppendTimeWindowedKey(make([]byte, 0, len(kb)+storeformat.TimeWindowedSuffix), kb, w.Window.Start), nil
 }
 
 // SerializeBaseKey returns the key's bytes without the window.
@@ -82,21 +80,15 @@ func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error)
 	}
 	var kb []byte
 	var win Window
+	var err error
 	if s.session {
-		var err error
-		if kb, win, err = serde.SplitSessionKey(b); err != nil {
-			return nil, err
-		}
+		kb, win, err = serde.SplitSessionWindowed(b)
 	} else {
-		if len(b) < 8 {
-			return nil, &serde.SerializationError{Msg: "Size of data received by TimeWindowedDeserializer is shorter than 8"}
-		}
-		kb = b[:len(b)-8]
-		win.Start = int64(binary.BigEndian.Uint64(b[len(b)-8:]))
-		win.End = win.Start + s.size
-		if win.End < 0 {
-			win.End = math.MaxInt64
-		}
+		kb, win.Start, err = serde.SplitTimeWindowed(b)
+		win.End = storeformat.WindowEnd(win.Start, s.size)
+	}
+	if err != nil {
+		return nil, err
 	}
 	k, err := s.inner.DeserializeAny(topic, kb)
 	if err != nil {
@@ -313,10 +305,7 @@ func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 		if e.value != nil {
 			ts = e.ts
 		}
-		end := e.start + p.windows.SizeMs
-		if end < 0 {
-			end = math.MaxInt64
-		}
+		end := storeformat.WindowEnd(e.start, p.windows.SizeMs)
 		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: end}), Value: Change{New: e.value}, Timestamp: ts, Headers: e.headers})
 	})
 	return nil
@@ -330,10 +319,7 @@ func (p *windowAggregate) Process(r Record) error {
 	p.streamTime = max(p.streamTime, r.Timestamp)
 	closeTime := p.streamTime - p.windows.GraceMs
 	for _, start := range p.windows.windowsFor(r.Timestamp) {
-		end := start + p.windows.SizeMs
-		if end < 0 {
-			end = math.MaxInt64
-		}
+		end := storeformat.WindowEnd(start, p.windows.SizeMs)
 		if end <= closeTime {
 			p.ctx.RecordDropped("Skipping record for expired window.")
 			continue

@@ -253,7 +253,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 		Listen: cfg.HTTPListen, AuthToken: cfg.HTTPAuthToken.Value(),
 		TLSCertFile: cfg.HTTPTLSCertFile, TLSKeyFile: cfg.HTTPTLSKeyFile,
 		Isolation: isolation(cfg.IsolationLevel), ApplicationServer: cfg.ApplicationServer,
-		ProcessID: ks.ProcessID, Streams: ks, Topology: topo,
+		ProcessID: ks.ProcessID, Streams: ks, Topology: topo, ApplicationID: cfg.ApplicationID,
 		DefaultKeySerde: defKey, DefaultValueSerde: defVal,
 		Partitions: a.parts.count, Metrics: a.reg, Logger: log,
 	})

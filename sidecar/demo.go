@@ -17,6 +17,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
@@ -239,7 +240,7 @@ func queryCount(app *streams.KafkaStreams, store, word string, iso state.Isolati
 		if v == nil {
 			continue
 		}
-		_, raw, err := state.DecodeTimestamped(v)
+		_, raw, err := storeformat.SplitTimestamped(v)
 		if err != nil {
 			return 0, err
 		}

@@ -3,6 +3,8 @@ package state
 import (
 	"fmt"
 	"math"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 )
 
 // Window and session subjects for the crash test: the keys of each commit
@@ -40,14 +42,14 @@ func init() {
 
 func (c windowCrash) write(n int64) error {
 	for i := 0; i < crashKeys; i++ {
-		if err := c.Put([]byte(fmt.Sprintf("k%03d", i)), EncodeTimestamped(n, crashValue(n)), int64(i)*4_000); err != nil {
+		if err := c.Put([]byte(fmt.Sprintf("k%03d", i)), storeformat.AppendTimestamped(nil, n, crashValue(n)), int64(i)*4_000); err != nil {
 			return err
 		}
 	}
 	for j := 0; j < crashDeletes; j++ {
 		var v []byte
 		if !crashDeleted(n, j) {
-			v = EncodeTimestamped(n, crashValue(n))
+			v = storeformat.AppendTimestamped(nil, n, crashValue(n))
 		}
 		if err := c.Put([]byte(fmt.Sprintf("d%02d", j)), v, int64(j)*15_000); err != nil {
 			return err
@@ -64,7 +66,7 @@ func (c windowCrash) state() (int64, error) {
 	defer it.Close()
 	got := map[string]int64{}
 	for it.Next() {
-		_, v, err := DecodeTimestamped(it.Value())
+		_, v, err := storeformat.SplitTimestamped(it.Value())
 		if err != nil {
 			return 0, err
 		}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 )
 
 // The crash test re-executes the test binary as a child that commits
@@ -146,7 +148,7 @@ func init() {
 
 func (c *kvCrash) val(n int64) []byte {
 	if c.timestamped {
-		return EncodeTimestamped(n, crashValue(n))
+		return storeformat.AppendTimestamped(nil, n, crashValue(n))
 	}
 	return crashValue(n)
 }
@@ -179,7 +181,7 @@ func (c *kvCrash) state() (int64, error) {
 	for it.Next() {
 		v := it.Value()
 		if c.timestamped {
-			if _, v, err = DecodeTimestamped(v); err != nil {
+			if _, v, err = storeformat.SplitTimestamped(v); err != nil {
 				return 0, err
 			}
 		}

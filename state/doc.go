@@ -58,6 +58,35 @@
 // offsets (key stoatflow.observed-stream-time), so that expiry survives a
 // restart.
 //
+// # Record formats and their owners
+//
+// Each format Kafka Streams gives a store's bytes is coded once, and the
+// write path, restore and interactive queries call the same code:
+//
+//   - Byte layouts (timestamped value ts ++ value, window store key key ++
+//     start ++ seqnum, session key key ++ end ++ start, time-windowed key
+//     key ++ start, and the window end rebuilt from a start) belong to
+//     internal/storeformat. kstreams' store views write them and log them,
+//     this package keeps and restores them, kstreams/serde's windowed serdes
+//     and the HTTP layer read them.
+//   - Changelog records (reference §4): a plain key-value store logs (key,
+//     value) at the processed record's timestamp, a versioned store at the
+//     version's timestamp; a timestamped key-value or window store logs the
+//     value without its timestamp and the timestamp as record timestamp;
+//     window and session stores log under their store keys. kstreams' store views
+//     (TimestampedKeyValueStore, KeyValueStore, TimestampedWindowStore,
+//     SessionStore) write them; each store's ApplyChangelog reads them back.
+//   - The versioned store's own rows (validFrom ++ tombstone flag ++ value,
+//     older versions under key ++ validTo), segment column family names and
+//     the segment prefix of segmented keys belong to this package alone:
+//     they never leave the store.
+//   - Topic names: kstreams.ChangelogTopic owns <application.id>-<store>-
+//     changelog, which tasks, the runtime's restore, the test driver and
+//     the HTTP layer's serde calls use; TopicRef.Decorated owns the
+//     application-id prefix of repartition topics; TopicPartition.String
+//     the <topic>-<partition> keys of the offsets column family; Position
+//     Kafka's PositionSerde v0.
+//
 // # Durability (invariants I1, I2, I6)
 //
 // RocksDB runs without a WAL and with atomic_flush, so the data column

@@ -27,7 +27,7 @@ type ReadOnlyKeyValueStore interface {
 
 // KeyValueStore is a transactional byte key-value store. Timestamped stores
 // are key-value stores whose values are an 8-byte big-endian timestamp
-// followed by the raw value (see EncodeTimestamped).
+// followed by the raw value (storeformat.AppendTimestamped).
 type KeyValueStore interface {
 	Store
 	ReadOnlyKeyValueStore
@@ -138,7 +138,7 @@ func (s *kvStore) ApplyChangelog(records []ChangelogRecord, tp TopicPartition, l
 		case r.Value == nil:
 			w.e.Tombstone = true
 		case s.timestamped:
-			w.e.Value = EncodeTimestamped(r.Timestamp, r.Value)
+			w.e.Value = restoredTimestamped(r)
 		default:
 			w.e.Value = r.Value
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 )
 
 // kvFactory opens a key-value store; reopen reopens the same store after a
@@ -334,7 +336,7 @@ func TestApplyChangelogWritesBaseWithOffset(t *testing.T) {
 		}
 		v, _ := s.ReadOnly(ReadCommitted).Get([]byte("b"))
 		if ts {
-			eq(t, v, EncodeTimestamped(200, []byte("2")))
+			eq(t, v, storeformat.AppendTimestamped(nil, 200, []byte("2")))
 		} else {
 			eq(t, string(v), "2")
 		}

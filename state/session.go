@@ -109,7 +109,7 @@ func (ss *sessionStore) Position(iso IsolationLevel) Position { return ss.s.c.po
 
 func (ss *sessionStore) ApplyChangelog(recs []ChangelogRecord, tp TopicPartition, lastOffset int64) error {
 	return ss.s.applyChangelog(recs, tp, lastOffset, func(k []byte) (int64, error) {
-		_, _, end, err := DecodeSessionKey(k)
+		_, _, end, err := splitSessionKey(k)
 		return end, err
 	}, func(r ChangelogRecord) []byte { return r.Value })
 }
@@ -118,7 +118,7 @@ func (ss *sessionStore) Put(key []byte, start, end int64, agg []byte) error {
 	if key == nil || end < start {
 		return ErrInvalidArgument
 	}
-	return ss.s.put(end, EncodeSessionKey(key, start, end), agg)
+	return ss.s.put(end, sessionKey(key, start, end), agg)
 }
 
 func (ss *sessionStore) Remove(key []byte, start, end int64) error {
@@ -149,7 +149,7 @@ func (v sessionView) FetchSession(key []byte, start, end int64) ([]byte, error) 
 	if end < s.liveFrom(s.streamTime(v.iso)) {
 		return nil, s.c.check()
 	}
-	val, ok, err := s.c.get(v.iso, segmentID(end, s.interval), EncodeSessionKey(key, start, end))
+	val, ok, err := s.c.get(v.iso, segmentID(end, s.interval), sessionKey(key, start, end))
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func (v sessionView) find(lo, hi []byte, earliestEnd, latestStart int64, backwar
 	}
 	it := &sessionIter{}
 	it.segIter = segIter{m: m, accept: func(sk []byte) bool {
-		k, start, end, err := DecodeSessionKey(sk)
+		k, start, end, err := splitSessionKey(sk)
 		if err != nil || end < earliestEnd || start > latestStart || !keyOK(k) {
 			return false
 		}
@@ -187,7 +187,7 @@ func (v sessionView) find(lo, hi []byte, earliestEnd, latestStart int64, backwar
 func (v sessionView) FindSessions(key []byte, earliestEnd, latestStart int64, backward bool) (SessionIterator, error) {
 	lo := key
 	if earliestEnd >= 0 {
-		lo = EncodeSessionKey(key, 0, earliestEnd)
+		lo = sessionKey(key, 0, earliestEnd)
 	}
 	hi := prefixEnd(key)
 	return v.find(lo, hi, earliestEnd, latestStart, backward, func(k []byte) bool { return bytes.Equal(k, key) })

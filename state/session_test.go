@@ -112,9 +112,9 @@ func TestSessionReopenAndRetention(t *testing.T) {
 func TestSessionApplyChangelog(t *testing.T) {
 	forEachSession(t, sessOpts, func(t *testing.T, f sessionFactory, s SessionStore, dir string) {
 		recs := []ChangelogRecord{
-			{Key: EncodeSessionKey([]byte("k"), 5, 50), Value: []byte("agg")},
-			{Key: EncodeSessionKey([]byte("j"), 1, 2), Value: []byte("x")},
-			{Key: EncodeSessionKey([]byte("j"), 1, 2), Value: nil},
+			{Key: sessionKey([]byte("k"), 5, 50), Value: []byte("agg")},
+			{Key: sessionKey([]byte("j"), 1, 2), Value: []byte("x")},
+			{Key: sessionKey([]byte("j"), 1, 2), Value: nil},
 		}
 		if err := s.ApplyChangelog(recs, changelogTP, 4); err != nil {
 			t.Fatal(err)

@@ -33,7 +33,8 @@ type ReadOnlyWindowStore interface {
 }
 
 // WindowStore is a transactional window store. Timestamped window stores
-// hold values as EncodeTimestamped gives them.
+// hold values as storeformat.AppendTimestamped lays them out (timestamp ++
+// value).
 type WindowStore interface {
 	Store
 	ReadOnlyWindowStore
@@ -42,7 +43,7 @@ type WindowStore interface {
 	Put(key, value []byte, windowStart int64) error
 	// LastSeq returns the sequence number the last Put used (always 0
 	// unless the store retains duplicates); the changelog key of that put
-	// is EncodeWindowKey(key, windowStart, LastSeq()).
+	// is the window store key of (key, windowStart, LastSeq()).
 	LastSeq() int32
 	ReadOnly(IsolationLevel) ReadOnlyWindowStore
 }
@@ -121,19 +122,19 @@ func (w *windowStore) Position(iso IsolationLevel) Position { return w.s.c.posit
 
 func (w *windowStore) ApplyChangelog(recs []ChangelogRecord, tp TopicPartition, lastOffset int64) error {
 	return w.s.applyChangelog(recs, tp, lastOffset, func(k []byte) (int64, error) {
-		_, ws, _, err := DecodeWindowKey(k)
+		_, ws, _, err := splitWindowKey(k)
 		return ws, err
 	}, func(r ChangelogRecord) []byte {
 		if w.o.Timestamped {
-			return EncodeTimestamped(r.Timestamp, r.Value)
+			return restoredTimestamped(r)
 		}
 		return r.Value
 	})
 }
 
 // Put writes a window. With RetainDuplicates each put gets the next
-// sequence number, so its changelog key is EncodeWindowKey(key, windowStart,
-// LastSeq()).
+// sequence number, so its changelog key is the window store key of (key,
+// windowStart, LastSeq()).
 func (w *windowStore) Put(key, value []byte, windowStart int64) error {
 	if key == nil {
 		return ErrInvalidArgument
@@ -146,7 +147,7 @@ func (w *windowStore) Put(key, value []byte, windowStart int64) error {
 		w.seq = (w.seq + 1) & math.MaxInt32
 		seq = w.seq
 	}
-	return w.s.put(windowStart, EncodeWindowKey(key, windowStart, seq), value)
+	return w.s.put(windowStart, windowKey(key, windowStart, seq), value)
 }
 
 func (w *windowStore) LastSeq() int32 {
@@ -183,7 +184,7 @@ func (v windowView) Fetch(key []byte, ws int64) ([]byte, error) {
 	if ws < s.liveFrom(s.streamTime(v.iso)) {
 		return nil, s.c.check()
 	}
-	val, ok, err := s.c.get(v.iso, segmentID(ws, s.interval), EncodeWindowKey(key, ws, 0))
+	val, ok, err := s.c.get(v.iso, segmentID(ws, s.interval), windowKey(key, ws, 0))
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func (v windowView) iter(lo, hi []byte, from, to int64, backward bool, keyOK fun
 	}
 	it := &windowIter{}
 	it.segIter = segIter{m: m, accept: func(sk []byte) bool {
-		k, ws, _, err := DecodeWindowKey(sk)
+		k, ws, _, err := splitWindowKey(sk)
 		if err != nil || ws < from || ws > to || !keyOK(k) {
 			return false
 		}
@@ -222,11 +223,11 @@ func (v windowView) iter(lo, hi []byte, from, to int64, backward bool, keyOK fun
 }
 
 func (v windowView) FetchRange(key []byte, from, to int64, backward bool) (WindowIterator, error) {
-	lo := EncodeWindowKey(key, max(from, 0), 0)
+	lo := windowKey(key, max(from, 0), 0)
 	if from < 0 {
 		lo = key
 	}
-	hi := successor(EncodeWindowKey(key, to, -1))
+	hi := successor(windowKey(key, to, -1))
 	return v.iter(lo, hi, from, to, backward, func(k []byte) bool { return bytes.Equal(k, key) })
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/linxGnu/grocksdb"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 )
 
 type windowFactory struct {
@@ -159,15 +161,15 @@ func TestWindowApplyChangelogDecodesStoreKeys(t *testing.T) {
 	o.Timestamped = true
 	forEachWindow(t, o, func(t *testing.T, f windowFactory, s WindowStore, dir string) {
 		recs := []ChangelogRecord{
-			{Key: EncodeWindowKey([]byte("k"), 100, 0), Value: []byte("v1"), Timestamp: 105},
-			{Key: EncodeWindowKey([]byte("k"), 200_000, 0), Value: []byte("v2"), Timestamp: 200_001},
-			{Key: EncodeWindowKey([]byte("k"), 100, 0), Value: nil, Timestamp: 300},
+			{Key: windowKey([]byte("k"), 100, 0), Value: []byte("v1"), Timestamp: 105},
+			{Key: windowKey([]byte("k"), 200_000, 0), Value: []byte("v2"), Timestamp: 200_001},
+			{Key: windowKey([]byte("k"), 100, 0), Value: nil, Timestamp: 300},
 		}
 		if err := s.ApplyChangelog(recs, changelogTP, 9); err != nil {
 			t.Fatal(err)
 		}
 		v, _ := s.ReadOnly(ReadCommitted).Fetch([]byte("k"), 200_000)
-		eq(t, v, EncodeTimestamped(200_001, []byte("v2")))
+		eq(t, v, storeformat.AppendTimestamped(nil, 200_001, []byte("v2")))
 		v, _ = s.Fetch([]byte("k"), 100)
 		eq(t, v == nil, true)
 		if f.persistent {

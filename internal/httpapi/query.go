@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
@@ -95,7 +97,14 @@ func (q *query) serializeKey(param, text string) ([]byte, error) {
 	return b, nil
 }
 
-func (q *query) changelogTopic() string { return q.name + "-changelog" }
+// changelogTopic is the topic the store's serdes are called with: the
+// store's changelog, <application.id>-<store>-changelog, as in the tasks
+// that wrote the bytes (Kafka Streams' metered stores do the same for
+// interactive queries). A serde that depends on the topic, such as a schema
+// registry serde, reads the bytes as they were written only with that name.
+func (q *query) changelogTopic() string {
+	return kstreams.ChangelogTopic(q.s.cfg.ApplicationID, q.name)
+}
 
 // parseAs converts text to the value type of s.
 func parseAs(s serde.Untyped, text string) (any, error) {
@@ -183,9 +192,9 @@ func (q *query) decode(e *entry, key, value []byte, timestamped bool) error {
 	}
 	e.Key = k
 	if timestamped {
-		ts, raw, err := state.DecodeTimestamped(value)
+		ts, raw, err := storeformat.SplitTimestamped(value)
 		if err != nil {
-			return err
+			return fmt.Errorf("httpapi: store %s: %w", q.name, err)
 		}
 		e.Timestamp = &ts
 		value = raw
@@ -491,7 +500,9 @@ func (s *Server) windowList(w http.ResponseWriter, r *http.Request, single bool)
 			if err != nil {
 				return err
 			}
-			bounds := func() (int64, int64) { return it.WindowStart(), it.WindowStart() + q.spec.WindowSize }
+			bounds := func() (int64, int64) {
+				return it.WindowStart(), storeformat.WindowEnd(it.WindowStart(), q.spec.WindowSize)
+			}
 			if err := rs.add(it, ls.Partition, q.spec.Timestamped, bounds); err != nil {
 				return err
 			}

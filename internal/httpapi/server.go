@@ -83,6 +83,9 @@ type Config struct {
 	Streams Instance
 	// Topology is the application's topology: store kinds and serdes.
 	Topology *kstreams.Topology
+	// ApplicationID is the application's application.id. The store serdes
+	// are called with the store's changelog topic, which it prefixes.
+	ApplicationID string
 	// DefaultKeySerde and DefaultValueSerde are default.key.serde and
 	// default.value.serde (nil when unset).
 	DefaultKeySerde, DefaultValueSerde serde.Untyped
@@ -124,6 +127,9 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.Topology == nil {
 		return nil, errors.New("httpapi: no topology")
+	}
+	if cfg.ApplicationID == "" {
+		return nil, errors.New("httpapi: no application id")
 	}
 	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
 		return nil, errors.New("httpapi: TLS needs both a certificate and a key file")

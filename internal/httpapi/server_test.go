@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
@@ -95,7 +96,7 @@ func newFixture(t *testing.T, token string) *fixture {
 	}
 	put := func(word string, n int64, commit bool) {
 		p := kstreams.DefaultPartition([]byte(word), 2)
-		if err := f.kv[p].Put([]byte(word), state.EncodeTimestamped(1000+n, long(n))); err != nil {
+		if err := f.kv[p].Put([]byte(word), storeformat.AppendTimestamped(nil, 1000+n, long(n))); err != nil {
 			t.Fatal(err)
 		}
 		if commit {
@@ -113,9 +114,9 @@ func newFixture(t *testing.T, token string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws.Put([]byte("k"), state.EncodeTimestamped(5, long(3)), 0)
-	ws.Put([]byte("k"), state.EncodeTimestamped(15, long(4)), 10_000)
-	ws.Put([]byte("j"), state.EncodeTimestamped(15, long(7)), 10_000)
+	ws.Put([]byte("k"), storeformat.AppendTimestamped(nil, 5, long(3)), 0)
+	ws.Put([]byte("k"), storeformat.AppendTimestamped(nil, 15, long(4)), 10_000)
+	ws.Put([]byte("j"), storeformat.AppendTimestamped(nil, 15, long(7)), 10_000)
 	ws.Commit(nil)
 	ss, err := state.NewInMemorySession(state.SessionOptions{Name: "sessions", RetentionMs: 60_000})
 	if err != nil {
@@ -133,7 +134,7 @@ func newFixture(t *testing.T, token string) *fixture {
 	parts := map[string]int{"counts": 2, "windows": 1, "sessions": 1}
 	srv, err := New(Config{
 		Listen: "127.0.0.1:0", AuthToken: token, Isolation: state.ReadCommitted, ApplicationServer: "host-a:7070",
-		Streams: f.ins, Topology: topo,
+		Streams: f.ins, Topology: topo, ApplicationID: "app",
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
 		Partitions: func(_ context.Context, store string) (int, error) { return parts[store], nil },
 		MaxResults: 3,
@@ -343,7 +344,7 @@ func TestRunServesAndStops(t *testing.T) {
 			t.Errorf("%d goroutines left behind", n-before)
 		}
 	}()
-	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t)})
+	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t), ApplicationID: "app"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,10 +392,10 @@ func TestServesTLS(t *testing.T) {
 	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
 
-	if _, err := New(Config{Topology: testTopology(t), TLSCertFile: certFile}); err == nil {
+	if _, err := New(Config{Topology: testTopology(t), ApplicationID: "app", TLSCertFile: certFile}); err == nil {
 		t.Error("a certificate without a key was accepted")
 	}
-	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t), TLSCertFile: certFile, TLSKeyFile: keyFile})
+	srv, err := New(Config{Listen: "127.0.0.1:0", Topology: testTopology(t), ApplicationID: "app", TLSCertFile: certFile, TLSKeyFile: keyFile})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
 package serde
 
 import (
-	"encoding/binary"
-	"math"
+	"errors"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
 )
 
 // Window is a time window [Start, End) in epoch milliseconds. Session windows
@@ -33,9 +34,7 @@ func (s TimeWindowed[K]) Serialize(topic string, v Windowed[K]) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := make([]byte, 0, len(kb)+8)
-	out = append(out, kb...)
-	return binary.BigEndian.AppendUint64(out, uint64(v.Window.Start)), nil
+	return storeformat.AppendTimeWindowedKey(make([]byte, 0, len(kb)+storeformat.TimeWindowedSuffix), kb, v.Window.Start), nil
 }
 
 // Deserialize reads key bytes ++ int64 window start.
@@ -44,19 +43,15 @@ func (s TimeWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], error
 	if b == nil {
 		return w, nil
 	}
-	if len(b) < 8 {
-		return w, serErr("Size of data received by TimeWindowedDeserializer is shorter than 8")
-	}
-	k, err := s.Inner.Deserialize(topic, b[:len(b)-8])
+	kb, start, err := SplitTimeWindowed(b)
 	if err != nil {
 		return w, err
 	}
-	start := int64(binary.BigEndian.Uint64(b[len(b)-8:]))
-	end := start + s.WindowSize
-	if end < 0 {
-		end = math.MaxInt64
+	k, err := s.Inner.Deserialize(topic, kb)
+	if err != nil {
+		return w, err
 	}
-	return Windowed[K]{Key: k, Window: Window{Start: start, End: end}}, nil
+	return Windowed[K]{Key: k, Window: Window{Start: start, End: storeformat.WindowEnd(start, s.WindowSize)}}, nil
 }
 
 // SerializeBaseKey returns the inner key's bytes without the window: what
@@ -82,7 +77,7 @@ func (s SessionWindowed[K]) Serialize(topic string, v Windowed[K]) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	return AppendSessionKey(make([]byte, 0, len(kb)+16), kb, v.Window), nil
+	return storeformat.AppendSessionKey(make([]byte, 0, len(kb)+storeformat.SessionKeySuffix), kb, v.Window.Start, v.Window.End), nil
 }
 
 // Deserialize reads key bytes ++ int64 end ++ int64 start.
@@ -91,7 +86,7 @@ func (s SessionWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], er
 	if b == nil {
 		return w, nil
 	}
-	kb, win, err := SplitSessionKey(b)
+	kb, win, err := SplitSessionWindowed(b)
 	if err != nil {
 		return w, err
 	}
@@ -134,39 +129,24 @@ func BaseKey(s Untyped, topic string, v any) (b []byte, ok bool, err error) {
 	return b, true, err
 }
 
-// AppendSessionKey appends Kafka's session key layout (key ++ end ++ start) to dst.
-func AppendSessionKey(dst, key []byte, w Window) []byte {
-	dst = append(dst, key...)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(w.End))
-	return binary.BigEndian.AppendUint64(dst, uint64(w.Start))
-}
-
-// SplitSessionKey splits Kafka's session key layout into key bytes and window.
-func SplitSessionKey(b []byte) ([]byte, Window, error) {
-	if len(b) < 16 {
-		return nil, Window{}, serErr("Size of data received by SessionWindowedDeserializer is shorter than 16")
+// SplitTimeWindowed splits TimeWindowedSerde bytes into the inner key's
+// bytes and the window start, with Kafka's error for short input. The
+// layout is internal/storeformat's.
+func SplitTimeWindowed(b []byte) (key []byte, start int64, err error) {
+	key, start, err = storeformat.SplitTimeWindowedKey(b)
+	if errors.Is(err, storeformat.ErrShort) {
+		err = serErr("Size of data received by TimeWindowedDeserializer is shorter than 8")
 	}
-	n := len(b) - 16
-	return b[:n], Window{
-		End:   int64(binary.BigEndian.Uint64(b[n : n+8])),
-		Start: int64(binary.BigEndian.Uint64(b[n+8:])),
-	}, nil
+	return key, start, err
 }
 
-// AppendWindowKey appends Kafka's window store key layout
-// (key ++ int64 windowStart ++ int32 seqnum) to dst, as written to window
-// store changelogs.
-func AppendWindowKey(dst, key []byte, windowStart int64, seqnum int32) []byte {
-	dst = append(dst, key...)
-	dst = binary.BigEndian.AppendUint64(dst, uint64(windowStart))
-	return binary.BigEndian.AppendUint32(dst, uint32(seqnum))
-}
-
-// SplitWindowKey splits Kafka's window store key layout.
-func SplitWindowKey(b []byte) (key []byte, windowStart int64, seqnum int32, err error) {
-	if len(b) < 12 {
-		return nil, 0, 0, serErr("Size of window store key is shorter than 12")
+// SplitSessionWindowed splits SessionWindowedSerde bytes into the inner
+// key's bytes and the session window, with Kafka's error for short input.
+// The layout is internal/storeformat's.
+func SplitSessionWindowed(b []byte) (key []byte, w Window, err error) {
+	key, w.Start, w.End, err = storeformat.SplitSessionKey(b)
+	if errors.Is(err, storeformat.ErrShort) {
+		err = serErr("Size of data received by SessionWindowedDeserializer is shorter than 16")
 	}
-	n := len(b) - 12
-	return b[:n], int64(binary.BigEndian.Uint64(b[n : n+8])), int32(binary.BigEndian.Uint32(b[n+8:])), nil
+	return key, w, err
 }
