@@ -161,7 +161,8 @@ func Stream[K, V any](b *StreamsBuilder, topics []string, consumed ...Consumed[K
 		}
 	}
 	b.streamSources = append(b.streamSources, streamSource{topics: set, name: name})
-	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val})
+	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val,
+		extractor: c.TimestampExtractor})
 	return &KStream[K, V]{b: b, name: name, key: key, val: val}
 }
 
@@ -193,7 +194,8 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		sourceName, tableName = c.Name+"-source", c.Name
 	}
 	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
-	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde)})
+	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde),
+		extractor: c.TimestampExtractor})
 	materialized := mat.Name != ""
 	store := ""
 	if materialized {
@@ -405,7 +407,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 		return ctx.Forward(r)
 	})})
 	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
-	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, failOnInvalidTimestamp: true})
+	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, extractor: FailOnInvalidTimestamp{}})
 	return source
 }
 

@@ -65,8 +65,10 @@ type nodeSpec struct {
 	stores   []string // processor, in connection order
 	key, val serdeSpec
 	supplier func() Processor
-	// timestamp extraction: repartition sources fail on invalid (negative) timestamps.
-	failOnInvalidTimestamp bool
+	// extractor is the source's TimestampExtractor; nil takes the task's
+	// default (default.timestamp.extractor). Repartition sources always fail
+	// on invalid timestamps, as Kafka Streams' do.
+	extractor TimestampExtractor
 }
 
 // StoreKind is the shape of a state store.
