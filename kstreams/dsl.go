@@ -545,7 +545,13 @@ func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
 	if sb.Kind == WindowStoreKind && !sb.Timestamped {
 		b.fail(invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name))
 	}
-	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: sb.Type,
+	// Processor API stores name their engine (Stores.persistent* or
+	// inMemory*); the DSL default never applies to them.
+	typ := sb.Type
+	if typ == DefaultStore {
+		typ = RocksDB
+	}
+	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
 		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}))
 }

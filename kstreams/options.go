@@ -93,7 +93,8 @@ type Grouped[K, V any] struct {
 
 // Materialized configures the store of an aggregation or a table: Kafka's
 // Materialized. The zero value is Materialized.with(null, null): a generated
-// store name, default serdes, RocksDB, caching and logging enabled.
+// store name, default serdes, the engine dsl.store.suppliers.class names
+// (RocksDB unless configured), caching and logging enabled.
 type Materialized[K, V any] struct {
 	Name       string
 	KeySerde   serde.Serde[K]

@@ -271,9 +271,11 @@ func (task *Task) PartitionTime(topic string) int64 {
 
 // SetPartitionTime sets the partition time of an input topic, as the
 // runtime restores it from the committed offsets' metadata before the
-// task processes its first record.
+// task processes its first record; the task's stream time moves up to it,
+// as Kafka Streams' does.
 func (task *Task) SetPartitionTime(topic string, ts int64) {
 	task.partTime[topic] = ts
+	task.streamTime = max(task.streamTime, ts)
 }
 
 // Store returns the task's view of a store (a *TimestampedKeyValueStore,
