@@ -39,7 +39,7 @@ type partQueue struct {
 	committedPartTime int64
 	dirty             bool
 	committed         int64 // the last committed offset, -1 before any
-	purged    int64 // records before this offset were deleted (repartition topics)
+	purged            int64 // records before this offset were deleted (repartition topics)
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
