@@ -405,6 +405,40 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 	return nil
 }
 
+// PeekTimestamp returns the timestamp Process would give the record now,
+// without processing it or counting anything, so that a runtime can pick
+// among a task's input partitions the one whose next record has the
+// smallest extracted timestamp, as Kafka Streams does. The built-in
+// metadata extractors cost nothing on a valid timestamp; otherwise the
+// record is deserialized for the extractor. A record that Process would
+// fail on or drop gets its own timestamp, or the negative extracted one.
+func (task *Task) PeekTimestamp(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) int64 {
+	src, ok := task.sources[topic]
+	if !ok {
+		return timestamp
+	}
+	switch src.extractor.(type) {
+	case FailOnInvalidTimestamp, LogAndSkipOnInvalidTimestamp, UsePartitionTimeOnInvalidTimestamp:
+		if timestamp >= 0 {
+			return timestamp
+		}
+	}
+	k, err := src.key.DeserializeAny(topic, key)
+	if err != nil {
+		return timestamp
+	}
+	v, err := src.val.DeserializeAny(topic, value)
+	if err != nil {
+		return timestamp
+	}
+	in := ConsumerRecord{Topic: topic, Partition: partition, Offset: offset, Timestamp: timestamp, Key: k, Value: v, Headers: headers}
+	ts, err := src.extractor.Extract(in, task.PartitionTime(topic))
+	if err != nil {
+		return timestamp
+	}
+	return ts
+}
+
 func (n *taskNode) process(r Record) error {
 	task := n.task
 	prev, prevHeaders := task.curTs, task.curHeaders

@@ -40,6 +40,10 @@ type partQueue struct {
 	dirty             bool
 	committed         int64 // the last committed offset, -1 before any
 	purged            int64 // records before this offset were deleted (repartition topics)
+	// headTs caches the extracted timestamp of the record at offset
+	// headOff (valid when headKnown), which picks the next partition.
+	headTs, headOff int64
+	headKnown       bool
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -585,7 +589,7 @@ func (t *streamThread) process() error {
 				if len(c.recs) == 0 {
 					continue
 				}
-				if q == nil || c.recs[0].Timestamp.Before(q.recs[0].Timestamp) {
+				if q == nil || t.headTimestamp(a, c) < t.headTimestamp(a, q) {
 					q = c
 				}
 			}
@@ -624,17 +628,40 @@ func (t *streamThread) process() error {
 	return nil
 }
 
-func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
-	ts := m.Timestamp.UnixMilli()
+// recordTimestamp is a fetched record's own timestamp, -1 when it has none.
+func recordTimestamp(m *kafka.Message) int64 {
 	if m.Timestamp.IsZero() {
-		ts = -1
+		return -1
 	}
+	return m.Timestamp.UnixMilli()
+}
+
+func recordHeaders(m *kafka.Message) []kstreams.Header {
 	var hs []kstreams.Header
 	for _, h := range m.Headers {
 		hs = append(hs, kstreams.Header{Key: h.Key, Value: h.Value})
 	}
+	return hs
+}
+
+// headTimestamp is the timestamp the task's extractor gives q's next record,
+// which orders a task's partitions as Kafka Streams orders them: by
+// extracted timestamp, not the record's own. It is computed once per head
+// record; q's partition time, which it may depend on, changes only when q's
+// head is processed.
+func (t *streamThread) headTimestamp(a *activeTask, q *partQueue) int64 {
+	m := q.recs[0]
 	off := int64(m.TopicPartition.Offset)
-	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, ts, hs)
+	if !q.headKnown || q.headOff != off {
+		q.headTs = a.task.PeekTimestamp(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
+		q.headOff, q.headKnown = off, true
+	}
+	return q.headTs
+}
+
+func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
+	off := int64(m.TopicPartition.Offset)
+	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
 	if err != nil {
 		if err := t.handleProcessError(a, q, m, err); err != nil {
 			return err
@@ -889,7 +916,7 @@ func (t *streamThread) rewind(fenced bool) error {
 			}
 			// Partition time goes back with the offset (the replayed records
 			// must see the partition time they saw the first time).
-			q.recs, q.next, q.dirty, q.partTime = nil, -1, false, q.committedPartTime
+			q.recs, q.next, q.dirty, q.partTime, q.headKnown = nil, -1, false, q.committedPartTime, false
 		}
 		if a.task != nil {
 			a.task.Close()

@@ -154,3 +154,35 @@ func (p *backdater) Process(r kstreams.Record) error {
 	r.Timestamp = -3
 	return p.ctx.Forward(r)
 }
+
+// PeekTimestamp is what Process will give the record, without processing
+// it: the runtime orders a task's partitions by it.
+func TestPeekTimestampIsTheExtractedTimestamp(t *testing.T) {
+	fromValue := kstreams.TimestampExtractorFunc(func(r kstreams.ConsumerRecord, _ int64) (int64, error) {
+		return strconv.ParseInt(r.Value.(string), 10, 64)
+	})
+	for _, c := range []struct {
+		name      string
+		extractor kstreams.TimestampExtractor
+		value     string
+		ts, want  int64
+	}{
+		{"valid timestamp", kstreams.FailOnInvalidTimestamp{}, "1", 70, 70},
+		{"partition time", kstreams.UsePartitionTimeOnInvalidTimestamp{}, "1", -1, 50},
+		{"skipped", kstreams.LogAndSkipOnInvalidTimestamp{}, "1", -1, -1},
+		{"payload", fromValue, "1234", 70, 1234},
+		{"failing extractor", fromValue, "nan", 70, 70},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := build(t, passthrough(kstreams.Consumed[string, string]{TimestampExtractor: c.extractor}), kstreamstest.Config{})
+			pipeAll(t, d, []kv{{"a", []byte("50"), 50}})
+			task, _ := d.Task(kstreams.TaskID{})
+			if got := task.PeekTimestamp("in", 0, 1, []byte("b"), []byte(c.value), c.ts, nil); got != c.want {
+				t.Errorf("PeekTimestamp = %d, want %d", got, c.want)
+			}
+			if n := len(d.ReadOutput("out")); n != 1 || task.DroppedRecords() != 0 || task.PartitionTime("in") != 50 {
+				t.Errorf("peeking changed the task: %d outputs, %d dropped, partition time %d", n, task.DroppedRecords(), task.PartitionTime("in"))
+			}
+		})
+	}
+}
