@@ -401,3 +401,83 @@ func storeDirs(t *testing.T, stateDir string) []string {
 	}
 	return out
 }
+
+// TestPartitionTimeHandedOverFromKafkaStreams: a Kafka Streams 4.4 instance
+// processes the first records of a partition under
+// UsePartitionTimeOnInvalidTimestamp and stops; StoatFlow then takes over
+// the same application (group, changelog). Its first record has no
+// timestamp: StoatFlow must take the partition time Kafka Streams committed
+// in the offset metadata (as a Kafka Streams instance taking over would)
+// instead of failing for an unknown partition time, and count on from the
+// window store it restored from Kafka Streams' changelog.
+func TestPartitionTimeHandedOverFromKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "windowedcount", "streams.properties")
+	bootstrap := testkafka.Bootstrap(t)
+	in := testkafka.Topic(t, "in")
+	out := in + "-out"
+	testkafka.CreateTopics(t, bootstrap, 1, in, out)
+	produce := func(events []event) {
+		recs := eventRecords(events)
+		for i := range recs {
+			recs[i].Topic, recs[i].Partition = in, 0
+		}
+		testkafka.Produce(t, bootstrap, recs...)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	set := map[string]string{
+		"bootstrap.servers": bootstrap, "application.id": in + "-app", "state.dir": t.TempDir(),
+		"processing.guarantee": "exactly_once_v2", "statestore.cache.max.bytes": "0",
+		"default.timestamp.extractor": "org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp",
+	}
+	args := map[string]string{"input": in, "output": out}
+
+	produce([]event{{"a", 1}, {"a", 5}, {"b", 3}})
+	ref, err := StartReference(ctx, ReferenceOptions{App: windowedcount.Name, Configs: []string{props}, Set: set, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(45 * time.Second)
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := testkafka.ReadCommitted(bootstrap, out, 3, 2*time.Minute, 2*time.Second); err != nil {
+		t.Fatalf("Kafka Streams output: %v\n%s", err, ref.Stderr())
+	}
+	if err := ref.Stop(45 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+
+	produce([]event{{"a", noTimestamp}, {"b", 7}})
+	set["state.dir"] = t.TempDir() // StoatFlow restores the store from Kafka Streams' changelog
+	cfg, err := LoadConfig([]string{props}, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := StartStoatFlow(ctx, windowedcount.Name, args, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ks.Close(context.Background())
+	got, err := testkafka.ReadCommitted(bootstrap, out, 5, time.Minute, 2*time.Second)
+	if err != nil {
+		t.Fatalf("StoatFlow output: %v (instance error: %v)", err, ks.Err())
+	}
+	// Every record falls in the window starting at epochBase (a whole minute).
+	wkey := func(k string) []byte { return append([]byte(k), long(epochBase)...) }
+	want := []testkafka.Record{
+		// Kafka Streams' three, then StoatFlow's two: the record without a
+		// timestamp at the committed partition time (5 s), counted third in
+		// the restored window.
+		{Key: wkey("a"), Value: long(1), Timestamp: time.UnixMilli(epochBase + 1000)},
+		{Key: wkey("a"), Value: long(2), Timestamp: time.UnixMilli(epochBase + 5000)},
+		{Key: wkey("b"), Value: long(1), Timestamp: time.UnixMilli(epochBase + 3000)},
+		{Key: wkey("a"), Value: long(3), Timestamp: time.UnixMilli(epochBase + 5000)},
+		{Key: wkey("b"), Value: long(2), Timestamp: time.UnixMilli(epochBase + 7000)},
+	}
+	comparePartitions(t, "output", want, got)
+}
