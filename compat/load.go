@@ -472,7 +472,9 @@ func (l *loader) fill(c *Config) {
 			l.warnf(DefaultDSLStoreConfig, "remove default.dsl.store", "default.dsl.store is deprecated and ignored because dsl.store.suppliers.class is set")
 		}
 	} else {
-		l.warnf(DefaultDSLStoreConfig, "use dsl.store.suppliers.class", "default.dsl.store is deprecated; use dsl.store.suppliers.class")
+		l.warnf(DefaultDSLStoreConfig, "use dsl.store.suppliers.class", "default.dsl.store is deprecated; StoatFlow applies %s=%s to the DSL stores of every topology, as Kafka Streams does only "+
+			"for a topology built with a TopologyConfig (at run time it reads dsl.store.suppliers.class alone); use dsl.store.suppliers.class",
+			DefaultDSLStoreConfig, v[DefaultDSLStoreConfig].Str)
 		if v[DefaultDSLStoreConfig].Str == "in_memory" {
 			c.DSLStore = DSLStoreInMemory
 			v[DSLStoreSuppliersClassConfig] = Value{Type: TypeClass, Str: DSLStoreInMemory.String()}

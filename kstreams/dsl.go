@@ -177,7 +177,8 @@ func Stream[K, V any](b *StreamsBuilder, topics []string, consumed ...Consumed[K
 		}
 	}
 	b.streamSources = append(b.streamSources, streamSource{topics: set, name: name})
-	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val})
+	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val,
+		extractor: c.TimestampExtractor})
 	return &KStream[K, V]{b: b, name: name, key: key, val: val}
 }
 
@@ -209,7 +210,8 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		sourceName, tableName = c.Name+"-source", c.Name
 	}
 	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
-	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde)})
+	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde),
+		extractor: c.TimestampExtractor})
 	materialized := mat.Name != ""
 	store := ""
 	if materialized {
@@ -474,7 +476,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 		return ctx.Forward(r)
 	})})
 	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
-	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, failOnInvalidTimestamp: true})
+	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, extractor: FailOnInvalidTimestamp{}})
 	return source
 }
 
@@ -620,7 +622,13 @@ func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
 	if sb.Kind == WindowStoreKind && !sb.Timestamped {
 		b.fail(invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name))
 	}
-	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: sb.Type,
+	// Processor API stores name their engine (Stores.persistent* or
+	// inMemory*); the DSL default never applies to them.
+	typ := sb.Type
+	if typ == DefaultStore {
+		typ = RocksDB
+	}
+	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
 		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}))
 }

@@ -49,16 +49,26 @@ func validateName(name string) error {
 }
 
 // Consumed configures a source: Kafka's Consumed. Empty fields take the
-// defaults (generated name, default serdes).
+// defaults (generated name, default serdes, default.timestamp.extractor).
 type Consumed[K, V any] struct {
 	Name       string
 	KeySerde   serde.Serde[K]
 	ValueSerde serde.Serde[V]
+	// TimestampExtractor gives the source's records their timestamps; nil
+	// means the application's default.timestamp.extractor.
+	TimestampExtractor TimestampExtractor
 }
 
 // ConsumedWith is Consumed.with(keySerde, valueSerde).
 func ConsumedWith[K, V any](k serde.Serde[K], v serde.Serde[V]) Consumed[K, V] {
 	return Consumed[K, V]{KeySerde: k, ValueSerde: v}
+}
+
+// WithTimestampExtractor is Consumed.withTimestampExtractor: c with its
+// source's timestamps taken by e.
+func (c Consumed[K, V]) WithTimestampExtractor(e TimestampExtractor) Consumed[K, V] {
+	c.TimestampExtractor = e
+	return c
 }
 
 // Produced configures a sink: Kafka's Produced.
@@ -83,7 +93,8 @@ type Grouped[K, V any] struct {
 
 // Materialized configures the store of an aggregation or a table: Kafka's
 // Materialized. The zero value is Materialized.with(null, null): a generated
-// store name, default serdes, RocksDB, caching and logging enabled.
+// store name, default serdes, the engine dsl.store.suppliers.class names
+// (RocksDB unless configured), caching and logging enabled.
 type Materialized[K, V any] struct {
 	Name       string
 	KeySerde   serde.Serde[K]

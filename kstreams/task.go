@@ -3,6 +3,7 @@ package kstreams
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"slices"
 	"time"
@@ -46,8 +47,17 @@ type TaskConfig struct {
 	Stores map[string]StateStore
 	// Output receives sink and changelog records.
 	Output RecordCollector
-	// OnDroppedRecord, if set, is called for every record a processor skips.
+	// OnDroppedRecord, if set, is called for every record a processor skips,
+	// and for every input record a source drops because its extracted
+	// timestamp is negative (reason DroppedNegativeTimestamp).
 	OnDroppedRecord func(processor, reason string)
+	// DefaultTimestampExtractor gives timestamps to the records of every
+	// source whose Consumed names no extractor (default.timestamp.extractor);
+	// FailOnInvalidTimestamp if nil.
+	DefaultTimestampExtractor TimestampExtractor
+	// Logger receives the warnings of the task (records dropped for a
+	// negative timestamp); nothing is logged if nil.
+	Logger *slog.Logger
 	// WallClock reads the wall clock for wall-clock punctuations; time.Now
 	// if nil.
 	WallClock func() time.Time
@@ -81,6 +91,8 @@ type Task struct {
 	md           RecordMetadata
 	hasMD        bool
 	dropped      int64
+	partTime     map[string]int64 // decorated source topic → partition time
+	log          *slog.Logger
 }
 
 type taskNode struct {
@@ -90,6 +102,8 @@ type taskNode struct {
 	proc     Processor
 	key, val serde.Untyped
 	topic    string // sink: broker topic name
+	// extractor gives a source's records their timestamps.
+	extractor TimestampExtractor
 }
 
 // NewTask instantiates the processors of one task with the given stores.
@@ -99,9 +113,17 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	}
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{},
-		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock}
+		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
+		partTime: map[string]int64{}, log: cfg.Logger}
 	if task.clock == nil {
 		task.clock = time.Now
+	}
+	if task.log == nil {
+		task.log = slog.New(slog.DiscardHandler)
+	}
+	defaultExtractor := cfg.DefaultTimestampExtractor
+	if defaultExtractor == nil {
+		defaultExtractor = FailOnInvalidTimestamp{}
 	}
 	decorate := func(topic string) string {
 		return TopicRef{Name: topic, Internal: t.repartition[topic] != nil}.Decorated(cfg.ApplicationID)
@@ -119,6 +141,10 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 				return nil, fmt.Errorf("kstreams: %s value serde: %w", name, err)
 			}
 			if spec.kind == SourceNode {
+				n.extractor = spec.extractor
+				if n.extractor == nil {
+					n.extractor = defaultExtractor
+				}
 				for _, topic := range spec.topics {
 					task.sources[decorate(topic)] = n
 				}
@@ -229,8 +255,28 @@ func (task *Task) SourceTopics() []string {
 // StreamTime is the largest timestamp the task has processed, -1 before any.
 func (task *Task) StreamTime() int64 { return task.streamTime }
 
-// DroppedRecords counts the records the task's processors skipped.
+// DroppedRecords counts the records the task dropped: skipped by its
+// processors or dropped for a negative extracted timestamp.
 func (task *Task) DroppedRecords() int64 { return task.dropped }
+
+// PartitionTime is the largest timestamp extracted from the records of one
+// input topic (its broker name) of the task, -1 before any: Kafka's
+// partition time, which the runtime commits with the offsets.
+func (task *Task) PartitionTime(topic string) int64 {
+	if ts, ok := task.partTime[topic]; ok {
+		return ts
+	}
+	return -1
+}
+
+// SetPartitionTime sets the partition time of an input topic, as the
+// runtime restores it from the committed offsets' metadata before the
+// task processes its first record; the task's stream time moves up to it,
+// as Kafka Streams' does.
+func (task *Task) SetPartitionTime(topic string, ts int64) {
+	task.partTime[topic] = ts
+	task.streamTime = max(task.streamTime, ts)
+}
 
 // Store returns the task's view of a store (a *TimestampedKeyValueStore,
 // *TimestampedWindowStore or *SessionStore).
@@ -310,8 +356,12 @@ func (e *DeserializationError) Error() string { return "deserialization failed: 
 
 func (e *DeserializationError) Unwrap() error { return e.Err }
 
-// Process deserializes one input record of topic (its broker name) and runs
-// it through the sub-topology.
+// Process deserializes one input record of topic (its broker name), gives
+// it its timestamp with the source's TimestampExtractor (timestamp is the
+// record's own) and runs it through the sub-topology. A record whose
+// extracted timestamp is negative is dropped, counted and logged, and
+// Process returns nil; an extractor's error is a *TimestampExtractionError
+// inside the *ProcessError.
 func (task *Task) Process(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) error {
 	src, ok := task.sources[topic]
 	if !ok {
@@ -319,9 +369,6 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 	}
 	fail := func(node string, err error) error {
 		return &ProcessError{Task: task.id, Topic: topic, Partition: partition, Offset: offset, Node: node, Err: err}
-	}
-	if timestamp < 0 {
-		return fail(src.spec.name, fmt.Errorf("input record has invalid (negative) timestamp %d", timestamp))
 	}
 	k, err := src.key.DeserializeAny(topic, key)
 	if err != nil {
@@ -331,6 +378,24 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 	if err != nil {
 		return fail(src.spec.name, &DeserializationError{Err: fmt.Errorf("value: %w", err)})
 	}
+	// Kafka Streams extracts after deserializing: the extractor sees the
+	// key and value, and a record the deserialization handler skips is
+	// never extracted.
+	in := ConsumerRecord{Topic: topic, Partition: partition, Offset: offset, Timestamp: timestamp, Key: k, Value: v, Headers: headers}
+	timestamp, err = src.extractor.Extract(in, task.PartitionTime(topic))
+	if err != nil {
+		return fail(src.spec.name, &TimestampExtractionError{Extractor: extractorName(src.extractor), Err: err})
+	}
+	if timestamp < 0 {
+		task.log.Warn("skipping record due to negative extracted timestamp", "task", task.id.String(), "topic", topic,
+			"partition", partition, "offset", offset, "extractedTimestamp", timestamp, "extractor", extractorName(src.extractor))
+		task.dropped++
+		if task.onDrop != nil {
+			task.onDrop(src.spec.name, DroppedNegativeTimestamp)
+		}
+		return nil
+	}
+	task.partTime[topic] = max(task.PartitionTime(topic), timestamp)
 	task.streamTime = max(task.streamTime, timestamp)
 	task.md, task.hasMD = RecordMetadata{Topic: topic, Partition: partition, Offset: offset}, true
 	defer func() { task.hasMD = false }()
@@ -338,6 +403,40 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 		return fail(src.spec.name, err)
 	}
 	return nil
+}
+
+// PeekTimestamp returns the timestamp Process would give the record now,
+// without processing it or counting anything, so that a runtime can pick
+// among a task's input partitions the one whose next record has the
+// smallest extracted timestamp, as Kafka Streams does. The built-in
+// metadata extractors cost nothing on a valid timestamp; otherwise the
+// record is deserialized for the extractor. A record that Process would
+// fail on or drop gets its own timestamp, or the negative extracted one.
+func (task *Task) PeekTimestamp(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) int64 {
+	src, ok := task.sources[topic]
+	if !ok {
+		return timestamp
+	}
+	switch src.extractor.(type) {
+	case FailOnInvalidTimestamp, LogAndSkipOnInvalidTimestamp, UsePartitionTimeOnInvalidTimestamp:
+		if timestamp >= 0 {
+			return timestamp
+		}
+	}
+	k, err := src.key.DeserializeAny(topic, key)
+	if err != nil {
+		return timestamp
+	}
+	v, err := src.val.DeserializeAny(topic, value)
+	if err != nil {
+		return timestamp
+	}
+	in := ConsumerRecord{Topic: topic, Partition: partition, Offset: offset, Timestamp: timestamp, Key: k, Value: v, Headers: headers}
+	ts, err := src.extractor.Extract(in, task.PartitionTime(topic))
+	if err != nil {
+		return timestamp
+	}
+	return ts
 }
 
 func (n *taskNode) process(r Record) error {

@@ -65,8 +65,10 @@ type nodeSpec struct {
 	stores   []string // processor, in connection order
 	key, val serdeSpec
 	supplier func() Processor
-	// timestamp extraction: repartition sources fail on invalid (negative) timestamps.
-	failOnInvalidTimestamp bool
+	// extractor is the source's TimestampExtractor; nil takes the task's
+	// default (default.timestamp.extractor). Repartition sources always fail
+	// on invalid timestamps, as Kafka Streams' do.
+	extractor TimestampExtractor
 }
 
 // StoreKind is the shape of a state store.
@@ -93,11 +95,38 @@ func (k StoreKind) String() string {
 // StoreType is the storage engine a Materialized asks for.
 type StoreType int
 
-// Store types, as Kafka's dsl.store.suppliers / Materialized.withStoreType.
+// Store types, as Kafka's Materialized.withStoreType. DefaultStore, the zero
+// value, leaves the choice to the application's dsl.store.suppliers.class
+// (or default.dsl.store), as a Materialized without a store type does.
 const (
-	RocksDB StoreType = iota
+	DefaultStore StoreType = iota
+	RocksDB
 	InMemory
 )
+
+// Resolve returns the engine a store of type t is built with when the
+// application's DSL default is dslDefault (RocksDB or InMemory): t itself
+// unless t is DefaultStore.
+func (t StoreType) Resolve(dslDefault StoreType) StoreType {
+	if t != DefaultStore {
+		return t
+	}
+	if dslDefault == DefaultStore {
+		return RocksDB
+	}
+	return dslDefault
+}
+
+// String names the type as Kafka's Materialized.StoreType does.
+func (t StoreType) String() string {
+	switch t {
+	case RocksDB:
+		return "ROCKS_DB"
+	case InMemory:
+		return "IN_MEMORY"
+	}
+	return "default"
+}
 
 // StoreSpec describes a state store of the topology.
 type StoreSpec struct {
@@ -108,9 +137,12 @@ type StoreSpec struct {
 	// with the timestamp as record timestamp. All DSL key-value and window
 	// aggregation stores are timestamped; session stores are not.
 	Timestamped bool
-	Type        StoreType
-	Caching     bool
-	Logging     bool
+	// Type is the engine the topology asks for; DefaultStore (every DSL
+	// store without a Materialized store type) takes the application's
+	// dsl.store.suppliers.class: see StoreType.Resolve.
+	Type    StoreType
+	Caching bool
+	Logging bool
 	// LogConfig is the per-store changelog topic config
 	// (Materialized.withLoggingEnabled(map)); it wins over topic.* settings.
 	LogConfig map[string]string

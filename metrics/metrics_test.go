@@ -85,6 +85,9 @@ func TestCommitRestoreAndDropMetrics(t *testing.T) {
 	r.OnRestoreBatch("counts", tp, 40)
 	r.OnRestoreEnd("counts", tp, 100)
 	r.OnDroppedRecord(kstreams.TaskID{Subtopology: 0, Partition: 1}, "", "deserialization-error")
+	// A record dropped for a negative extracted timestamp counts in the
+	// task's dropped-records, as Kafka Streams' RecordQueue records it.
+	r.OnDroppedRecord(kstreams.TaskID{Subtopology: 0, Partition: 1}, "KSTREAM-SOURCE-0000000000", kstreams.DroppedNegativeTimestamp)
 	r.SetClientState(streams.Running)
 	r.SetProcess("app-1", "pid-1")
 	r.SetProcess("app-2", "pid-2")
@@ -102,7 +105,8 @@ func TestCommitRestoreAndDropMetrics(t *testing.T) {
 		"kafka_streams_stream_task_metrics_restore_remaining_records_total,task_id=1_3":         0,
 		"stoatflow_restoration_in_progress":                                                     0,
 		"stoatflow_dropped_records_total,reason=deserialization-error":                          1,
-		"kafka_streams_stream_task_metrics_dropped_records_total,task_id=0_1":                   1,
+		"stoatflow_dropped_records_total,reason=negative-timestamp":                             1,
+		"kafka_streams_stream_task_metrics_dropped_records_total,task_id=0_1":                   2,
 		"kafka_streams_stream_metrics_client_state,client_id=app-1,process_id=pid-1":            2,
 	} {
 		if v, ok := got[k]; !ok || v != want {

@@ -73,7 +73,7 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 	if spec.Logging {
 		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
 	}
-	persistent := spec.Type == kstreams.RocksDB
+	persistent := spec.Type.Resolve(dslStoreType(t.s.cfg.DSLStore)) == kstreams.RocksDB
 	switch spec.Kind {
 	case kstreams.KeyValueStoreKind:
 		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget, RocksDB: rocks}

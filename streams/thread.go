@@ -31,11 +31,19 @@ type partQueue struct {
 	recs []*kafka.Message
 	// next is the offset to commit: one past the last processed record, -1
 	// before any.
-	next      int64
-	partTime  int64
-	dirty     bool
-	committed int64 // the last committed offset, -1 before any
-	purged    int64 // records before this offset were deleted (repartition topics)
+	next int64
+	// partTime is the task's partition time of this partition (the largest
+	// extracted timestamp), committed in the offset metadata;
+	// committedPartTime is the one committed with committed.
+	partTime          int64
+	committedPartTime int64
+	dirty             bool
+	committed         int64 // the last committed offset, -1 before any
+	purged            int64 // records before this offset were deleted (repartition topics)
+	// headTs caches the extracted timestamp of the record at offset
+	// headOff (valid when headKnown), which picks the next partition.
+	headTs, headOff int64
+	headKnown       bool
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -353,6 +361,23 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 			}
 		}
 	}
+	// Each partition starts at its committed partition time, as in Kafka
+	// Streams: the extractors see it, and a task's stream time starts there.
+	var mine []kafka.TopicPartition
+	for _, p := range parts {
+		if t.byTP[tpKey{*p.Topic, p.Partition}] != nil {
+			mine = append(mine, kafka.TopicPartition{Topic: p.Topic, Partition: p.Partition})
+		}
+	}
+	if len(mine) > 0 {
+		committed, err := t.committedOffsets(mine)
+		if err != nil {
+			return fmt.Errorf("reading the committed partition times: %w", err)
+		}
+		for _, p := range committed {
+			t.restorePartitionTime(p)
+		}
+	}
 	ids := make([]string, 0, len(byTask))
 	for id := range byTask {
 		ids = append(ids, id.String())
@@ -416,7 +441,7 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, e
 	}
 	a := &activeTask{id: id}
 	for _, tp := range tps {
-		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committed: -1, purged: -1})
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1})
 	}
 	stores, err := t.openStores(id)
 	if err != nil {
@@ -461,11 +486,18 @@ func (t *streamThread) startTask(a *activeTask) error {
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: collector{t},
-		CacheMaxBytes:   t.cacheShare(),
-		OnDroppedRecord: func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+		CacheMaxBytes:             t.cacheShare(),
+		OnDroppedRecord:           func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+		DefaultTimestampExtractor: timestampExtractor(cfg.TimestampExtractor),
+		Logger:                    t.log,
 	})
 	if err != nil {
 		return err
+	}
+	for _, q := range a.queues {
+		if q.partTime >= 0 {
+			task.SetPartitionTime(q.tp.topic, q.partTime)
+		}
 	}
 	if err := task.Init(); err != nil {
 		return err
@@ -552,7 +584,7 @@ func (t *streamThread) process() error {
 				if len(c.recs) == 0 {
 					continue
 				}
-				if q == nil || c.recs[0].Timestamp.Before(q.recs[0].Timestamp) {
+				if q == nil || t.headTimestamp(a, c) < t.headTimestamp(a, q) {
 					q = c
 				}
 			}
@@ -591,24 +623,47 @@ func (t *streamThread) process() error {
 	return nil
 }
 
-func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
-	ts := m.Timestamp.UnixMilli()
+// recordTimestamp is a fetched record's own timestamp, -1 when it has none.
+func recordTimestamp(m *kafka.Message) int64 {
 	if m.Timestamp.IsZero() {
-		ts = -1
+		return -1
 	}
+	return m.Timestamp.UnixMilli()
+}
+
+func recordHeaders(m *kafka.Message) []kstreams.Header {
 	var hs []kstreams.Header
 	for _, h := range m.Headers {
 		hs = append(hs, kstreams.Header{Key: h.Key, Value: h.Value})
 	}
+	return hs
+}
+
+// headTimestamp is the timestamp the task's extractor gives q's next record,
+// which orders a task's partitions as Kafka Streams orders them: by
+// extracted timestamp, not the record's own. It is computed once per head
+// record; q's partition time, which it may depend on, changes only when q's
+// head is processed.
+func (t *streamThread) headTimestamp(a *activeTask, q *partQueue) int64 {
+	m := q.recs[0]
 	off := int64(m.TopicPartition.Offset)
-	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, ts, hs)
+	if !q.headKnown || q.headOff != off {
+		q.headTs = a.task.PeekTimestamp(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
+		q.headOff, q.headKnown = off, true
+	}
+	return q.headTs
+}
+
+func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
+	off := int64(m.TopicPartition.Offset)
+	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
 	if err != nil {
 		if err := t.handleProcessError(a, q, m, err); err != nil {
 			return err
 		}
 	}
 	q.next = off + 1
-	q.partTime = max(q.partTime, ts)
+	q.partTime = a.task.PartitionTime(q.tp.topic)
 	q.dirty = true
 	return nil
 }
@@ -618,6 +673,12 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message)
 // with an error naming topic, partition and offset.
 func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.Message, err error) error {
 	cfg := t.s.cfg
+	// An extractor's failure is not a processing error: as in Kafka
+	// Streams, no exception handler can skip it.
+	var te *kstreams.TimestampExtractionError
+	if errors.As(err, &te) {
+		return err
+	}
 	var de *kstreams.DeserializationError
 	deser := errors.As(err, &de)
 	cont := false
@@ -716,7 +777,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 		for _, a := range t.tasks {
 			for _, q := range a.queues {
 				if q.dirty {
-					q.committed = q.next
+					q.committed, q.committedPartTime = q.next, q.partTime
 				}
 				q.dirty = false
 				if t.s.act != nil {
@@ -848,7 +909,9 @@ func (t *streamThread) rewind(fenced bool) error {
 			} else {
 				fetch = append(fetch, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
 			}
-			q.recs, q.next, q.dirty = nil, -1, false
+			// Partition time goes back with the offset (the replayed records
+			// must see the partition time they saw the first time).
+			q.recs, q.next, q.dirty, q.partTime, q.headKnown = nil, -1, false, q.committedPartTime, false
 		}
 		if a.task != nil {
 			a.task.Close()
@@ -869,6 +932,7 @@ func (t *streamThread) rewind(fenced bool) error {
 			if committed[i].Offset < 0 {
 				committed[i].Offset = kafka.OffsetBeginning
 			}
+			t.restorePartitionTime(committed[i])
 		}
 		parts = append(parts, committed...)
 	}
@@ -923,6 +987,41 @@ func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.T
 		t.log.Warn("reading committed offsets to rewind; retrying", "err", err)
 		time.Sleep(time.Second)
 	}
+}
+
+// restorePartitionTime sets a partition's time from its committed offset's
+// metadata, as Kafka Streams initializes a task's partition times; without
+// metadata the partition time is unknown.
+func (t *streamThread) restorePartitionTime(p kafka.TopicPartition) {
+	a := t.byTP[tpKey{*p.Topic, p.Partition}]
+	if a == nil {
+		return
+	}
+	ts := int64(-1)
+	if p.Metadata != nil {
+		if v, ok := decodeCommitMetadata(*p.Metadata); ok {
+			ts = v
+		}
+	}
+	for _, q := range a.queues {
+		if q.tp.topic == *p.Topic && q.tp.partition == p.Partition {
+			q.partTime, q.committedPartTime = ts, ts
+		}
+	}
+	if a.task != nil {
+		a.task.SetPartitionTime(*p.Topic, ts)
+	}
+}
+
+// decodeCommitMetadata reads the partition time from committed-offset
+// metadata written by encodeCommitMetadata or by Kafka Streams (magic byte 1
+// or 2, the latter followed by processor metadata).
+func decodeCommitMetadata(md string) (int64, bool) {
+	b, err := base64.StdEncoding.DecodeString(md)
+	if err != nil || len(b) < 9 || (b[0] != 1 && b[0] != 2) {
+		return 0, false
+	}
+	return int64(binary.BigEndian.Uint64(b[1:9])), true
 }
 
 // encodeCommitMetadata is Kafka Streams' committed-offset metadata: base64

@@ -32,6 +32,12 @@ type Config struct {
 	Caching bool
 	// CacheMaxBytes replaces the 10 MiB cache of Caching when above zero.
 	CacheMaxBytes int64
+	// TimestampExtractor stands in for default.timestamp.extractor: it gives
+	// timestamps to the records of every source whose Consumed names no
+	// extractor; FailOnInvalidTimestamp if nil. Pipe returns the error of an
+	// extractor that fails, and a record whose extracted timestamp is
+	// negative is dropped and listed by Dropped.
+	TimestampExtractor kstreams.TimestampExtractor
 	// WallClockStart is the driver's wall clock at the start, for wall-clock
 	// punctuations; AdvanceWallClock moves it. The zero time means the Unix
 	// epoch.
@@ -127,9 +133,10 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
-		OnDroppedRecord: func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
-		CacheMaxBytes:   d.cacheBytes(),
-		WallClock:       func() time.Time { return d.now }})
+		OnDroppedRecord:           func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
+		CacheMaxBytes:             d.cacheBytes(),
+		DefaultTimestampExtractor: d.cfg.TimestampExtractor,
+		WallClock:                 func() time.Time { return d.now }})
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +314,8 @@ func (d *Driver) Changelog(store string) []Record {
 	return d.Records(kstreams.ChangelogTopic(d.cfg.ApplicationID, store))
 }
 
-// Dropped returns the records processors skipped, in order.
+// Dropped returns the records processors skipped and the input records
+// dropped for a negative extracted timestamp, in order.
 func (d *Driver) Dropped() []Dropped { return slices.Clone(d.dropped) }
 
 // Task returns a running task, if a record has reached it.
