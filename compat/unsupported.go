@@ -68,13 +68,6 @@ var notHonouredKeys = []notHonoured{
 	{key: "topology.description.push.enabled", sev: SeverityWarning,
 		instead: "StoatFlow uses the classic rebalance protocol, under which no topology description is pushed, so the setting changes nothing"},
 
-	// Keys whose implementation is under way; each leaves this list with it.
-	{key: DefaultTimestampExtractorConfig, sev: SeverityError,
-		instead: "StoatFlow does not apply timestamp extractors yet: every record keeps the timestamp Kafka stored with it, which changes the results of windows, joins and stream time",
-		active:  func(c *Config) bool { return c.TimestampExtractor != FailOnInvalidTimestamp }},
-	{key: DSLStoreSuppliersClassConfig, sev: SeverityWarning,
-		instead: "StoatFlow's DSL operators always use RocksDB stores; the results are the same",
-		active:  func(c *Config) bool { return c.DSLStore != DSLStoreRocksDB }},
 	{key: "dsl.store.format", sev: SeverityWarning,
 		instead: "StoatFlow's DSL stores do not keep record headers yet",
 		active:  func(c *Config) bool { return c.DSLStoreHeaders }},

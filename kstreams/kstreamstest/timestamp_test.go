@@ -19,7 +19,7 @@ func passthrough(c kstreams.Consumed[string, string]) *kstreams.StreamsBuilder {
 	return b
 }
 
-func pipeAll(t *testing.T, d *kstreamstest.Driver, recs []kv) {
+func pipeTimed(t *testing.T, d *kstreamstest.Driver, recs []kv) {
 	t.Helper()
 	for _, r := range recs {
 		if err := d.Pipe("in", []byte(r.key), r.value, r.ts); err != nil {
@@ -30,7 +30,7 @@ func pipeAll(t *testing.T, d *kstreamstest.Driver, recs []kv) {
 
 func TestDefaultExtractorFailsOnNegativeTimestamp(t *testing.T) {
 	d := build(t, passthrough(kstreams.Consumed[string, string]{}), kstreamstest.Config{})
-	pipeAll(t, d, []kv{{"a", []byte("1"), 10}})
+	pipeTimed(t, d, []kv{{"a", []byte("1"), 10}})
 	err := d.Pipe("in", []byte("b"), []byte("2"), -1)
 	var pe *kstreams.ProcessError
 	var te *kstreams.TimestampExtractionError
@@ -45,7 +45,7 @@ func TestDefaultExtractorFailsOnNegativeTimestamp(t *testing.T) {
 
 func TestLogAndSkipDropsAndCountsNegativeTimestamps(t *testing.T) {
 	d := build(t, passthrough(kstreams.Consumed[string, string]{}), kstreamstest.Config{TimestampExtractor: kstreams.LogAndSkipOnInvalidTimestamp{}})
-	pipeAll(t, d, []kv{{"a", []byte("1"), -1}, {"b", []byte("2"), 20}, {"c", []byte("3"), -7}, {"d", []byte("4"), 5}})
+	pipeTimed(t, d, []kv{{"a", []byte("1"), -1}, {"b", []byte("2"), 20}, {"c", []byte("3"), -7}, {"d", []byte("4"), 5}})
 	check(t, "out", d.ReadOutput("out"), []kv{{"b", []byte("2"), 20}, {"d", []byte("4"), 5}})
 	dropped := d.Dropped()
 	if len(dropped) != 2 || dropped[0].Reason != kstreams.DroppedNegativeTimestamp || dropped[0].Processor != "KSTREAM-SOURCE-0000000000" {
@@ -60,7 +60,7 @@ func TestLogAndSkipDropsAndCountsNegativeTimestamps(t *testing.T) {
 func TestUsePartitionTimeOnInvalidTimestamp(t *testing.T) {
 	d := build(t, passthrough(kstreams.Consumed[string, string]{}), kstreamstest.Config{TimestampExtractor: kstreams.UsePartitionTimeOnInvalidTimestamp{}})
 	// Partition time is the largest timestamp so far, not the last one.
-	pipeAll(t, d, []kv{{"a", []byte("1"), 100}, {"b", []byte("2"), -1}, {"c", []byte("3"), 50}, {"d", []byte("4"), -1}, {"e", []byte("5"), 300}, {"f", []byte("6"), -9}})
+	pipeTimed(t, d, []kv{{"a", []byte("1"), 100}, {"b", []byte("2"), -1}, {"c", []byte("3"), 50}, {"d", []byte("4"), -1}, {"e", []byte("5"), 300}, {"f", []byte("6"), -9}})
 	check(t, "out", d.ReadOutput("out"), []kv{{"a", []byte("1"), 100}, {"b", []byte("2"), 100}, {"c", []byte("3"), 50},
 		{"d", []byte("4"), 100}, {"e", []byte("5"), 300}, {"f", []byte("6"), 300}})
 	if len(d.Dropped()) != 0 {
@@ -79,7 +79,7 @@ func TestUsePartitionTimeFailsWhenPartitionTimeUnknown(t *testing.T) {
 func TestConsumedExtractorWinsOverTheDefault(t *testing.T) {
 	c := kstreams.Consumed[string, string]{}.WithTimestampExtractor(kstreams.UsePartitionTimeOnInvalidTimestamp{})
 	d := build(t, passthrough(c), kstreamstest.Config{TimestampExtractor: kstreams.LogAndSkipOnInvalidTimestamp{}})
-	pipeAll(t, d, []kv{{"a", []byte("1"), 7}, {"b", []byte("2"), -1}})
+	pipeTimed(t, d, []kv{{"a", []byte("1"), 7}, {"b", []byte("2"), -1}})
 	check(t, "out", d.ReadOutput("out"), []kv{{"a", []byte("1"), 7}, {"b", []byte("2"), 7}})
 }
 
@@ -90,7 +90,7 @@ func TestCustomExtractorSeesDeserializedRecord(t *testing.T) {
 		return strconv.ParseInt(r.Value.(string), 10, 64)
 	})
 	d := build(t, passthrough(kstreams.Consumed[string, string]{TimestampExtractor: fromValue}), kstreamstest.Config{})
-	pipeAll(t, d, []kv{{"a", []byte("1234"), -1}, {"b", []byte("-5"), 99}})
+	pipeTimed(t, d, []kv{{"a", []byte("1234"), -1}, {"b", []byte("-5"), 99}})
 	check(t, "out", d.ReadOutput("out"), []kv{{"a", []byte("1234"), 1234}})
 	if dr := d.Dropped(); len(dr) != 1 || dr[0].Reason != kstreams.DroppedNegativeTimestamp {
 		t.Errorf("dropped = %+v, want the record whose extracted timestamp is -5", dr)
@@ -105,7 +105,7 @@ func TestCustomExtractorSeesDeserializedRecord(t *testing.T) {
 func TestWallclockExtractor(t *testing.T) {
 	d := build(t, passthrough(kstreams.Consumed[string, string]{}), kstreamstest.Config{TimestampExtractor: kstreams.WallclockTimestampExtractor{}})
 	before := time.Now().UnixMilli()
-	pipeAll(t, d, []kv{{"a", []byte("1"), -1}, {"b", []byte("2"), 5}})
+	pipeTimed(t, d, []kv{{"a", []byte("1"), -1}, {"b", []byte("2"), 5}})
 	after := time.Now().UnixMilli()
 	for _, r := range d.ReadOutput("out") {
 		if r.Timestamp < before || r.Timestamp > after {
@@ -139,7 +139,7 @@ func TestWindowedCountWithPartitionTime(t *testing.T) {
 	kstreams.WindowedBy(src.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Millisecond)).Count().ToStream().
 		To("out", kstreams.ProducedWith[kstreams.Windowed[string], int64](serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10}, serde.Long{}))
 	d := build(t, b, kstreamstest.Config{TimestampExtractor: kstreams.UsePartitionTimeOnInvalidTimestamp{}})
-	pipeAll(t, d, []kv{{"a", nil, 3}, {"a", nil, 15}, {"a", nil, -1}, {"a", nil, 4}})
+	pipeTimed(t, d, []kv{{"a", nil, 3}, {"a", nil, 15}, {"a", nil, -1}, {"a", nil, 4}})
 	wkey := func(start int64) string { return "a" + string(long(start)) }
 	// The fourth record (ts 4) is late: window [0,10) closed at stream time 15.
 	check(t, "out", d.ReadOutput("out"), []kv{{wkey(0), long(1), 3}, {wkey(10), long(1), 15}, {wkey(10), long(2), 15}})
@@ -175,7 +175,7 @@ func TestPeekTimestampIsTheExtractedTimestamp(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := build(t, passthrough(kstreams.Consumed[string, string]{TimestampExtractor: c.extractor}), kstreamstest.Config{})
-			pipeAll(t, d, []kv{{"a", []byte("50"), 50}})
+			pipeTimed(t, d, []kv{{"a", []byte("50"), 50}})
 			task, _ := d.Task(kstreams.TaskID{})
 			if got := task.PeekTimestamp("in", 0, 1, []byte("b"), []byte(c.value), c.ts, nil); got != c.want {
 				t.Errorf("PeekTimestamp = %d, want %d", got, c.want)
