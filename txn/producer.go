@@ -182,6 +182,9 @@ func retry(ctx context.Context, call func(context.Context) error) error {
 		if err == nil || !errors.As(err, &ke) || !ke.IsRetriable() || ke.TxnRequiresAbort() || ke.IsFatal() {
 			return err
 		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
+		}
 		if ke.Code() == kafka.ErrTimedOut {
 			backoff = 0 // the slice ran out: resume at once
 		}
