@@ -147,10 +147,9 @@ type KafkaStreams struct {
 	doneOnce  sync.Once
 	threads   []*streamThread
 
-	// runCtx ends (cause errShuttingDown) when the threads are to stop:
-	// Close, or a fatal error. Waits on the processing and rebalance paths
-	// honour it.
-	runCtx context.Context
+	// cancel ends the threads' run context (cause errShuttingDown): Close,
+	// or a fatal error. Waits on the processing and rebalance paths honour
+	// it.
 	cancel context.CancelCauseFunc
 	// abortCtx ends (cause errShutdownDeadline) when a context given to
 	// Close ends: every wait gives up, the final commit's included.
@@ -332,19 +331,24 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 		}
 		threads = append(threads, t)
 	}
-	// The last check before the threads start: after it, Close stops them
-	// as it stops a running instance.
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	abortCtx, abort := context.WithCancelCause(context.Background())
+	s.cancel, s.abortCtx, s.abort = cancel, abortCtx, abort
+	s.threads = threads
+	// The last check before the threads start, under the lock Close takes
+	// to interrupt a Start: either Close comes first and Start fails, or
+	// the instance counts as started and Close stops it like any other.
+	s.mu.Lock()
 	if ctx.Err() != nil {
+		s.mu.Unlock()
+		cancel(nil)
+		abort(nil)
+		s.threads = nil
 		for _, t := range threads {
 			t.closeClients(ctx)
 		}
 		return context.Cause(ctx)
 	}
-	runCtx, cancel := context.WithCancelCause(context.Background())
-	abortCtx, abort := context.WithCancelCause(context.Background())
-	s.runCtx, s.cancel, s.abortCtx, s.abort = runCtx, cancel, abortCtx, abort
-	s.threads = threads
-	s.mu.Lock()
 	s.mu.started = true
 	s.mu.Unlock()
 	s.setState(Rebalancing)
