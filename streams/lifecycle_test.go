@@ -498,3 +498,21 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Without a context deadline, a look-up still ends at its own bound, saying
+// so.
+func TestSlicedWaitEndsAtItsBound(t *testing.T) {
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": nowhere, "log_level": 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	begin := time.Now()
+	_, err = metadata(context.Background(), p, "t", "sink", 1500*time.Millisecond)
+	if took := time.Since(begin); took < 1400*time.Millisecond || took > 3*time.Second {
+		t.Errorf("returned after %v, want about the 1.5s bound", took)
+	}
+	if err == nil || !strings.Contains(err.Error(), "metadata of sink topic t: no answer within 1.5s") || interrupted(err) {
+		t.Errorf("error %v should name the look-up and its bound, and not be a shutdown", err)
+	}
+}

@@ -43,8 +43,9 @@ const waitSlice = time.Second
 // when ctx ended, it wraps ctx's cause.
 func sliced(ctx context.Context, what string, bound time.Duration, call func(timeoutMs int) error) error {
 	until := time.Now().Add(bound)
+	ctxFirst := false // ctx's deadline comes before bound
 	if d, ok := ctx.Deadline(); ok && d.Before(until) {
-		until = d
+		until, ctxFirst = d, true
 	}
 	for {
 		left := time.Until(until)
@@ -65,6 +66,10 @@ func sliced(ctx context.Context, what string, bound time.Duration, call func(tim
 			return fmt.Errorf("%s: %w; gave up: %w", what, err, context.Cause(ctx))
 		}
 		if !time.Now().Before(until) {
+			if ctxFirst {
+				<-ctx.Done() // its deadline has passed: it ends now, with its cause
+				return fmt.Errorf("%s: %w; gave up: %w", what, err, context.Cause(ctx))
+			}
 			return fmt.Errorf("%s: no answer within %v: %w", what, bound, err)
 		}
 		if ke.Code() != kafka.ErrTimedOut {
