@@ -40,6 +40,16 @@ type punctuation struct {
 
 func (p *punctuation) Cancel() { p.cancelled = true }
 
+// run calls the punctuator, turning its panic into its error.
+func (p *punctuation) run(ts int64) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = p.node.recovered(r)
+		}
+	}()
+	return p.fn(ts)
+}
+
 func (c nodeContext) Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error) {
 	ms := interval.Milliseconds()
 	if ms < 1 {
@@ -101,7 +111,7 @@ func (task *Task) punctuate(typ PunctuationType, now int64) (bool, error) {
 		p.next = next
 		prev, prevHeaders, prevMD := task.curTs, task.curHeaders, task.hasMD
 		task.curTs, task.curHeaders, task.hasMD = now, nil, false
-		err := p.fn(now)
+		err := p.run(now)
 		task.curTs, task.curHeaders, task.hasMD = prev, prevHeaders, prevMD
 		if err != nil {
 			return true, &ProcessError{Task: task.id, Node: p.node.spec.name, Offset: -1, Err: err}

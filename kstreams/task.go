@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -289,7 +292,7 @@ func (task *Task) Store(name string) (StateStore, bool) {
 func (task *Task) Init() error {
 	for _, n := range task.order {
 		if n.proc != nil {
-			if err := n.proc.Init(nodeContext{n}); err != nil {
+			if err := n.initProcessor(); err != nil {
 				return fmt.Errorf("kstreams: task %s: init %s: %w", task.id, n.spec.name, err)
 			}
 		}
@@ -472,16 +475,92 @@ func (n *taskNode) process(r Record) error {
 // serde of another type) feeds a typed operation.
 var ErrValueType = errors.New("kstreams: record of an unexpected type")
 
-// runProcessor turns the failed type assertion of a typed DSL function into
-// an error, so a serde mismatch fails the record instead of the thread.
+// PanicError is a panic of a processor's own code (a Processor's Process, a
+// DSL operator's function, a punctuator), turned into the error of the record
+// it was processing, as Kafka Streams turns a processor's exception into a
+// processing error: processing.exception.handler decides whether the record
+// is skipped or the application stops. It is never ErrValueType: that is the
+// typed API's conversion failing before the user's function ran.
+type PanicError struct {
+	// Processor is the node whose code panicked.
+	Processor string
+	// Value is what was passed to panic.
+	Value any
+	// Func and Line name where the panic happened ("pkg.Func",
+	// "file.go:42"); empty when the stack did not tell.
+	Func, Line string
+	// Stack is the goroutine's stack at the panic.
+	Stack []byte
+}
+
+// Error names the processor, the panic value and where it happened; Stack
+// holds the rest.
+func (e *PanicError) Error() string {
+	at := ""
+	if e.Func != "" {
+		at = fmt.Sprintf(" in %s (%s)", e.Func, e.Line)
+	}
+	return fmt.Sprintf("kstreams: processor %s panicked%s: %v", e.Processor, at, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error (panic(err)).
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// recovered turns a processor's panic into its error: a failed type
+// assertion inside this package is the typed API meeting a value of another
+// type (ErrValueType); anything else is the processor's own panic.
+func (n *taskNode) recovered(p any) error {
+	fn, line, ours := panicSite()
+	if te, ok := p.(*runtime.TypeAssertionError); ok && ours {
+		return fmt.Errorf("%s: %w: %v; check the serdes, a default serde yields values of its own type", n.spec.name, ErrValueType, te)
+	}
+	return &PanicError{Processor: n.spec.name, Value: p, Func: fn, Line: line, Stack: debug.Stack()}
+}
+
+// panicSite finds the function that panicked: the first frame below the
+// runtime's panic machinery, read from the deferred call that recovers (the
+// panicking frames are still on the stack then). ours reports whether it
+// is this package's code, not the user's.
+func panicSite() (fn, line string, ours bool) {
+	var pcs [32]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
+	inPanic := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			inPanic = true
+		case inPanic && !strings.HasPrefix(f.Function, "runtime."):
+			const pkg = "github.com/stoatflow/stoatflow/kstreams."
+			return f.Function, fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line), strings.HasPrefix(f.Function, pkg)
+		}
+		if !more {
+			return "", "", false
+		}
+	}
+}
+
+// initProcessor initializes a node's processor, turning a panic into its
+// error.
+func (n *taskNode) initProcessor() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = n.recovered(p)
+		}
+	}()
+	return n.proc.Init(nodeContext{n})
+}
+
+// runProcessor runs a node's processor, turning a panic into the record's
+// error, so neither a serde mismatch nor a bug in the processor stops the
+// thread without the record that caused it being named.
 func (n *taskNode) runProcessor(r Record) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			te, ok := p.(*runtime.TypeAssertionError)
-			if !ok {
-				panic(p)
-			}
-			err = fmt.Errorf("%s: %w: %v; check the serdes, a default serde yields values of its own type", n.spec.name, ErrValueType, te)
+			err = n.recovered(p)
 		}
 	}()
 	if err := n.proc.Process(r); err != nil {

@@ -31,6 +31,10 @@ type restoreState struct {
 	logged  time.Time
 }
 
+// changelogWatermarksWait bounds the watermark look-up of one changelog
+// when a task opens (in the rebalance callback).
+const changelogWatermarksWait = 30 * time.Second
+
 // planRestore decides how a store catches up with its changelog: from its
 // committed offset + 1, or in full when it has no offset or its offset is
 // older than the changelog's log start (then the store is emptied first,
@@ -40,9 +44,16 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		return false, nil
 	}
 	tp := *ts.changelog
-	lo, hi, err := t.restorer.QueryWatermarkOffsets(tp.Topic, tp.Partition, 30000)
+	var lo, hi int64
+	done := t.doing("reading the watermarks of changelog " + tp.String())
+	err := sliced(t.ctx, "watermarks of changelog "+tp.String(), changelogWatermarksWait, func(ms int) error {
+		var err error
+		lo, hi, err = t.restorer.QueryWatermarkOffsets(tp.Topic, tp.Partition, ms)
+		return err
+	})
+	done()
 	if err != nil {
-		return false, fmt.Errorf("streams: watermarks of changelog %s: %w", tp, err)
+		return false, fmt.Errorf("streams: %w", err)
 	}
 	off, ok, err := ts.store.CommittedOffset(tp)
 	if err != nil {

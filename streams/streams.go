@@ -53,8 +53,12 @@ func (s State) String() string {
 
 // Errors of the runtime.
 var (
-	// ErrNotCreated: Start on an instance that was already started.
+	// ErrNotCreated: Start on an instance that was already started (or is
+	// starting).
 	ErrNotCreated = errors.New("streams: instance already started")
+	// ErrClosed: Start on an instance that was closed. A closed instance
+	// cannot start again: create a new one with New.
+	ErrClosed = errors.New("streams: instance closed; create a new one to start again")
 )
 
 // Hooks receive what the runtime does, for metrics and tests. Every method
@@ -138,10 +142,19 @@ type KafkaStreams struct {
 
 	dir       *state.Directory
 	processID string
-	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	done      chan struct{}
+	doneOnce  sync.Once
 	threads   []*streamThread
+
+	// cancel ends the threads' run context (cause errShuttingDown): Close,
+	// or a fatal error. Waits on the processing and rebalance paths honour
+	// it.
+	cancel context.CancelCauseFunc
+	// abortCtx ends (cause errShutdownDeadline) when a context given to
+	// Close ends: every wait gives up, the final commit's included.
+	abortCtx context.Context
+	abort    context.CancelCauseFunc
 
 	mu struct {
 		sync.Mutex
@@ -150,6 +163,11 @@ type KafkaStreams struct {
 		err      error
 		threadUp map[int]bool // threads that finished restoring
 		stores   map[storeKey]*taskStore
+		started  bool          // threads were started (Start succeeded)
+		closed   bool          // Close was called
+		starting chan struct{} // non-nil while Start runs; closed when it returns
+		// stopStart cancels a running Start (Close during Start).
+		stopStart context.CancelCauseFunc
 	}
 }
 
@@ -162,7 +180,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger, hks: o.hooks, done: make(chan struct{})}
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{})}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
@@ -191,7 +209,8 @@ func (s *KafkaStreams) Err() error {
 	return s.mu.err
 }
 
-// Done is closed when every stream thread has stopped.
+// Done is closed when every stream thread has stopped, or when Close ends
+// an instance that never started.
 func (s *KafkaStreams) Done() <-chan struct{} { return s.done }
 
 // ProcessID returns the instance's process id, persisted in the state
@@ -237,14 +256,47 @@ func (s *KafkaStreams) threadReady(idx int, ready bool) {
 // Start locks the state directory, creates the internal topics and starts
 // the stream threads. It returns once they run; processing goes on until
 // Close or a fatal error (see Done and Err).
+//
+// A Start that fails (the state directory locked by another instance, the
+// broker not reachable before ctx ends, a source topic missing) releases
+// everything it took and leaves the instance CREATED: Start may be called
+// again once the cause is fixed. Only a Start that Close interrupted cannot
+// be retried; its error says so, and later calls return ErrClosed.
 func (s *KafkaStreams) Start(ctx context.Context) error {
 	s.mu.Lock()
-	if s.mu.state != Created {
+	switch {
+	case s.mu.closed:
+		s.mu.Unlock()
+		return ErrClosed
+	case s.mu.starting != nil || s.mu.state != Created:
 		s.mu.Unlock()
 		return ErrNotCreated
 	}
+	sctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	starting := make(chan struct{})
+	s.mu.starting, s.mu.stopStart = starting, stop
 	s.mu.Unlock()
 
+	err := s.start(sctx)
+
+	s.mu.Lock()
+	s.mu.starting, s.mu.stopStart = nil, nil
+	closed := s.mu.closed
+	s.mu.Unlock()
+	close(starting)
+	switch {
+	case err == nil:
+		return nil
+	case closed || errors.Is(context.Cause(sctx), errClosedDuringStart):
+		return fmt.Errorf("streams: start: %w: Close was called, so this instance cannot start again: %w", errClosedDuringStart, err)
+	default:
+		return fmt.Errorf("streams: start failed; nothing was left running, so Start may be called again once the cause is fixed: %w", err)
+	}
+}
+
+// start is Start's work; on an error it has released what it took.
+func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
 	if err != nil {
 		return err
@@ -252,39 +304,59 @@ func (s *KafkaStreams) Start(ctx context.Context) error {
 	if err := dir.Lock(); err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			dir.Unlock()
+		}
+	}()
 	pid, err := dir.ProcessID()
 	if err != nil {
-		dir.Unlock()
 		return err
 	}
 	s.dir, s.processID = dir, pid
-	s.log = s.log.With("application.id", s.cfg.ApplicationID)
 
 	tasks, err := s.prepareTopics(ctx)
 	if err != nil {
-		dir.Unlock()
 		return err
 	}
 
-	runCtx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
+	var threads []*streamThread
 	for i := 1; i <= s.cfg.NumStreamThreads; i++ {
 		t, err := newStreamThread(s, i, tasks)
 		if err != nil {
-			cancel()
-			for _, t := range s.threads {
-				t.closeClients()
+			for _, t := range threads {
+				t.closeClients(ctx)
 			}
-			dir.Unlock()
 			return err
 		}
-		s.threads = append(s.threads, t)
+		threads = append(threads, t)
 	}
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	abortCtx, abort := context.WithCancelCause(context.Background())
+	s.cancel, s.abortCtx, s.abort = cancel, abortCtx, abort
+	s.threads = threads
+	// The last check before the threads start, under the lock Close takes
+	// to interrupt a Start: either Close comes first and Start fails, or
+	// the instance counts as started and Close stops it like any other.
+	s.mu.Lock()
+	if ctx.Err() != nil {
+		s.mu.Unlock()
+		cancel(nil)
+		abort(nil)
+		s.threads = nil
+		for _, t := range threads {
+			t.closeClients(ctx)
+		}
+		return context.Cause(ctx)
+	}
+	s.mu.started = true
+	s.mu.Unlock()
 	s.setState(Rebalancing)
 	for _, t := range s.threads {
 		s.wg.Add(1)
 		go func(t *streamThread) {
 			defer s.wg.Done()
+			defer t.stopped.Store(true)
 			if err := t.run(runCtx); err != nil {
 				s.fail(fmt.Errorf("streams: stream thread %d: %w", t.idx, err))
 			}
@@ -301,7 +373,8 @@ func (s *KafkaStreams) Start(ctx context.Context) error {
 		} else {
 			s.setState(NotRunning)
 		}
-		close(s.done)
+		abort(nil)
+		s.doneOnce.Do(func() { close(s.done) })
 	}()
 	return nil
 }
@@ -316,28 +389,61 @@ func (s *KafkaStreams) fail(err error) {
 	s.mu.Unlock()
 	s.log.Error("fatal error; shutting down", "err", err)
 	s.setState(PendingError)
-	s.cancel()
+	s.cancel(errShuttingDown)
 }
 
 // Close commits what was processed, closes every task and store cleanly and
-// stops the threads, waiting until ctx ends. A restart after a clean close
-// replays no changelog record.
+// stops the threads, waiting until they have stopped or ctx ends. A restart
+// after a clean close replays no changelog record.
+//
+// When ctx ends first, every wait of the threads (the final commit's
+// included) gives up, and Close returns an error that says what each thread
+// was still doing; the threads then stop on their own (see Done), closing
+// their tasks without committing. Close is safe to call more than once and
+// concurrently; on an instance that never started (or whose Start failed)
+// it releases nothing, returns nil and leaves the instance NOT_RUNNING.
 func (s *KafkaStreams) Close(ctx context.Context) error {
 	s.mu.Lock()
-	st := s.mu.state
+	s.mu.closed = true
+	if s.mu.starting != nil {
+		// Interrupt Start and wait for it: it either fails, releasing what
+		// it took, or has just started the threads, which stop below.
+		starting := s.mu.starting
+		s.mu.stopStart(errClosedDuringStart)
+		s.mu.Unlock()
+		select {
+		case <-starting:
+		case <-ctx.Done():
+			return fmt.Errorf("streams: close did not finish: Start was still running: %w", context.Cause(ctx))
+		}
+		s.mu.Lock()
+	}
+	started := s.mu.started
 	s.mu.Unlock()
-	if st == Created {
+	if !started {
 		s.setState(NotRunning)
+		s.doneOnce.Do(func() { close(s.done) })
 		return nil
 	}
 	s.setState(PendingShutdown)
-	s.cancel()
+	s.cancel(errShuttingDown)
+	stop := context.AfterFunc(ctx, func() {
+		s.abort(fmt.Errorf("%w: %w", errShutdownDeadline, context.Cause(ctx)))
+	})
+	defer stop()
 	select {
 	case <-s.done:
 		return s.Err()
 	case <-ctx.Done():
-		return fmt.Errorf("streams: close did not finish: %w", ctx.Err())
 	}
+	select {
+	case <-s.done: // finished just as ctx ended
+		return s.Err()
+	default:
+	}
+	return fmt.Errorf("streams: close did not finish: %w; still waiting: %s (the threads stop on their own, "+
+		"closing their tasks without committing: a restart replays their changelogs)",
+		context.Cause(ctx), threadActivities(s.threads, time.Now()))
 }
 
 // prepareTopics creates the internal topics with their partition counts
@@ -365,9 +471,9 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	}
 	counts := map[string]int{}
 	for topic := range external {
-		md, err := admin.GetMetadata(&topic, false, int(time.Until(deadline(ictx)).Milliseconds()))
+		md, err := metadata(ictx, admin, topic, "source", startMetadataWait)
 		if err != nil {
-			return nil, fmt.Errorf("streams: metadata of source topic %s: %w", topic, err)
+			return nil, fmt.Errorf("streams: %w (is %v reachable?)", err, s.cfg.BootstrapServers)
 		}
 		tm := md.Topics[topic]
 		if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
@@ -405,7 +511,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 			case kafka.ErrNoError:
 				s.log.Info("created internal topic", "topic", r.Topic, "partitions", specs[i].NumPartitions)
 			case kafka.ErrTopicAlreadyExists:
-				if err := checkPartitions(admin, r.Topic, specs[i].NumPartitions); err != nil {
+				if err := checkPartitions(ictx, admin, r.Topic, specs[i].NumPartitions); err != nil {
 					return nil, err
 				}
 			default:
@@ -416,10 +522,10 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	return tasks, nil
 }
 
-func checkPartitions(admin *kafka.AdminClient, topic string, want int) error {
-	md, err := admin.GetMetadata(&topic, false, 10000)
+func checkPartitions(ctx context.Context, admin *kafka.AdminClient, topic string, want int) error {
+	md, err := metadata(ctx, admin, topic, "internal", startMetadataWait)
 	if err != nil {
-		return fmt.Errorf("streams: metadata of internal topic %s: %w", topic, err)
+		return fmt.Errorf("streams: %w", err)
 	}
 	if got := len(md.Topics[topic].Partitions); got != want {
 		return fmt.Errorf("streams: internal topic %s has %d partitions, the topology needs %d: "+
@@ -429,9 +535,24 @@ func checkPartitions(admin *kafka.AdminClient, topic string, want int) error {
 	return nil
 }
 
-func deadline(ctx context.Context) time.Time {
-	if d, ok := ctx.Deadline(); ok {
-		return d
-	}
-	return time.Now().Add(30 * time.Second)
+// startMetadataWait bounds each metadata look-up of Start (ctx may end
+// sooner).
+const startMetadataWait = 60 * time.Second
+
+// metadataClient is what metadata needs of a librdkafka client: the admin
+// client at start, the producer on the processing path.
+type metadataClient interface {
+	GetMetadata(topic *string, allTopics bool, timeoutMs int) (*kafka.Metadata, error)
+}
+
+// metadata reads one topic's metadata, waiting up to bound or until ctx
+// ends, whichever comes first.
+func metadata(ctx context.Context, c metadataClient, topic, role string, bound time.Duration) (*kafka.Metadata, error) {
+	var md *kafka.Metadata
+	err := sliced(ctx, "metadata of "+role+" topic "+topic, bound, func(ms int) error {
+		var err error
+		md, err = c.GetMetadata(&topic, false, ms)
+		return err
+	})
+	return md, err
 }

@@ -85,6 +85,12 @@ type streamThread struct {
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
 	assigned  int   // tasks in the current assignment
+
+	// ctx is the context of the thread's waits: the run context while it
+	// processes (Close interrupts them), the abort context once it shuts
+	// down (only the shutdown deadline does).
+	ctx context.Context
+	threadState
 }
 
 func configMap(m map[string]string) *kafka.ConfigMap {
@@ -146,24 +152,38 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	return t, nil
 }
 
-func (t *streamThread) closeClients() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+// closeClients closes the thread's clients; ctx bounds the producer's abort
+// of an open transaction.
+func (t *streamThread) closeClients(ctx context.Context) {
+	defer t.doing("closing its clients")()
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	t.producer.Close(ctx)
+	if err := t.producer.Close(ctx); err != nil {
+		t.log.Warn("closing the producer", "err", err)
+	}
 	t.restorer.Close()
 	t.consumer.Close()
 }
 
-// run is the thread's loop: poll, restore, process, commit.
+// run is the thread's loop: poll, restore, process, commit. ctx ends when
+// the thread is to stop; a wait that the shutdown interrupted is not an
+// error of the thread: its tasks close without committing.
 func (t *streamThread) run(ctx context.Context) (err error) {
+	t.ctx = ctx
 	defer func() {
-		if err != nil {
+		if err != nil && interrupted(err) && ctx.Err() != nil {
+			t.log.Warn("shutdown interrupted a wait; tasks close without committing, a restart replays their changelogs", "err", err)
+			err = nil
+			t.closeAllDirty()
+		} else if err != nil {
 			t.closeAllDirty()
 		}
-		t.closeClients()
+		t.closeClients(t.s.abortCtx)
 	}()
 	ictx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	done := t.doing("initializing the transactional producer")
 	err = t.producer.Init(ictx)
+	done()
 	cancel()
 	if err != nil {
 		return err
@@ -206,7 +226,10 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 				return err
 			}
 		}
-		if err := t.process(); err != nil {
+		done := t.doing("processing records")
+		err := t.process()
+		done()
+		if err != nil {
 			return err
 		}
 		if err := t.maybeCommit(false); err != nil {
@@ -546,8 +569,12 @@ func (c collector) Send(r kstreams.ProducerRecord) error {
 		}
 		partition = kstreams.DefaultPartition(r.PartitionKey, n)
 	}
-	return c.t.producer.Send(r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
+	return c.t.producer.Send(c.t.ctx, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
 }
+
+// sinkMetadataWait bounds the metadata look-up of a sink topic on the
+// processing path.
+const sinkMetadataWait = 10 * time.Second
 
 // partitions returns a topic's partition count, from metadata cached for
 // the thread's lifetime (a partition count change needs a restart, as in
@@ -556,9 +583,10 @@ func (t *streamThread) partitions(topic string) (int, error) {
 	if n, ok := t.partCount[topic]; ok {
 		return n, nil
 	}
-	md, err := t.producer.Client().GetMetadata(&topic, false, 10000)
+	defer t.doing("reading the metadata of sink topic " + topic)()
+	md, err := metadata(t.ctx, t.producer.Client(), topic, "sink", sinkMetadataWait)
 	if err != nil {
-		return 0, fmt.Errorf("streams: metadata of sink topic %s: %w", topic, err)
+		return 0, fmt.Errorf("streams: %w", err)
 	}
 	tm := md.Topics[topic]
 	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
@@ -606,7 +634,9 @@ func (t *streamThread) process() error {
 			t.s.act.OnProcess(t.idx, a.id, processed, time.Since(began))
 		}
 		if _, err := a.task.PunctuateStreamTime(); err != nil {
-			return fmt.Errorf("streams: task %s: stream-time punctuation: %w", a.id, err)
+			if err := t.handlePunctuateError(a, "stream-time", err); err != nil {
+				return err
+			}
 		}
 		for _, ts := range a.stores {
 			t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
@@ -615,7 +645,9 @@ func (t *streamThread) process() error {
 	for _, a := range t.tasks {
 		if a.running() {
 			if _, err := a.task.PunctuateWallClock(now); err != nil {
-				return fmt.Errorf("streams: task %s: wall-clock punctuation: %w", a.id, err)
+				if err := t.handlePunctuateError(a, "wall-clock", err); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -690,6 +722,12 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.
 		cont = cfg.ProcessingExceptionHandler == compat.ProcessingLogAndContinue
 	}
 	where := fmt.Sprintf("%s-%d@%d", q.tp.topic, q.tp.partition, m.TopicPartition.Offset)
+	var pe *kstreams.PanicError
+	if errors.As(err, &pe) {
+		// The error names the panic; its stack goes to the log only.
+		t.log.Error("processor panicked", "task", a.id.String(), "processor", pe.Processor, "record", where,
+			"panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	}
 	if !cont {
 		handler := cfg.ProcessingExceptionHandler.String()
 		if deser {
@@ -713,15 +751,34 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.
 		if !m.Timestamp.IsZero() {
 			ts = m.Timestamp.UnixMilli()
 		}
-		if err := t.producer.Send(dlq, -1, m.Key, m.Value, ts, hs); err != nil {
+		if err := t.producer.Send(t.ctx, dlq, -1, m.Key, m.Value, ts, hs); err != nil {
 			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
 		}
 	}
 	return nil
 }
 
-// commitTimeout bounds one commit. A commit is never cut short by shutdown:
-// an interrupted commit would only turn into an abort and replay.
+// handlePunctuateError applies processing.exception.handler to a failed (or
+// panicking) punctuator, as Kafka Streams does since KIP-1033: continue
+// (logged; there is no record to skip or send to a dead-letter queue) or
+// stop the application.
+func (t *streamThread) handlePunctuateError(a *activeTask, clock string, err error) error {
+	var pe *kstreams.PanicError
+	if errors.As(err, &pe) {
+		t.log.Error("punctuator panicked", "task", a.id.String(), "processor", pe.Processor,
+			"panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	}
+	handler := t.s.cfg.ProcessingExceptionHandler
+	if handler == compat.ProcessingLogAndContinue {
+		t.log.Warn("punctuation failed; continuing", "task", a.id.String(), "clock", clock, "err", err)
+		return nil
+	}
+	return fmt.Errorf("streams: task %s: %s punctuation: %w (handler %s stops the application; "+
+		"choose LogAndContinueProcessingExceptionHandler to go on)", a.id, clock, err, handler)
+}
+
+// commitTimeout bounds one commit. A commit is not cut short by Close, only
+// by its deadline: an interrupted commit turns into an abort and a replay.
 const commitTimeout = time.Minute
 
 // maybeCommit ends the epoch when the barrier says so, or always when
@@ -758,16 +815,18 @@ func (t *streamThread) maybeCommit(force bool) error {
 			dirty = true
 		}
 		for _, ts := range a.stores {
-			stores = append(stores, txn.StoreCommit{Store: ts.store, Changelog: ts.changelog})
+			stores = append(stores, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
 		}
 	}
 	if !dirty && !t.producer.InTransaction() && t.budget.Total() == 0 {
 		t.barrier.Next(now)
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
+	ctx, cancel := context.WithTimeout(t.s.abortCtx, commitTimeout)
 	defer cancel()
+	done := t.doing("committing")
 	stats, err := t.committer.Commit(ctx, trigger, offsets, stores)
+	done()
 	t.s.hks.OnCommit(t.idx, stats, err)
 	// The next epoch is timed from this commit's start, as Kafka Streams
 	// times commit.interval.ms: commits come every interval, not every
@@ -852,7 +911,7 @@ func (t *streamThread) maybePurge() {
 		return
 	}
 	defer admin.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
 	defer cancel()
 	res, err := admin.DeleteRecords(ctx, del)
 	if err != nil {
@@ -877,9 +936,10 @@ func (t *streamThread) maybePurge() {
 // partitions re-assigned at their committed offsets.
 func (t *streamThread) rewind(fenced bool) error {
 	if fenced {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer t.doing("replacing its fenced producer")()
+		ctx, cancel := context.WithTimeout(t.ctx, time.Minute)
 		defer cancel()
-		t.producer.Close(ctx)
+		_ = t.producer.Close(ctx) // fenced: the abort fails, the broker has aborted already
 		pc := kafka.ConfigMap{}
 		for k, v := range t.s.cfg.ProducerConfig(t.s.processID, t.idx) {
 			pc[k] = v
@@ -961,11 +1021,18 @@ func (t *streamThread) rewind(fenced bool) error {
 const committedOffsetsWait = 2 * time.Minute
 
 // committedOffsets reads the group's committed offsets of parts, retrying
-// until committedOffsetsWait has passed unless the error is fatal.
+// until committedOffsetsWait has passed or the thread's context ends, unless
+// the error is fatal.
 func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.TopicPartition, error) {
+	defer t.doing("reading the group's committed offsets")()
 	deadline := time.Now().Add(committedOffsetsWait)
 	for {
-		committed, err := t.consumer.Committed(parts, 10000)
+		var committed []kafka.TopicPartition
+		err := sliced(t.ctx, "committed offsets", min(10*time.Second, time.Until(deadline)), func(ms int) error {
+			var err error
+			committed, err = t.consumer.Committed(parts, ms)
+			return err
+		})
 		if err == nil {
 			// A partition can fail on its own (an offset commit of a
 			// transaction that is still completing: UNSTABLE_OFFSET_COMMIT);
@@ -981,11 +1048,15 @@ func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.T
 			return committed, nil
 		}
 		var ke kafka.Error
-		if (errors.As(err, &ke) && ke.IsFatal()) || time.Now().After(deadline) {
+		if (errors.As(err, &ke) && ke.IsFatal()) || interrupted(err) || time.Now().After(deadline) {
 			return nil, err
 		}
 		t.log.Warn("reading committed offsets to rewind; retrying", "err", err)
-		time.Sleep(time.Second)
+		select {
+		case <-t.ctx.Done():
+			return nil, fmt.Errorf("%w; gave up: %w", err, context.Cause(t.ctx))
+		case <-time.After(time.Second):
+		}
 	}
 }
 
@@ -1034,8 +1105,11 @@ func encodeCommitMetadata(partTime int64) string {
 	return base64.StdEncoding.EncodeToString(b[:])
 }
 
-// shutdown commits, closes every task cleanly and leaves the group.
+// shutdown commits, closes every task cleanly and leaves the group. From
+// here on only the shutdown deadline cuts the thread's waits short.
 func (t *streamThread) shutdown() error {
+	t.ctx = t.s.abortCtx
+	defer t.doing("committing and closing its tasks")()
 	if err := t.maybeCommit(true); err != nil {
 		t.closeAllDirty()
 		return err
@@ -1061,7 +1135,8 @@ func (t *streamThread) closeAllDirty() {
 	t.byTP = map[tpKey]*activeTask{}
 	t.dropRestores()
 	if t.producer.InTransaction() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer t.doing("aborting its transaction")()
+		ctx, cancel := context.WithTimeout(t.s.abortCtx, 30*time.Second)
 		defer cancel()
 		_ = t.producer.AbortTransaction(ctx)
 	}

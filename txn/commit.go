@@ -1,8 +1,11 @@
 package txn
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -80,6 +83,9 @@ func (b *Barrier) Epoch() uint64 { return b.epoch }
 // partition whose offset it records.
 type StoreCommit struct {
 	Store state.Store
+	// Partition is the partition of the task the store belongs to: stores
+	// of one name exist once per task.
+	Partition int32
 	// Changelog is the store's changelog partition; nil when logging is
 	// disabled.
 	Changelog *state.TopicPartition
@@ -132,15 +138,38 @@ func (c *Committer) ForgetChangelog(tp state.TopicPartition) { delete(c.changelo
 // commit succeeded. Their durable offsets lag; restore replays the
 // difference, so nothing is lost, but their tasks must be reopened.
 type StoreCommitError struct {
-	Failed map[string]error // store name → error
+	// Failed lists each failed store once, ordered by store name and then
+	// partition.
+	Failed []StoreFailure
+}
+
+// StoreFailure is one store's failed commit.
+type StoreFailure struct {
+	Store     string
+	Partition int32
+	Err       error
 }
 
 func (e *StoreCommitError) Error() string {
-	msg := "txn: stores failed to commit after the Kafka commit:"
-	for name, err := range e.Failed {
-		msg += fmt.Sprintf(" %s: %v;", name, err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "txn: %d store(s) failed to commit after the Kafka commit (restore replays what they miss when their tasks reopen):", len(e.Failed))
+	for i, f := range e.Failed {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, " %s [partition %d]: %v", f.Store, f.Partition, f.Err)
 	}
-	return msg
+	return b.String()
+}
+
+// Unwrap returns every store's error, in the order of Failed, for errors.Is
+// and errors.As.
+func (e *StoreCommitError) Unwrap() []error {
+	out := make([]error, len(e.Failed))
+	for i, f := range e.Failed {
+		out[i] = f.Err
+	}
+	return out
 }
 
 // Commit ends the epoch. offsets are the consumed positions (the next offset
@@ -160,7 +189,7 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 	}
 
 	t2 := time.Now()
-	var failed map[string]error
+	var failed []StoreFailure
 	for i, sc := range stores {
 		if i > 0 {
 			if err := failpoint.Hit(failpoint.BetweenStores); err != nil {
@@ -176,14 +205,16 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 			}
 		}
 		if err := sc.Store.Commit(offs); err != nil {
-			if failed == nil {
-				failed = map[string]error{}
-			}
-			failed[sc.Store.Name()] = err
+			failed = append(failed, StoreFailure{Store: sc.Store.Name(), Partition: sc.Partition, Err: err})
 		}
 	}
 	stats.StoreCommit = time.Since(t2)
 	if failed != nil {
+		// Stores come in the order of the thread's task map, which Go
+		// randomises: sort, so the message and Unwrap are the same each time.
+		slices.SortStableFunc(failed, func(a, b StoreFailure) int {
+			return cmp.Or(cmp.Compare(a.Store, b.Store), cmp.Compare(a.Partition, b.Partition))
+		})
 		return stats, &StoreCommitError{Failed: failed}
 	}
 	return stats, nil

@@ -117,10 +117,10 @@ func (f *fixture) process(t *testing.T, n int) []kafka.TopicPartition {
 		if err := f.store.Put(m.Key, m.Value); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.producer.Send(f.changelog, 0, m.Key, m.Value, 1, nil); err != nil {
+		if err := f.producer.Send(context.Background(), f.changelog, 0, m.Key, m.Value, 1, nil); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.producer.Send(f.out, 0, m.Key, m.Value, 1, nil); err != nil {
+		if err := f.producer.Send(context.Background(), f.out, 0, m.Key, m.Value, 1, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -216,7 +216,7 @@ func TestAbortedEpochNeverReachesStoreOrOutput(t *testing.T) {
 	}
 	// The producer stays usable: the next epoch commits.
 	failpoint.Arm("")
-	if err := f.producer.Send(f.out, 0, []byte("x"), []byte("y"), 1, nil); err != nil {
+	if err := f.producer.Send(context.Background(), f.out, 0, []byte("x"), []byte("y"), 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.committer.Commit(ctx, txn.TriggerTime, nil, nil); err != nil {

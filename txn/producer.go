@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
@@ -25,7 +26,7 @@ var (
 	ErrAbortable = errors.New("txn: transaction failed and was aborted")
 	// ErrFatal: the producer cannot be used any more.
 	ErrFatal = errors.New("txn: fatal producer error")
-	// ErrClosed is returned after Close.
+	// ErrClosed is returned by every call on a Producer after Close.
 	ErrClosed = errors.New("txn: producer closed")
 )
 
@@ -100,6 +101,7 @@ type Producer struct {
 	wg       sync.WaitGroup
 	closeMu  sync.Once
 	closeErr error
+	closed   atomic.Bool
 
 	mu struct {
 		sync.Mutex
@@ -144,38 +146,66 @@ func NewProducer(cfg kafka.ConfigMap, eos bool) (*Producer, error) {
 // Init registers the transactional.id with the coordinator, fencing any
 // older producer with the same id and aborting its open transaction.
 func (p *Producer) Init(ctx context.Context) error {
+	if p.closed.Load() {
+		return closedError("init")
+	}
 	if !p.eos {
 		return nil
 	}
-	return classify("init", retry(ctx, func() error { return p.p.InitTransactions(ctx) }))
+	return classify("init", retry(ctx, p.p.InitTransactions))
 }
+
+func closedError(op string) error { return fmt.Errorf("txn: %s: %w", op, ErrClosed) }
+
+// callSlice bounds one call of a transactional API inside retry. librdkafka
+// takes only a context's deadline as the call's timeout and never looks at
+// its cancellation, so a long call is made of short ones: a call that times
+// out is resumed by the next (librdkafka documents these calls as
+// resumable), and ctx is checked in between.
+const callSlice = time.Second
 
 // retry calls a transactional API until it succeeds, fails with an error
 // librdkafka does not mark retriable (those that abort the transaction or
 // are fatal among them), or ctx ends. A coordinator that is loading or
 // moving after a broker restart, or a connection that dropped, makes these
 // calls fail retriably; librdkafka leaves the retry to the application.
-func retry(ctx context.Context, call func() error) error {
+// Each call gets at most callSlice, and one call is made even when ctx has
+// ended; when ctx ends first, the last error is returned together with ctx's
+// cause.
+func retry(ctx context.Context, call func(context.Context) error) error {
 	backoff := 50 * time.Millisecond
 	for {
-		err := call()
+		sctx, cancel := context.WithTimeout(ctx, callSlice)
+		err := call(sctx)
+		cancel()
 		var ke kafka.Error
 		if err == nil || !errors.As(err, &ke) || !ke.IsRetriable() || ke.TxnRequiresAbort() || ke.IsFatal() {
 			return err
 		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
+		}
+		if ke.Code() == kafka.ErrTimedOut {
+			backoff = 0 // the slice ran out: resume at once
+		}
 		select {
 		case <-ctx.Done():
-			return err
+			return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
 		case <-time.After(backoff):
 		}
-		backoff = min(2*backoff, time.Second)
+		backoff = min(max(2*backoff, 50*time.Millisecond), time.Second)
 	}
 }
 
 // Send writes one record. Under exactly_once_v2 it begins the epoch's
 // transaction if none is open. partition -1 lets the partitioner choose
-// (murmur2 of the key, as Java's default partitioner).
-func (p *Producer) Send(topic string, partition int32, key, value []byte, timestamp int64, headers []kafka.Header) error {
+// (murmur2 of the key, as Java's default partitioner). While librdkafka's
+// queue is full Send waits for room until ctx ends; the record then fails,
+// and with it the epoch's next Flush.
+func (p *Producer) Send(ctx context.Context, topic string, partition int32, key, value []byte, timestamp int64, headers []kafka.Header) error {
+	if p.closed.Load() {
+		return closedError("send")
+	}
 	if p.eos && !p.inTxn {
 		if err := p.p.BeginTransaction(); err != nil {
 			return classify("begin", err)
@@ -209,6 +239,12 @@ func (p *Producer) Send(topic string, partition int32, key, value []byte, timest
 		}
 		var ke kafka.Error
 		if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull {
+			if ctx.Err() != nil {
+				err = fmt.Errorf("librdkafka's queue stayed full (queue.buffering.max.messages / "+
+					"queue.buffering.max.kbytes; the broker takes records slower than they come): %w", context.Cause(ctx))
+				p.done(TopicPartition{}, -1, err)
+				return &Error{Op: "send", Err: err}
+			}
 			// Let librdkafka drain its queue; the stream thread has nothing
 			// better to do than wait for room.
 			p.p.Flush(100)
@@ -263,6 +299,9 @@ func (p *Producer) events() {
 // Flush sends everything buffered and waits for every delivery report. It
 // returns the epoch's first delivery error, classified.
 func (p *Producer) Flush(ctx context.Context) error {
+	if p.closed.Load() {
+		return closedError("flush")
+	}
 	for {
 		p.mu.Lock()
 		pending, idle, err := p.mu.pending, p.mu.idle, p.mu.err
@@ -278,7 +317,7 @@ func (p *Producer) Flush(ctx context.Context) error {
 		select {
 		case <-idle:
 		case <-ctx.Done():
-			return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, ctx.Err())}
+			return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, context.Cause(ctx))}
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -303,6 +342,9 @@ func (p *Producer) deliveryError(err error) error {
 // transaction with the consumer's group metadata, and commits. Without an
 // open transaction and without offsets it does nothing.
 func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicPartition, group *kafka.ConsumerGroupMetadata) error {
+	if p.closed.Load() {
+		return closedError("commit")
+	}
 	if !p.eos {
 		return &Error{Op: "commit", Err: errors.New("not a transactional producer")}
 	}
@@ -319,14 +361,14 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicP
 		return err
 	}
 	if len(offsets) > 0 {
-		if err := retry(ctx, func() error { return p.p.SendOffsetsToTransaction(ctx, offsets, group) }); err != nil {
+		if err := retry(ctx, func(ctx context.Context) error { return p.p.SendOffsetsToTransaction(ctx, offsets, group) }); err != nil {
 			return classify("send-offsets", err)
 		}
 	}
 	if err := failpoint.Hit(failpoint.AfterSendOffsets); err != nil {
 		return &Error{Op: "send-offsets", Class: ErrAbortable, Err: err}
 	}
-	if err := retry(ctx, func() error { return p.p.CommitTransaction(ctx) }); err != nil {
+	if err := retry(ctx, p.p.CommitTransaction); err != nil {
 		return classify("commit", err)
 	}
 	p.inTxn = false
@@ -336,11 +378,14 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicP
 // AbortTransaction aborts the open transaction, if any, and forgets the
 // epoch's delivery state.
 func (p *Producer) AbortTransaction(ctx context.Context) error {
+	if p.closed.Load() {
+		return closedError("abort")
+	}
 	defer p.resetEpoch()
 	if !p.eos || !p.inTxn {
 		return nil
 	}
-	if err := retry(ctx, func() error { return p.p.AbortTransaction(ctx) }); err != nil {
+	if err := retry(ctx, p.p.AbortTransaction); err != nil {
 		return classify("abort", err)
 	}
 	p.inTxn = false
@@ -384,15 +429,23 @@ func (p *Producer) resetEpoch() {
 	p.mu.err = nil
 }
 
-// Client returns the underlying librdkafka producer, for metadata calls.
+// Client returns the underlying librdkafka producer, for metadata calls. It
+// must not be used after Close.
 func (p *Producer) Client() *kafka.Producer { return p.p }
 
-// Close aborts an open transaction (best effort, bounded by ctx) and closes
-// the producer. Safe to call twice.
+// Close aborts an open transaction (bounded by ctx) and closes the producer;
+// every later call returns ErrClosed. It returns the abort's error, if any:
+// the broker then aborts the transaction itself when transaction.timeout.ms
+// passes. Safe to call twice and concurrently; later calls return what the
+// first did.
 func (p *Producer) Close(ctx context.Context) error {
 	p.closeMu.Do(func() {
+		p.closed.Store(true)
 		if p.eos && p.inTxn {
-			_ = p.p.AbortTransaction(ctx)
+			if err := retry(ctx, p.p.AbortTransaction); err != nil {
+				p.closeErr = classify("abort", err)
+			}
+			p.inTxn = false
 		}
 		close(p.stop)
 		p.wg.Wait()
