@@ -3,6 +3,7 @@ package streams_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,46 +17,75 @@ import (
 	"github.com/stoatflow/stoatflow/txn"
 )
 
-// feeder produces the input in batches from a goroutine until stopped, so
-// that rebalances and commits happen while records flow.
+// feeder produces the input in batches from a goroutine until it sent
+// limit records (or, with limit 0, until stopped), so that rebalances and
+// commits happen while records flow.
 type feeder struct {
-	t     *testing.T
-	addr  string
-	input string
-	batch int
-	sent  atomic.Int64
-	stop  chan struct{}
-	done  chan struct{}
+	sent atomic.Int64
+	err  error
+	stop chan struct{}
+	done chan struct{}
 }
 
 func startFeeder(t *testing.T, addr, input string, batch, limit int) *feeder {
-	f := &feeder{t: t, addr: addr, input: input, batch: batch, stop: make(chan struct{}), done: make(chan struct{})}
+	t.Helper()
+	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": addr, "enable.idempotence": true,
+		"linger.ms": 5, "partitioner": "murmur2_random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &feeder{stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(f.done)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		for int(f.sent.Load()) < limit {
+		defer p.Close()
+		delivery := make(chan kafka.Event, batch)
+		for i := 0; limit == 0 || i < limit; {
+			n := batch
+			if limit > 0 {
+				n = min(batch, limit-i)
+			}
+			for j := i; j < i+n; j++ {
+				msg := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &input, Partition: kafka.PartitionAny},
+					Key: []byte(fmt.Sprintf("k%d", j)), Value: []byte(vocab[j%len(vocab)])}
+				if f.err = p.Produce(msg, delivery); f.err != nil {
+					return
+				}
+			}
+			for j := 0; j < n; j++ {
+				if m := (<-delivery).(*kafka.Message); m.TopicPartition.Error != nil {
+					f.err = m.TopicPartition.Error
+					return
+				}
+			}
+			i += n
+			f.sent.Store(int64(i))
 			select {
 			case <-f.stop:
 				return
-			case <-tick.C:
+			case <-time.After(50 * time.Millisecond):
 			}
-			n := min(f.batch, limit-int(f.sent.Load()))
-			words(t, addr, input, int(f.sent.Load()), n, vocab)
-			f.sent.Add(int64(n))
 		}
 	}()
 	return f
 }
 
-// wait waits until the feeder sent everything.
-func (f *feeder) wait() int {
+// halt stops an unbounded feeder and returns what it sent.
+func (f *feeder) halt(t *testing.T) int {
+	t.Helper()
+	close(f.stop)
+	return f.wait(t)
+}
+
+// wait waits until the feeder sent everything and returns the count.
+func (f *feeder) wait(t *testing.T) int {
+	t.Helper()
 	select {
 	case <-f.done:
 	case <-time.After(2 * time.Minute):
-		close(f.stop)
-		<-f.done
-		f.t.Fatal("feeder did not finish within 2 minutes")
+		t.Fatal("feeder did not finish within 2 minutes")
+	}
+	if f.err != nil {
+		t.Fatalf("feeding input: %v", f.err)
 	}
 	return int(f.sent.Load())
 }
@@ -86,18 +116,22 @@ func TestKfakeRebalanceWithRevocation(t *testing.T) {
 	if n := localPartitions(a); n != 4 {
 		t.Fatalf("alone, instance A hosts %d counts partitions, want 4", n)
 	}
-	const total = 1500
-	f := startFeeder(t, addr, "in", 20, total)
+	f := startFeeder(t, addr, "in", 10, 0)
 
 	waitFor(t, time.Minute, "A to process records", func() bool { ok, _ := hooksA.counts(); return ok > 3 })
 	b := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, "rb", t.TempDir()), streams.WithHooks(hooksB))
 	waitFor(t, time.Minute, "the tasks to be shared", func() bool {
 		return localPartitions(a) > 0 && localPartitions(b) > 0 && localPartitions(a)+localPartitions(b) == 4
 	})
+	atJoin := f.sent.Load()
 	waitFor(t, time.Minute, "B to commit", func() bool { ok, _ := hooksB.counts(); return ok > 3 })
 	closeApp(t, b)
 	waitFor(t, time.Minute, "A to take every task back", func() bool { return localPartitions(a) == 4 })
-	sent := f.wait()
+	atLeave := f.sent.Load()
+	okA, _ := hooksA.counts()
+	waitFor(t, time.Minute, "A to commit after B left", func() bool { ok, _ := hooksA.counts(); return ok > okA+3 })
+	sent := f.halt(t)
+	t.Logf("%d records: %d sent when the tasks were shared, %d when A had them all back", sent, atJoin, atLeave)
 	checkCounts(t, readCounts(t, addr, "out", sent), wantCounts(sent, vocab))
 	waitFor(t, time.Minute, "A's stores to hold the final counts", func() bool {
 		got := storeCounts(t, a, state.ReadCommitted)
@@ -314,7 +348,7 @@ func TestKfakeInteractiveQueriesDuringCommits(t *testing.T) {
 			}()
 		}
 	}
-	startFeeder(t, addr, "in", 30, total).wait()
+	startFeeder(t, addr, "in", 30, total).wait(t)
 	checkCounts(t, readCounts(t, addr, "out", total), want)
 	cancel()
 	wg.Wait()
