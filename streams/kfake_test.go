@@ -231,7 +231,18 @@ func checkCounts(t *testing.T, got, want map[string][]int64) {
 	t.Helper()
 	for w, seq := range want {
 		if !slices.Equal(got[w], seq) {
-			t.Errorf("word %q: committed updates %v, want %v", w, got[w], seq)
+			i := 0
+			for i < len(seq) && i < len(got[w]) && got[w][i] == seq[i] {
+				i++
+			}
+			at := func(s []int64) string {
+				if i < len(s) {
+					return fmt.Sprint(s[i])
+				}
+				return "none"
+			}
+			t.Errorf("word %q: %d committed updates, want %d; first difference at update %d: %s, want %s",
+				w, len(got[w]), len(seq), i+1, at(got[w]), at(seq))
 		}
 	}
 	for w := range got {

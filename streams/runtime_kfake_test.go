@@ -151,10 +151,12 @@ func TestKfakeRebalanceWithRevocation(t *testing.T) {
 }
 
 // TestKfakeAbortedEpochRewinds: the broker refuses one AddOffsetsToTxn with
-// GROUP_AUTHORIZATION_FAILED, which librdkafka makes an abortable error.
-// The commit fails, the transaction aborts, the overlays are dropped and the
-// tasks rewind to their committed offsets: nothing of the aborted epoch
-// stays in the stores, and the output holds every count exactly once.
+// GROUP_AUTHORIZATION_FAILED, which librdkafka makes an abortable error, in
+// a transaction that wrote to the store's changelog (so the epoch wrote to
+// the store). The commit fails, the transaction aborts, the overlays are
+// dropped and the tasks rewind to their committed offsets: nothing of the
+// aborted epoch stays in the stores, and the output holds every count
+// exactly once.
 func TestKfakeAbortedEpochRewinds(t *testing.T) {
 	c, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
@@ -163,8 +165,32 @@ func TestKfakeAbortedEpochRewinds(t *testing.T) {
 	words(t, addr, "in", 0, 100, vocab)
 	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
 
-	var refused atomic.Int32
+	// The control functions run on the broker's goroutine, one at a time;
+	// those that return false only observe.
+	var storeTxn, refused atomic.Int32
+	c.ControlKey(kmsg.AddPartitionsToTxn.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		r := req.(*kmsg.AddPartitionsToTxnRequest)
+		topics := r.Topics
+		for _, tx := range r.Transactions {
+			for _, tp := range tx.Topics {
+				topics = append(topics, kmsg.AddPartitionsToTxnRequestTopic{Topic: tp.Topic})
+			}
+		}
+		for _, tp := range topics {
+			if tp.Topic == "ab-counts-changelog" {
+				storeTxn.Store(1)
+			}
+		}
+		return nil, nil, false
+	})
+	c.ControlKey(kmsg.EndTxn.Int16(), func(kmsg.Request) (kmsg.Response, error, bool) {
+		storeTxn.Store(0)
+		return nil, nil, false
+	})
 	c.ControlKey(kmsg.AddOffsetsToTxn.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		if storeTxn.Load() == 0 || refused.Load() > 0 {
+			return nil, nil, false
+		}
 		refused.Add(1)
 		resp := req.ResponseKind().(*kmsg.AddOffsetsToTxnResponse)
 		resp.ErrorCode = 30 // GROUP_AUTHORIZATION_FAILED
