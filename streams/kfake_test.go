@@ -8,6 +8,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -146,7 +148,10 @@ func (h *commitHooks) counts() (ok int, failed []error) {
 // startApp starts topo and waits until the instance is RUNNING.
 func startApp(t *testing.T, topo *kstreams.Topology, cfg *compat.Config, opts ...streams.Option) *streams.KafkaStreams {
 	t.Helper()
-	ks, err := streams.New(topo, cfg, opts...)
+	// Warnings and errors only: a failing test shows them, a passing one
+	// stays readable.
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ks, err := streams.New(topo, cfg, append([]streams.Option{streams.WithLogger(quiet)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
