@@ -169,6 +169,9 @@ func (c *core) applyChangelog(writes []segWrite, tp TopicPartition, lastOffset i
 	if err := c.check(); err != nil {
 		return err
 	}
+	if invariants.Enabled {
+		c.checkRestoreOffset(tp, lastOffset)
+	}
 	cb := &commitBatch{writes: writes, offsets: map[TopicPartition]*int64{tp: &lastOffset}, meta: meta}
 	return storeErr(c.name, "restore", c.base.apply(cb))
 }

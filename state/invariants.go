@@ -31,3 +31,18 @@ func (c *core) checkOverlayEmpty(op string) {
 		invariants.Failf("state: store %s: overlay holds %d entries (%d bytes) after its %s", c.name, n, b, op)
 	}
 }
+
+// checkRestoreOffset runs before a restore batch is applied: restore reads
+// the changelog from the store's offset + 1 on, so the batch's last offset
+// is past the durable one. One at or below it would replay records the
+// store already holds, or move its offset back.
+func (c *core) checkRestoreOffset(tp TopicPartition, lastOffset int64) {
+	durable, ok, err := c.base.committedOffset(tp)
+	if err != nil || !ok {
+		return
+	}
+	if lastOffset <= durable {
+		invariants.Failf("state: store %s: restore batch of changelog %s ends at offset %d, not past the store's offset %d",
+			c.name, tp, lastOffset, durable)
+	}
+}
