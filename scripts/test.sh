@@ -57,12 +57,13 @@ arms_failpoints='^TestAbortedEpochNeverReachesStoreOrOutput$'
 # 1. The production build, as users run it: every test but those.
 pass main -timeout 40m -skip "^TestCrash|$arms_failpoints" ./...
 
-# 2. Failpoints and invariants compiled in. The crash suites (integration
-# and state: children that are killed at failpoints, checked after every
-# kill, with the commit-path assertions armed in the children) beside the
-# unit tests of the commit path under the assertions (txn's aborted epoch
-# included, and the runtime's kfake tests). The two runs go side by side:
-# the crash suites mostly wait on their children and the broker.
+# 2. Failpoints and invariants compiled in. The crash suites (children
+# killed with SIGKILL, in integration at failpoints, and checked after
+# every kill; the children check the commit-path assertions at every
+# commit) beside the unit tests of the commit path under the assertions
+# (state's crash test, txn's aborted epoch and the runtime's kfake tests
+# included). The two runs go side by side: the crash suites mostly wait on
+# their children and the broker.
 tags=(-tags failpoint,invariants)
 pass crash "${tags[@]}" -timeout 40m -run '^TestCrash' ./integration/ &
 crash=$!
