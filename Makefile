@@ -38,7 +38,9 @@ kafka-reset:
 	@integration/kafka.sh reset
 
 # test runs everything on a fresh machine: set-up, lint, a real broker, every
-# test including the integration ones, and stops the broker even on failure.
+# test including the integration ones (in the production build, with
+# failpoints and invariants compiled in, and under the race detector; see
+# scripts/test.sh), and stops the broker even on failure.
 test: setup lint
 	@scripts/test.sh
 
@@ -57,9 +59,11 @@ bench: setup
 	@$(GO) run ./integration/bench $(BENCH_FLAGS)
 
 # crash-soak runs the crash suite's workloads with KILLS kills each, seeded,
-# against the local broker, and prints one summary line per workload.
+# against the local broker, and prints one summary line per workload. The
+# suite needs failpoints compiled in; the children also run the commit-path
+# assertions (see docs/crash-testing.md).
 KILLS ?= 2000
 SEED  ?= 42
 crash-soak: setup
-	@scripts/with-broker.sh bash -c "set -o pipefail; $(GO) test -count=1 -v -run 'TestCrash.*(ExactlyOnce|AtLeastOnce)' -timeout 0 ./integration/ \
+	@scripts/with-broker.sh bash -c "set -o pipefail; $(GO) test -tags failpoint,invariants -count=1 -v -run 'TestCrash.*(ExactlyOnce|AtLeastOnce)' -timeout 0 ./integration/ \
 		-args -crash.kills=$(KILLS) -crash.seed=$(SEED) | grep -E 'crash summary|^(--- |ok|FAIL)'"

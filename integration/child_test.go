@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
@@ -119,6 +120,16 @@ func runChild(raw string) int {
 	return 0
 }
 
+// requireFailpoints fails a test that needs failpoints in a binary built
+// without them: its child would run without the faults it is meant to
+// survive, and the test would pass without testing anything.
+func requireFailpoints(t *testing.T) {
+	t.Helper()
+	if !failpoint.Enabled {
+		t.Fatal("this test needs failpoints: run it with go test -tags failpoint (make test and make crash-soak do)")
+	}
+}
+
 // child is a StoatFlow application running as a child process.
 type child struct {
 	cmd    *exec.Cmd
@@ -140,6 +151,11 @@ type restore struct {
 
 func startChild(t *testing.T, spec childSpec, extraEnv ...string) *child {
 	t.Helper()
+	for _, e := range extraEnv {
+		if strings.HasPrefix(e, failpoint.EnvVar+"=") {
+			requireFailpoints(t)
+		}
+	}
 	raw, err := json.Marshal(spec)
 	if err != nil {
 		t.Fatal(err)

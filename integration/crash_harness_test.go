@@ -21,6 +21,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/invariants"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
@@ -143,6 +144,7 @@ type queryLine struct {
 // extraSet overrides application configs.
 func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[string]string) *crashRun {
 	t.Helper()
+	requireFailpoints(t)
 	r := &crashRun{t: t, w: w, guarantee: guarantee, seed: crashSeedFor(t.Name()), offsets: map[string]int64{}, triggers: map[string]bool{},
 		bootstrap: extraSet["bootstrap.servers"], stateDir: t.TempDir(), args: map[string]string{}, started: time.Now()}
 	if r.bootstrap == "" {
@@ -950,9 +952,9 @@ func (r *crashRun) summary() {
 		modes = append(modes, fmt.Sprintf("%s:%d", m, n))
 	}
 	sort.Strings(modes)
-	line := fmt.Sprintf("crash summary: workload=%s guarantee=%s seed=%d kills=%d divergences=%d full-restores=%d wipes=%d "+
+	line := fmt.Sprintf("crash summary: workload=%s guarantee=%s invariants=%v seed=%d kills=%d divergences=%d full-restores=%d wipes=%d "+
 		"restores-from-offset=%d store-checks=%d clean-stops=%d tail-records-restored=%d queries=%d fallback-kills=%d took=%s checks-took=%s by-mode=[%s]",
-		r.w.name, r.guarantee, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.tailRestores, s.storeChecks, s.cleanStops, s.tailRecords,
+		r.w.name, r.guarantee, invariants.Enabled, r.seed, s.kills, s.divergences, s.fullRestores, s.wipes, s.tailRestores, s.storeChecks, s.cleanStops, s.tailRecords,
 		s.queries, s.fallbacks, time.Since(r.started).Round(time.Second), s.checkTime.Round(time.Second), strings.Join(modes, " "))
 	r.t.Log(line)
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gofmt, go vet, go mod tidy and staticcheck: each must be clean.
+# gofmt, go vet, go mod tidy and staticcheck: each must be clean, in the
+# production build and with the failpoint and invariants tags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -12,6 +13,8 @@ if [[ -n "$unformatted" ]]; then
 fi
 
 go vet ./... || fail=1
+# The code behind the failpoint and invariants build tags, too.
+go vet -tags failpoint,invariants ./... || fail=1
 
 cp go.mod /tmp/stoatflow-go.mod.$$ && cp go.sum /tmp/stoatflow-go.sum.$$
 go mod tidy
@@ -24,6 +27,7 @@ cp /tmp/stoatflow-go.mod.$$ go.mod && cp /tmp/stoatflow-go.sum.$$ go.sum
 rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
 
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
+"${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./state/... ./txn/... || fail=1
 
 if ((fail)); then
 	echo "lint: FAILED" >&2

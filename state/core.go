@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/stoatflow/stoatflow/internal/invariants"
 	"github.com/stoatflow/stoatflow/internal/overlay"
 )
 
@@ -144,7 +145,13 @@ func (c *core) commit(offsets map[TopicPartition]*int64, meta map[string][]byte,
 	c.committed = pos
 	c.pending = Position{}
 	c.posMu.Unlock()
+	if invariants.Enabled {
+		c.checkNoWriteDuring("commit", snap)
+	}
 	c.budget.Add(c.ov.Reset())
+	if invariants.Enabled {
+		c.checkOverlayEmpty("commit")
+	}
 	return nil
 }
 
@@ -153,11 +160,17 @@ func (c *core) rollback() {
 	c.posMu.Lock()
 	c.pending = Position{}
 	c.posMu.Unlock()
+	if invariants.Enabled {
+		c.checkOverlayEmpty("rollback")
+	}
 }
 
 func (c *core) applyChangelog(writes []segWrite, tp TopicPartition, lastOffset int64, meta map[string][]byte) error {
 	if err := c.check(); err != nil {
 		return err
+	}
+	if invariants.Enabled {
+		c.checkRestoreOffset(tp, lastOffset)
 	}
 	cb := &commitBatch{writes: writes, offsets: map[TopicPartition]*int64{tp: &lastOffset}, meta: meta}
 	return storeErr(c.name, "restore", c.base.apply(cb))

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/stoatflow/stoatflow/internal/invariants"
 )
 
 // IsolationLevel selects what a read-only view sees.
@@ -99,7 +101,10 @@ type Budget struct {
 // Add records a change of delta bytes.
 func (b *Budget) Add(delta int64) {
 	if b != nil && delta != 0 {
-		b.n.Add(delta)
+		n := b.n.Add(delta)
+		if invariants.Enabled && n < 0 {
+			invariants.Failf("state: uncommitted-bytes budget at %d after a change of %d: a store returned more than it added", n, delta)
+		}
 	}
 }
 

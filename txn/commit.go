@@ -11,6 +11,7 @@ import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/invariants"
 	"github.com/stoatflow/stoatflow/state"
 )
 
@@ -125,6 +126,11 @@ type Committer struct {
 // SetChangelogOffset records the last changelog offset of tp known to be
 // committed on Kafka (after restore: the changelog's last record).
 func (c *Committer) SetChangelogOffset(tp state.TopicPartition, offset int64) {
+	if invariants.Enabled {
+		if cur, ok := c.changelog[tp]; ok && offset < cur {
+			invariants.Failf("txn: changelog %s: known committed offset moves back from %d to %d", tp, cur, offset)
+		}
+	}
 	if c.changelog == nil {
 		c.changelog = map[state.TopicPartition]int64{}
 	}
@@ -184,7 +190,8 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 	if err := failpoint.Hit(failpoint.AfterCommit); err != nil {
 		return stats, err
 	}
-	for tp, off := range c.Producer.TakeOffsets() {
+	taken := c.Producer.TakeOffsets()
+	for tp, off := range taken {
 		c.SetChangelogOffset(state.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}, off)
 	}
 
@@ -204,6 +211,9 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 				offs[*sc.Changelog] = nil // nothing ever logged: no offset to keep
 			}
 		}
+		if invariants.Enabled {
+			checkStoreCommit(sc, offs, taken)
+		}
 		if err := sc.Store.Commit(offs); err != nil {
 			failed = append(failed, StoreFailure{Store: sc.Store.Name(), Partition: sc.Partition, Err: err})
 		}
@@ -216,6 +226,9 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 			return cmp.Or(cmp.Compare(a.Store, b.Store), cmp.Compare(a.Partition, b.Partition))
 		})
 		return stats, &StoreCommitError{Failed: failed}
+	}
+	if invariants.Enabled {
+		checkOverlaysEmpty("commit", stores)
 	}
 	return stats, nil
 }
@@ -263,6 +276,9 @@ func (c *Committer) abort(ctx context.Context, stores []StoreCommit) {
 	}
 	for _, sc := range stores {
 		sc.Store.Rollback()
+	}
+	if invariants.Enabled {
+		checkOverlaysEmpty("abort", stores)
 	}
 }
 

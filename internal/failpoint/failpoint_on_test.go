@@ -1,3 +1,5 @@
+//go:build failpoint
+
 package failpoint
 
 import (
@@ -53,5 +55,11 @@ func TestBadSpecsAreRejected(t *testing.T) {
 		if err := Arm(spec); err == nil {
 			t.Errorf("Arm(%q) accepted a bad spec", spec)
 		}
+	}
+}
+
+func TestEnabledUnderTag(t *testing.T) {
+	if !Enabled {
+		t.Fatal("Enabled is false under the failpoint tag")
 	}
 }
