@@ -100,11 +100,15 @@
 // merge retracts each replaced session with a null value stamped with that
 // session's end. A TypedProcessor sees TypedRecord.KeyNull and ValueNull.
 //
-// Keys are not values: a null key reaches a function over a K that cannot
-// hold nil as K's zero value, because grouping and re-keying topologies over
-// unkeyed topics must still run, and the key the function returns is
-// forwarded as it is. A topology that must keep null keys declares K as a
-// pointer (serde.Nullable on the source).
+// Keys: a null key reaches a key-computing function (Map, FlatMap,
+// SelectKey, GroupBy) over a K that cannot hold nil as K's zero value,
+// because re-keying and grouping topologies over unkeyed topics must still
+// run. If the function gives back the zero key, the record keeps its null
+// key, as Java's k -> k keeps it (and a sink partitions it as a null-key
+// record); any other key it returns is the record's key. Operators that do
+// not compute a key forward a null key untouched. A topology that must tell
+// a null key from an empty one declares K as a pointer (serde.Nullable on
+// the source).
 //
 // # Processor API
 //

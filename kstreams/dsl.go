@@ -314,11 +314,11 @@ func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, 
 // still be mapped) and the result's value is dropped: the record stays a
 // tombstone.
 func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Named) *KStream[KR, VR] {
-	arg := valueArg[V](s.view)
+	arg, key := valueArg[V](s.view), keyResult[K]()
 	name := s.processor(prefixMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		v, ok := arg(r.Value)
 		k, out := fn(as[K](r.Key), v)
-		r.Key, r.Value = nullable(k), nullable(out)
+		r.Key, r.Value = key(r.Key, k), nullable(out)
 		if !ok {
 			r.Value = nil
 		}
@@ -345,12 +345,12 @@ func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *K
 // null value that V cannot hold, fn is called with V's zero value for the
 // keys and every record it returns carries a null value.
 func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR], named ...Named) *KStream[KR, VR] {
-	arg := valueArg[V](s.view)
+	arg, key := valueArg[V](s.view), keyResult[K]()
 	name := s.processor(prefixFlatMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		v, ok := arg(r.Value)
 		for _, kv := range fn(as[K](r.Key), v) {
 			out := r
-			out.Key, out.Value = nullable(kv.Key), nullable(kv.Value)
+			out.Key, out.Value = key(r.Key, kv.Key), nullable(kv.Value)
 			if !ok {
 				out.Value = nil
 			}
@@ -395,10 +395,10 @@ func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named)
 }
 
 func keySelectSupplier[K, V, KR any](fn func(K, V) KR, view *valueView) func() Processor {
-	arg := valueArg[V](view)
+	arg, key := valueArg[V](view), keyResult[K]()
 	return stateless(func(ctx ProcessorContext, r Record) error {
 		v, _ := arg(r.Value) // the key is computed; the value is forwarded as it came
-		r.Key = nullable(fn(as[K](r.Key), v))
+		r.Key = key(r.Key, fn(as[K](r.Key), v))
 		return ctx.Forward(r)
 	})
 }

@@ -110,6 +110,27 @@ func valueArg[V any](view *valueView) func(raw any) (v V, ok bool) {
 	}
 }
 
+// keyResult returns how a key-computing function's result becomes the record
+// key. Over a key type K that cannot hold nil, a function handed a null key
+// saw K's zero value; when it gives back the zero value of its result type,
+// that stands for the null it was given, and the key stays null, as Java's
+// (k, v) -> KeyValue.pair(k, ...) keeps a null key (and the record keeps
+// its null-key partitioning). Any other result is a real key. Over a K that
+// can hold nil, the function saw the null itself and its result is taken as
+// it is.
+func keyResult[K any]() func(rawKey, result any) any {
+	if canHoldNil[K]() {
+		return func(_, result any) any { return nullable(result) }
+	}
+	return func(rawKey, result any) any {
+		result = nullable(result)
+		if rawKey == nil && result != nil && reflect.ValueOf(result).IsZero() {
+			return nil
+		}
+		return result
+	}
+}
+
 // Nullable is the view of s in which a value is a *V, nil for Kafka's null:
 // the way to tell a tombstone from an empty value in a predicate or mapper
 // over a value type that cannot hold nil (Java's v == null). It adds no

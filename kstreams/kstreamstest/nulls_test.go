@@ -351,3 +351,45 @@ func TestTypedProcessorSeesNullsAsNulls(t *testing.T) {
 	}
 	check(t, "view", d.Records("view"), []kv{{"k", []byte(`"a"`), 1}, {"k", []byte("nil"), 2}, {"k", []byte(`""`), 3}, {"", []byte(`"v"`), 4}})
 }
+
+// TestNullKeysStayNullThroughKeyFunctions: over string keys, a function
+// handed a null key sees "", and a "" it gives back keeps the key null, as
+// Java's k -> k keeps a null key; a key computed from the value is a key.
+func TestNullKeysStayNullThroughKeyFunctions(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	src := stringStream(b, "in")
+	kstreams.Map(src, func(k, v string) (string, string) { return k, v + "!" }).To("map-same-key")
+	kstreams.Map(src, func(k, v string) (string, string) { return k + v, v }).To("map-computed-key")
+	kstreams.SelectKey(src, func(k, _ string) string { return k }).To("selectkey-same")
+	kstreams.FlatMap(src, func(k, v string) []kstreams.KeyValue[string, string] {
+		return []kstreams.KeyValue[string, string]{{Key: k, Value: v}, {Key: "x" + k, Value: v}}
+	}).To("flatmap")
+	d := build(t, b, stringDefaults)
+	if err := d.Pipe("in", nil, []byte("a"), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Pipe("in", []byte(""), []byte("b"), 2); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(topic string) []string {
+		var out []string
+		for _, r := range d.Records(topic) {
+			if r.Key == nil {
+				out = append(out, "<null>")
+			} else {
+				out = append(out, strconv.Quote(string(r.Key)))
+			}
+		}
+		return out
+	}
+	for topic, want := range map[string]string{
+		"map-same-key":     `<null> ""`,
+		"map-computed-key": `"a" "b"`,
+		"selectkey-same":   `<null> ""`,
+		"flatmap":          `<null> "x" "" "x"`,
+	} {
+		if got := strings.Join(keys(topic), " "); got != want {
+			t.Errorf("%s keys = %s, want %s", topic, got, want)
+		}
+	}
+}
