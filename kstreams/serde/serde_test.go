@@ -218,3 +218,26 @@ func TestBaseKeyOfWindowedSerdes(t *testing.T) {
 		t.Error("String serde has no base key")
 	}
 }
+
+// TestWindowedDeserializersReadEmptyAsNull: Kafka's TimeWindowedDeserializer
+// and SessionWindowedDeserializer return null for empty input, not an error.
+func TestWindowedDeserializersReadEmptyAsNull(t *testing.T) {
+	for name, u := range map[string]Untyped{
+		"time":    Erase[Windowed[string]](TimeWindowed[string]{Inner: String{}, WindowSize: 10}),
+		"session": Erase[Windowed[string]](SessionWindowed[string]{Inner: String{}}),
+	} {
+		for _, in := range [][]byte{nil, {}} {
+			v, err := u.DeserializeAny("t", in)
+			if err != nil || v != nil {
+				t.Errorf("%s: DeserializeAny(%q) = %v, %v; want nil, nil", name, in, v, err)
+			}
+		}
+		b, err := u.SerializeAny("t", nil)
+		if err != nil || b != nil {
+			t.Errorf("%s: SerializeAny(nil) = %x, %v; want nil", name, b, err)
+		}
+		if _, err := u.DeserializeAny("t", []byte{1, 2}); err == nil {
+			t.Errorf("%s: 2 bytes deserialized without an error", name)
+		}
+	}
+}

@@ -37,10 +37,12 @@ func (s TimeWindowed[K]) Serialize(topic string, v Windowed[K]) ([]byte, error) 
 	return storeformat.AppendTimeWindowedKey(make([]byte, 0, len(kb)+storeformat.TimeWindowedSuffix), kb, v.Window.Start), nil
 }
 
-// Deserialize reads key bytes ++ int64 window start.
+// Deserialize reads key bytes ++ int64 window start. Empty input is null,
+// as Kafka's TimeWindowedDeserializer reads it: the zero Windowed here, nil
+// from DeserializeAny.
 func (s TimeWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], error) {
 	var w Windowed[K]
-	if b == nil {
+	if len(b) == 0 {
 		return w, nil
 	}
 	kb, start, err := SplitTimeWindowed(b)
@@ -52,6 +54,16 @@ func (s TimeWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], error
 		return w, err
 	}
 	return Windowed[K]{Key: k, Window: Window{Start: start, End: storeformat.WindowEnd(start, s.WindowSize)}}, nil
+}
+
+// SerializeAny is Serialize for untyped use; nil is null.
+func (s TimeWindowed[K]) SerializeAny(topic string, v any) ([]byte, error) {
+	return serializeWindowedAny(topic, v, s.Serialize)
+}
+
+// DeserializeAny is Deserialize for untyped use: null and empty input are nil.
+func (s TimeWindowed[K]) DeserializeAny(topic string, b []byte) (any, error) {
+	return deserializeWindowedAny(topic, b, s.Deserialize)
 }
 
 // SerializeBaseKey returns the inner key's bytes without the window: what
@@ -80,10 +92,11 @@ func (s SessionWindowed[K]) Serialize(topic string, v Windowed[K]) ([]byte, erro
 	return storeformat.AppendSessionKey(make([]byte, 0, len(kb)+storeformat.SessionKeySuffix), kb, v.Window.Start, v.Window.End), nil
 }
 
-// Deserialize reads key bytes ++ int64 end ++ int64 start.
+// Deserialize reads key bytes ++ int64 end ++ int64 start. Empty input is
+// null, as Kafka's SessionWindowedDeserializer reads it.
 func (s SessionWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], error) {
 	var w Windowed[K]
-	if b == nil {
+	if len(b) == 0 {
 		return w, nil
 	}
 	kb, win, err := SplitSessionWindowed(b)
@@ -95,6 +108,34 @@ func (s SessionWindowed[K]) Deserialize(topic string, b []byte) (Windowed[K], er
 		return w, err
 	}
 	return Windowed[K]{Key: k, Window: win}, nil
+}
+
+// SerializeAny is Serialize for untyped use; nil is null.
+func (s SessionWindowed[K]) SerializeAny(topic string, v any) ([]byte, error) {
+	return serializeWindowedAny(topic, v, s.Serialize)
+}
+
+// DeserializeAny is Deserialize for untyped use: null and empty input are nil.
+func (s SessionWindowed[K]) DeserializeAny(topic string, b []byte) (any, error) {
+	return deserializeWindowedAny(topic, b, s.Deserialize)
+}
+
+func serializeWindowedAny[K any](topic string, v any, ser func(string, Windowed[K]) ([]byte, error)) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	w, ok := v.(Windowed[K])
+	if !ok {
+		return nil, serErr("value of type %T cannot be serialized by a serde for %T (topic %s)", v, w, topic)
+	}
+	return ser(topic, w)
+}
+
+func deserializeWindowedAny[K any](topic string, b []byte, de func(string, []byte) (Windowed[K], error)) (any, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return de(topic, b)
 }
 
 // SerializeBaseKey returns the inner key's bytes without the window.
