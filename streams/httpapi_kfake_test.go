@@ -26,9 +26,11 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 	_, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
 	topo := countTopology(t, "in", "out")
-	ks := startApp(t, topo, appConfig(t, addr, "http", t.TempDir()))
+	cfg := appConfig(t, addr, "http", t.TempDir())
+	ks := startApp(t, topo, cfg)
 	srv, err := httpapi.New(httpapi.Config{
 		Listen: "127.0.0.1:0", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
+		ApplicationID: cfg.ApplicationID,
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
 		Partitions: func(context.Context, string) (int, error) { return 2, nil },
 	})
