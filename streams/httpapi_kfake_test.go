@@ -30,7 +30,7 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 	ks := startApp(t, topo, cfg)
 	srv, err := httpapi.New(httpapi.Config{
 		Listen: "127.0.0.1:0", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
-		ApplicationID: cfg.ApplicationID,
+		ApplicationID:   cfg.ApplicationID,
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
 		Partitions: func(context.Context, string) (int, error) { return 2, nil },
 	})
