@@ -270,6 +270,7 @@ type probeResult struct {
 	lat       []time.Duration // of the counted outputs
 	want, got int             // outputs expected and seen in all
 	offered   float64         // input records per second actually sent
+	drained   time.Duration   // from the end of the load to the end of the read
 }
 
 // run offers the load and reads the output until every expected output
@@ -280,7 +281,8 @@ func (l *latencyProbe) run(ctx context.Context) (res probeResult, err error) {
 		kgo.ConsumeTopics(l.output),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
-		kgo.FetchMaxWait(5*time.Millisecond),
+		// franz-go's shortest fetch wait: a read sees an output within 10 ms.
+		kgo.FetchMaxWait(10*time.Millisecond),
 	)
 	if err != nil {
 		return res, err
@@ -334,7 +336,7 @@ func (l *latencyProbe) run(ctx context.Context) (res probeResult, err error) {
 		sent <- sentResult{i, err}
 	}()
 	var done bool
-	var drainUntil time.Time
+	var drainUntil, loadEnd time.Time
 	for {
 		if !done {
 			select {
@@ -344,12 +346,14 @@ func (l *latencyProbe) run(ctx context.Context) (res probeResult, err error) {
 				}
 				done = true
 				res.offered = float64(s.n) / l.duration.Seconds()
-				drainUntil = time.Now().Add(30 * time.Second)
+				loadEnd = time.Now()
+				drainUntil = loadEnd.Add(30 * time.Second)
 			default:
 			}
 		}
 		res.want = int(wantN.Load())
 		if done && (res.got >= res.want || time.Now().After(drainUntil)) {
+			res.drained = time.Since(loadEnd)
 			return res, nil
 		}
 		if ctx.Err() != nil {

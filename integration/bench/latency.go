@@ -131,8 +131,20 @@ func (b *bench) latencyRun(ctx context.Context, workload string, rate int, engin
 	}
 	lat := res.lat
 	if res.got < res.want {
-		r.err = fmt.Errorf("%d of %d outputs arrived within 30 s of the end of the load", res.got, res.want)
-		return r
+		if workload == "latency" {
+			r.err = fmt.Errorf("%d of %d outputs arrived within 30 s of the end of the load", res.got, res.want)
+			return r
+		}
+		// Under load an engine that cannot keep up is a result, not a
+		// failure of the run: every missing output is at least as late as
+		// the read went on after the last input was sent, so its latency
+		// counts as that lower bound.
+		missing := res.want - res.got
+		for i := 0; i < missing; i++ {
+			lat = append(lat, res.drained)
+		}
+		b.notes = append(b.notes, fmt.Sprintf("%s on %s, round %d: saturated at %.0f lines/s, %d of %d outputs had not arrived %v after the load ended; "+
+			"they count with that latency, so p50/p99 are lower bounds", workload, engine, round+1, res.offered, missing, res.want, res.drained.Round(time.Second)))
 	}
 	if len(lat) == 0 {
 		r.err = fmt.Errorf("no output after the warm-up")
