@@ -306,16 +306,23 @@ func CommittedWith(admin *kadm.Client, group, topic string, partitions int, time
 }
 
 func fetchCommitted(ctx context.Context, admin *kadm.Client, group, topic string, partitions int) ([]int64, error) {
+	out := make([]int64, partitions)
+	for p := range out {
+		out[p] = -1
+	}
 	resp, err := admin.FetchOffsetsForTopics(kadm.RequireStable(ctx), group, topic)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		// A group that never committed has no offsets (the in-process
+		// broker says so with this error).
+		return out, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("testkafka: committed offsets of group %s: %w", group, err)
 	}
 	if err := resp.Error(); err != nil {
 		return nil, fmt.Errorf("testkafka: committed offsets of group %s: %w", group, err)
 	}
-	out := make([]int64, partitions)
 	for p := range out {
-		out[p] = -1
 		if o, ok := resp.Lookup(topic, int32(p)); ok && o.At >= 0 {
 			out[p] = o.At
 		}
