@@ -52,7 +52,7 @@ func createTopics(ctx context.Context, bootstrap []string, topics []string, n in
 	if len(topics) == 0 {
 		return nil
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.DisableClientMetrics())
 	if err != nil {
 		return fmt.Errorf("sidecar: admin client for %v: %w", bootstrap, err)
 	}

@@ -256,7 +256,7 @@ func queryCount(app *streams.KafkaStreams, store, word string, iso state.Isolati
 // produceLines writes lines as String records keyed by nothing (as the
 // console producer does), idempotently, and waits for their acks.
 func produceLines(ctx context.Context, servers []string, topic string, lines []string) error {
-	p, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.DefaultProduceTopic(topic),
+	p, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.DisableClientMetrics(), kgo.DefaultProduceTopic(topic),
 		kgo.ProducerLinger(5*time.Millisecond))
 	if err != nil {
 		return fmt.Errorf("sidecar demo: producer for %v: %w", servers, err)
@@ -287,7 +287,7 @@ type countPrinter struct {
 }
 
 func newCountPrinter(servers []string, topic string, w io.Writer) (*countPrinter, error) {
-	c, err := kgo.NewClient(kgo.SeedBrokers(servers...),
+	c, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.DisableClientMetrics(),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
 		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
