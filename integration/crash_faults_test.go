@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
 
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
@@ -194,23 +194,14 @@ func cloneSet(m map[string]string) map[string]string {
 // has committed.
 func committedInput(t *testing.T, r *crashRun) int64 {
 	t.Helper()
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "group.id": r.appID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	parts := make([]kafka.TopicPartition, r.w.partitions)
-	for p := range parts {
-		parts[p] = kafka.TopicPartition{Topic: &r.in, Partition: int32(p)}
-	}
-	committed, err := c.Committed(parts, 10000)
+	committed, err := testkafka.Committed(r.bootstrap, r.appID, r.in, r.w.partitions, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n int64
-	for _, p := range committed {
-		if p.Offset > 0 {
-			n += int64(p.Offset)
+	for _, off := range committed {
+		if off > 0 {
+			n += off
 		}
 	}
 	return n
@@ -449,13 +440,16 @@ func (r *crashRun) checkTransactionsEnd(timeout time.Duration) {
 func (r *crashRun) waitNoOpenTransaction(timeout time.Duration, stable bool, what string) {
 	t := r.t
 	t.Helper()
-	admin, group := r.offsetClients()
-	defer admin.Close()
-	defer group.Close()
+	cl, err := testkafka.NewClient(r.bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
 	deadline := time.Now().Add(timeout)
 	var last map[string]int64
 	for {
-		ends, open, err := r.openTransactions(admin, group)
+		ends, open, err := r.openTransactions(admin)
 		if err == nil && len(open) == 0 && (!stable || maps.Equal(ends, last)) {
 			return
 		}
@@ -467,28 +461,14 @@ func (r *crashRun) waitNoOpenTransaction(timeout time.Duration, stable bool, wha
 	}
 }
 
-func (r *crashRun) offsetClients() (*kafka.AdminClient, *kafka.Consumer) {
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	group, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "group.id": r.appID,
-		"isolation.level": "read_committed"})
-	if err != nil {
-		admin.Close()
-		r.t.Fatal(err)
-	}
-	return admin, group
-}
-
 // openTransactions returns the end offset of every partition of the
 // application's topics (output, changelog and repartition) and lists those
 // whose last stable offset is behind their end, and the group's committed
 // offsets when they cannot be read with require_stable.
-func (r *crashRun) openTransactions(admin *kafka.AdminClient, group *kafka.Consumer) (map[string]int64, []string, error) {
+func (r *crashRun) openTransactions(admin *kadm.Client) (map[string]int64, []string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	md, err := admin.GetMetadata(nil, true, 10000)
+	md, err := admin.Metadata(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -498,43 +478,37 @@ func (r *crashRun) openTransactions(admin *kafka.AdminClient, group *kafka.Consu
 			outputs[topic] = true
 		}
 	}
-	spec := map[kafka.TopicPartition]kafka.OffsetSpec{}
-	for name, tm := range md.Topics {
-		if !outputs[name] && !strings.HasPrefix(name, r.appID+"-") {
-			continue
-		}
-		for _, p := range tm.Partitions {
-			topic := name
-			spec[kafka.TopicPartition{Topic: &topic, Partition: p.ID}] = kafka.LatestOffsetSpec
+	var topics []string
+	for name := range md.Topics {
+		if outputs[name] || strings.HasPrefix(name, r.appID+"-") {
+			topics = append(topics, name)
 		}
 	}
-	levels := []kafka.IsolationLevel{kafka.IsolationLevelReadUncommitted, kafka.IsolationLevelReadCommitted}
-	offsets := make([]map[string]int64, len(levels))
-	for i, level := range levels {
-		res, err := admin.ListOffsets(ctx, spec, kafka.SetAdminIsolationLevel(level))
-		if err != nil {
-			return nil, nil, err
-		}
-		offsets[i] = map[string]int64{}
-		for tp, info := range res.ResultInfos {
-			if info.Error.Code() != kafka.ErrNoError {
-				return nil, nil, info.Error
+	flat := func(o testkafka.Offsets) map[string]int64 {
+		out := map[string]int64{}
+		for topic, parts := range o {
+			for p, off := range parts {
+				out[fmt.Sprintf("%s-%d", topic, p)] = off
 			}
-			offsets[i][fmt.Sprintf("%s-%d", *tp.Topic, tp.Partition)] = int64(info.Offset)
 		}
+		return out
 	}
-	ends, stable := offsets[0], offsets[1]
+	endOffsets, err := testkafka.ListOffsets(ctx, admin, false, topics...)
+	if err != nil {
+		return nil, nil, err
+	}
+	stableOffsets, err := testkafka.ListOffsets(ctx, admin, true, topics...)
+	if err != nil {
+		return nil, nil, err
+	}
+	ends, stable := flat(endOffsets), flat(stableOffsets)
 	var open []string
 	for tp, end := range ends {
 		if stable[tp] < end {
 			open = append(open, fmt.Sprintf("%s: last stable offset %d, end %d", tp, stable[tp], end))
 		}
 	}
-	parts := make([]kafka.TopicPartition, r.w.partitions)
-	for p := range parts {
-		parts[p] = kafka.TopicPartition{Topic: &r.in, Partition: int32(p)}
-	}
-	if _, err := group.Committed(parts, 5000); err != nil {
+	if _, err := testkafka.CommittedWith(admin, r.appID, r.in, r.w.partitions, 5*time.Second); err != nil {
 		open = append(open, fmt.Sprintf("committed offsets of group %s: %v", r.appID, err))
 	}
 	sort.Strings(open)
@@ -699,16 +673,11 @@ func TestPoisonRecordUnderProcessingHandlers(t *testing.T) {
 			if msg := fmt.Sprint(ks.Err()); !strings.Contains(msg, in+"-0@2") || !strings.Contains(msg, "poison value") {
 				t.Errorf("error %q should name the record %s-0@2 and the processor's error", msg, in)
 			}
-			c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": cfg.ApplicationID})
+			committed, err := testkafka.Committed(bootstrap, cfg.ApplicationID, in, 1, 10*time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer c.Close()
-			committed, err := c.Committed([]kafka.TopicPartition{{Topic: &in, Partition: 0}}, 10000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if off := committed[0].Offset; off > 2 {
+			if off := committed[0]; off > 2 {
 				t.Errorf("committed input offset %v is past the poison record at 2", off)
 			}
 			got, _ := testkafka.ReadCommitted(bootstrap, out, 3, 3*time.Second, 0)

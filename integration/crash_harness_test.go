@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -14,11 +15,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/invariants"
@@ -130,7 +134,7 @@ type crashRun struct {
 	queries  []queryLine
 	triggers map[string]bool // commit triggers the children reported
 	stats    crashStats
-	producer *kafka.Producer
+	producer *kgo.Client
 	logs     map[state.TopicPartition]*changelogCache
 	folds    map[string]*foldState
 	started  time.Time
@@ -202,8 +206,8 @@ func (r *crashRun) newProducer() {
 	if r.producer != nil {
 		r.producer.Close()
 	}
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "enable.idempotence": true,
-		"linger.ms": 2, "go.delivery.reports": false})
+	p, err := testkafka.NewClient(r.bootstrap, kgo.ProducerLinger(2*time.Millisecond),
+		kgo.RecordPartitioner(testkafka.Partitioner()))
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -226,18 +230,24 @@ func (r *crashRun) record(i int) testkafka.Record {
 // feed produces the next n input records and waits for their
 // acknowledgement.
 func (r *crashRun) feed(n int) error {
+	var failed atomic.Pointer[error]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	for j := 0; j < n; j++ {
 		rec := r.record(r.fed)
 		r.fed++
-		if err := r.producer.Produce(&kafka.Message{
-			TopicPartition: kafka.TopicPartition{Topic: &r.in, Partition: rec.Partition},
-			Key:            rec.Key, Value: rec.Value, Timestamp: rec.Timestamp,
-		}, nil); err != nil {
-			return fmt.Errorf("producing input: %w", err)
-		}
+		r.producer.Produce(ctx, &kgo.Record{Topic: r.in, Partition: rec.Partition, Key: rec.Key, Value: rec.Value, Timestamp: rec.Timestamp},
+			func(_ *kgo.Record, err error) {
+				if err != nil {
+					failed.CompareAndSwap(nil, &err)
+				}
+			})
 	}
-	if left := r.producer.Flush(30_000); left > 0 {
-		return fmt.Errorf("producing input: %d records not acknowledged within 30 s", left)
+	if err := r.producer.Flush(ctx); err != nil {
+		return fmt.Errorf("producing input: %d records not acknowledged within 30 s: %w", r.producer.BufferedProduceRecords(), err)
+	}
+	if err := failed.Load(); err != nil {
+		return fmt.Errorf("producing input: %w", *err)
 	}
 	return nil
 }
@@ -672,7 +682,8 @@ func (r *crashRun) readChangelogs(upTo map[state.TopicPartition]int64) (map[stat
 		r.logs = map[state.TopicPartition]*changelogCache{}
 	}
 	out := map[state.TopicPartition][]changelogRecord{}
-	var parts []kafka.TopicPartition
+	var parts []state.TopicPartition
+	assign := map[string]map[int32]kgo.Offset{}
 	for tp, off := range upTo {
 		lc := r.logs[tp]
 		if lc == nil {
@@ -684,78 +695,82 @@ func (r *crashRun) readChangelogs(upTo map[state.TopicPartition]int64) (map[stat
 			out[tp] = lc.recs[:n]
 			continue
 		}
-		topic := tp.Topic
-		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: tp.Partition, Offset: kafka.Offset(lc.next)})
+		parts = append(parts, tp)
+		if assign[tp.Topic] == nil {
+			assign[tp.Topic] = map[int32]kgo.Offset{}
+		}
+		assign[tp.Topic][tp.Partition] = kgo.NewOffset().At(lc.next)
 	}
 	if len(parts) == 0 {
 		return out, nil
 	}
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":    r.bootstrap,
-		"group.id":             "crash-checker",
-		"isolation.level":      "read_committed",
-		"enable.partition.eof": true,
-		"enable.auto.commit":   false,
-		"fetch.wait.max.ms":    50,
-	})
+	// Control records are kept so that the read position is known: the
+	// commit and abort markers occupy offsets too, and a partition whose
+	// store offset is followed only by markers is read past it once its
+	// marker is seen.
+	c, err := testkafka.NewClient(r.bootstrap,
+		kgo.ConsumePartitions(assign),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		kgo.KeepControlRecords(),
+		kgo.FetchMaxWait(50*time.Millisecond),
+	)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	if err := c.Assign(parts); err != nil {
-		return nil, err
-	}
 	done := map[state.TopicPartition]bool{}
 	deadline := time.Now().Add(90 * time.Second)
 	for len(done) < len(parts) {
 		if time.Now().After(deadline) {
 			var behind []string
-			for _, p := range parts {
-				tp := state.TopicPartition{Topic: *p.Topic, Partition: p.Partition}
+			for _, tp := range parts {
 				if !done[tp] {
 					behind = append(behind, fmt.Sprintf("%s at %d of %d", tp, r.logs[tp].next, upTo[tp]))
 				}
 			}
 			return nil, fmt.Errorf("changelogs not readable (read_committed) up to their store offsets within 90 s: %v", behind)
 		}
-		switch e := c.Poll(100).(type) {
-		case *kafka.Message:
-			tp := state.TopicPartition{Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition}
-			off := int64(e.TopicPartition.Offset)
+		// read_committed ends at the last stable offset. A transaction left
+		// open by a killed instance holds it back, hiding records committed
+		// after it by others, until the transaction times out: keep reading
+		// until the position is past the store offset.
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		fetches := c.PollFetches(ctx)
+		cancel()
+		var fatal error
+		fetches.EachError(func(topic string, p int32, err error) {
+			if fatal == nil && !errors.Is(err, context.DeadlineExceeded) && !kerr.IsRetriable(err) {
+				fatal = fmt.Errorf("reading changelog %s-%d: %w", topic, p, err)
+			}
+		})
+		if fatal != nil {
+			return nil, fatal
+		}
+		fetches.EachRecord(func(e *kgo.Record) {
+			tp := state.TopicPartition{Topic: e.Topic, Partition: e.Partition}
+			off := e.Offset
 			lc := r.logs[tp]
-			if done[tp] || off < lc.next {
-				continue
+			if lc == nil || done[tp] || off < lc.next {
+				return
 			}
 			if off > upTo[tp] {
 				done[tp] = true
-				continue
+				return
 			}
-			ts := int64(-1)
-			if !e.Timestamp.IsZero() {
-				ts = e.Timestamp.UnixMilli()
-			}
-			lc.recs = append(lc.recs, changelogRecord{offset: off, rec: state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts}})
 			lc.next = off + 1
+			if !e.Attrs.IsControl() {
+				ts := int64(-1)
+				if !e.Timestamp.IsZero() {
+					ts = e.Timestamp.UnixMilli()
+				}
+				lc.recs = append(lc.recs, changelogRecord{offset: off, rec: state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts}})
+			}
 			if off >= upTo[tp] {
 				done[tp] = true
 			}
-		case kafka.PartitionEOF:
-			// read_committed ends at the last stable offset. A transaction
-			// left open by a killed instance holds it back, hiding records
-			// committed after it by others, until the transaction times
-			// out: keep reading until the end is past the store offset.
-			tp := state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}
-			if int64(e.Offset) > upTo[tp] {
-				done[tp] = true
-			}
-		case kafka.Error:
-			if e.IsFatal() {
-				return nil, e
-			}
-		}
+		})
 	}
-	for _, p := range parts {
-		tp := state.TopicPartition{Topic: *p.Topic, Partition: p.Partition}
+	for _, tp := range parts {
 		lc := r.logs[tp]
 		n := sort.Search(len(lc.recs), func(i int) bool { return lc.recs[i].offset > upTo[tp] })
 		out[tp] = lc.recs[:n]
@@ -963,23 +978,25 @@ func (r *crashRun) summary() {
 // every input partition up to its end: then all input is processed and its
 // effects committed.
 func (r *crashRun) waitInputCommitted(timeout time.Duration) error {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": r.bootstrap, "group.id": r.appID})
+	cl, err := testkafka.NewClient(r.bootstrap)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	parts := make([]kafka.TopicPartition, r.w.partitions)
-	for p := range parts {
-		parts[p] = kafka.TopicPartition{Topic: &r.in, Partition: int32(p)}
-	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
 	deadline := time.Now().Add(timeout)
 	for {
-		committed, err := c.Committed(parts, 10000)
+		committed, err := testkafka.CommittedWith(admin, r.appID, r.in, r.w.partitions, 10*time.Second)
 		behind := 0
 		if err == nil {
-			for _, cp := range committed {
-				_, hi, werr := c.QueryWatermarkOffsets(r.in, cp.Partition, 10000)
-				if werr != nil || int64(cp.Offset) < hi {
+			// The end a read_committed consumer sees, as the watermark
+			// query of a read_committed consumer returns.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ends, werr := testkafka.ListOffsets(ctx, admin, true, r.in)
+			cancel()
+			for p, off := range committed {
+				hi, ok := ends[r.in][int32(p)]
+				if werr != nil || !ok || off < hi {
 					behind++
 				}
 			}

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -229,12 +230,10 @@ func partitionRecords(recs []testkafka.Record, p int32) []string {
 // their partition counts and cleanup policies.
 func internalTopics(t *testing.T, bootstrap, app string) []string {
 	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	md, err := admin.GetMetadata(nil, true, 10000)
+	admin := testkafka.Admin(t, bootstrap)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	md, err := admin.Metadata(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,23 +244,24 @@ func internalTopics(t *testing.T, bootstrap, app string) []string {
 		}
 	}
 	sort.Strings(names)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var res []kafka.ConfigResource
-	for _, n := range names {
-		res = append(res, kafka.ConfigResource{Type: kafka.ResourceTopic, Name: n})
-	}
 	configs := map[string]string{}
-	if len(res) > 0 {
-		rs, err := admin.DescribeConfigs(ctx, res)
+	if len(names) > 0 {
+		rs, err := admin.DescribeTopicConfigs(ctx, names...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range rs {
+			if r.Err != nil {
+				t.Fatalf("describe configs of %s: %v", r.Name, r.Err)
+			}
+			byKey := map[string]kadm.Config{}
+			for _, c := range r.Configs {
+				byKey[c.Key] = c
+			}
 			var b bytes.Buffer
 			for _, k := range []string{"cleanup.policy", "message.timestamp.type", "retention.ms", "segment.bytes"} {
-				if e, ok := r.Config[k]; ok && e.Source == kafka.ConfigSourceDynamicTopic {
-					fmt.Fprintf(&b, " %s=%s", k, e.Value)
+				if e, ok := byKey[k]; ok && e.Source == kmsg.ConfigSourceDynamicTopicConfig {
+					fmt.Fprintf(&b, " %s=%s", k, e.MaybeValue())
 				}
 			}
 			configs[r.Name] = b.String()

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -139,16 +137,11 @@ func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
 	}
 	// Nothing committed past the poison record: the group's offset is at
 	// most 2, and no output is visible beyond the records before it.
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "group.id": cfg.ApplicationID})
+	committed, err := testkafka.Committed(bootstrap, cfg.ApplicationID, in, 1, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	committed, err := c.Committed([]kafka.TopicPartition{{Topic: &in, Partition: 0}}, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if off := committed[0].Offset; off > 2 {
+	if off := committed[0]; off > 2 {
 		t.Errorf("committed input offset %v is past the poison record at 2", off)
 	}
 	recs, _ := testkafka.ReadCommitted(bootstrap, out, 3, 3*time.Second, 0)
@@ -170,17 +163,21 @@ func TestRepartitionRecordsPurgedAfterCommit(t *testing.T) {
 	if err := ks.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": a.bootstrap, "group.id": a.appID + "-check"})
+	admin := testkafka.Admin(t, a.bootstrap)
+	topic := a.appID + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	octx, ocancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer ocancel()
+	starts, err := testkafka.StartOffsets(octx, admin, topic)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	topic := a.appID + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	// The end a read_committed consumer sees, as the watermark query did.
+	ends, err := testkafka.ListOffsets(octx, admin, true, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for p := int32(0); p < 2; p++ {
-		lo, hi, err := c.QueryWatermarkOffsets(topic, p, 10000)
-		if err != nil {
-			t.Fatal(err)
-		}
+		lo, hi := starts[topic][p], ends[topic][p]
 		if hi == 0 {
 			continue
 		}

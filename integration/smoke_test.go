@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
@@ -21,19 +21,15 @@ var update = flag.Bool("update", false, "rewrite golden files from the Kafka Str
 // TestBrokerIsKafka44 pins the broker the suite runs against.
 func TestBrokerIsKafka44(t *testing.T) {
 	bootstrap := testkafka.Bootstrap(t)
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	admin := testkafka.Admin(t, bootstrap)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	desc, err := admin.DescribeCluster(ctx)
+	desc, err := admin.BrokerMetadata(ctx)
 	if err != nil {
 		t.Fatalf("describe cluster at %s: %v", bootstrap, err)
 	}
-	if len(desc.Nodes) != 1 {
-		t.Fatalf("want one broker, got %d", len(desc.Nodes))
+	if len(desc.Brokers) != 1 {
+		t.Fatalf("want one broker, got %d", len(desc.Brokers))
 	}
 	// The broker's version is pinned by the jars integration/kafka.sh runs.
 	root, err := RepoRoot()
@@ -44,7 +40,7 @@ func TestBrokerIsKafka44(t *testing.T) {
 		os.Getenv("CI") == "true" {
 		t.Fatalf("Kafka 4.4.0 jars not found where integration/kafka.sh puts them: %v", err)
 	}
-	t.Logf("broker %s: cluster %v, %d node(s)", bootstrap, *desc.ClusterID, len(desc.Nodes))
+	t.Logf("broker %s: cluster %v, %d node(s)", bootstrap, desc.Cluster, len(desc.Brokers))
 }
 
 // TestTransactionalProducerCommitAndAbort checks what exactly-once rests on:
@@ -55,52 +51,38 @@ func TestTransactionalProducerCommitAndAbort(t *testing.T) {
 	topic := testkafka.Topic(t, "txn")
 	testkafka.CreateTopics(t, bootstrap, 1, topic)
 
-	p, err := kafka.NewProducer(&kafka.ConfigMap{
-		"bootstrap.servers":      bootstrap,
-		"transactional.id":       topic + "-producer",
-		"transaction.timeout.ms": 10000,
-		// No one reads the Events channel here; undrained reports would
-		// count as unflushed.
-		"go.delivery.reports": false,
-	})
+	p, err := testkafka.NewClient(bootstrap,
+		kgo.TransactionalID(topic+"-producer"),
+		kgo.TransactionTimeout(10*time.Second),
+		kgo.DefaultProduceTopic(topic),
+		kgo.RecordPartitioner(testkafka.Partitioner()),
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := p.InitTransactions(ctx); err != nil {
-		t.Fatalf("InitTransactions: %v", err)
-	}
-	send := func(vals ...string) {
-		t.Helper()
-		for _, v := range vals {
-			err := p.Produce(&kafka.Message{
-				TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: 0},
-				Value:          []byte(v),
-			}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	txn := func(commit bool, vals ...string) {
 		t.Helper()
 		if err := p.BeginTransaction(); err != nil {
 			t.Fatal(err)
 		}
-		send(vals...)
-		// Flush first so the aborted records reach the log: librdkafka
-		// purges unsent records on abort, which would prove nothing.
-		if left := p.Flush(10000); left != 0 {
-			t.Fatalf("%d records not flushed", left)
+		for _, v := range vals {
+			p.Produce(ctx, &kgo.Record{Partition: 0, Value: []byte(v)}, func(_ *kgo.Record, err error) {
+				if err != nil {
+					t.Errorf("produce %q: %v", v, err)
+				}
+			})
 		}
-		if commit {
-			if err := p.CommitTransaction(ctx); err != nil {
-				t.Fatalf("CommitTransaction: %v", err)
-			}
-		} else if err := p.AbortTransaction(ctx); err != nil {
-			t.Fatalf("AbortTransaction: %v", err)
+		// Flush first so the aborted records reach the log: aborting
+		// with records still buffered would drop them unsent, which
+		// would prove nothing.
+		if err := p.Flush(ctx); err != nil {
+			t.Fatalf("flush: %v", err)
+		}
+		if err := p.EndTransaction(ctx, kgo.TransactionEndTry(commit)); err != nil {
+			t.Fatalf("end transaction (commit %v): %v", commit, err)
 		}
 	}
 	txn(true, "c1", "c2")

@@ -2,12 +2,15 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // embeddedBroker is an in-process Kafka-protocol broker (kfake) persisted
@@ -49,24 +52,20 @@ func createTopics(ctx context.Context, bootstrap []string, topics []string, n in
 	if len(topics) == 0 {
 		return nil
 	}
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": joinAddrs(bootstrap), "enable.metrics.push": false})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.DisableClientMetrics())
 	if err != nil {
-		return err
+		return fmt.Errorf("sidecar: admin client for %v: %w", bootstrap, err)
 	}
-	defer admin.Close()
-	var specs []kafka.TopicSpecification
-	for _, t := range topics {
-		specs = append(specs, kafka.TopicSpecification{Topic: t, NumPartitions: n, ReplicationFactor: 1})
-	}
+	defer cl.Close()
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	res, err := admin.CreateTopics(cctx, specs)
+	res, err := kadm.NewClient(cl).CreateTopics(cctx, int32(n), 1, nil, topics...)
 	if err != nil {
 		return fmt.Errorf("sidecar: creating topics %v: %w", topics, err)
 	}
-	for _, r := range res {
-		if c := r.Error.Code(); c != kafka.ErrNoError && c != kafka.ErrTopicAlreadyExists {
-			return fmt.Errorf("sidecar: creating topic %s: %w", r.Topic, r.Error)
+	for _, r := range res.Sorted() {
+		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("sidecar: creating topic %s: %w", r.Topic, r.Err)
 		}
 	}
 	return nil

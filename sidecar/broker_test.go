@@ -9,11 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
 // TestEmbeddedBrokerHidesAbortedTransactions checks what the demo relies on
-// from the embedded broker with librdkafka's transactional producer: a
+// from the embedded broker with franz-go's transactional producer: a
 // committed transaction is visible to read_committed consumers, an aborted
 // one never is, and the broker's data survives a restart from its
 // directory.
@@ -29,12 +31,9 @@ func TestEmbeddedBrokerHidesAbortedTransactions(t *testing.T) {
 	if err := b.CreateTopics(ctx, []string{topic}, 1); err != nil {
 		t.Fatal(err)
 	}
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": joinAddrs(b.Addrs()), "transactional.id": "txn-check-1",
-		"enable.metrics.push": false})
+	p, err := kgo.NewClient(kgo.SeedBrokers(b.Addrs()...), kgo.TransactionalID("txn-check-1"),
+		kgo.DefaultProduceTopic(topic), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.InitTransactions(ctx); err != nil {
 		t.Fatal(err)
 	}
 	send := func(v string, commit bool) {
@@ -42,21 +41,12 @@ func TestEmbeddedBrokerHidesAbortedTransactions(t *testing.T) {
 		if err := p.BeginTransaction(); err != nil {
 			t.Fatal(err)
 		}
-		delivered := make(chan kafka.Event, 1)
-		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: 0}, Value: []byte(v)}, delivered); err != nil {
+		// Wait for the ack so that the aborted record reaches the log
+		// (an abort drops records not yet sent).
+		if err := p.ProduceSync(ctx, &kgo.Record{Partition: 0, Value: []byte(v)}).FirstErr(); err != nil {
 			t.Fatal(err)
 		}
-		// Wait for the ack so that the aborted record reaches the log
-		// (librdkafka purges unsent records at abort).
-		if m := (<-delivered).(*kafka.Message); m.TopicPartition.Error != nil {
-			t.Fatal(m.TopicPartition.Error)
-		}
-		if commit {
-			err = p.CommitTransaction(ctx)
-		} else {
-			err = p.AbortTransaction(ctx)
-		}
-		if err != nil {
+		if err := p.EndTransaction(ctx, kgo.TransactionEndTry(commit)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,27 +56,14 @@ func TestEmbeddedBrokerHidesAbortedTransactions(t *testing.T) {
 	p.Close()
 
 	read := func(addrs []string) []string {
-		c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": joinAddrs(addrs), "group.id": "txn-check-reader-" + time.Now().String(),
-			"isolation.level": "read_committed", "auto.offset.reset": "earliest", "enable.metrics.push": false})
+		// Linger a second for a record that should not be there.
+		recs, err := testkafka.ReadCommitted(joinAddrs(addrs), topic, 2, 15*time.Second, time.Second)
 		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		if err := c.Subscribe(topic, nil); err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
 		var got []string
-		deadline := time.Now().Add(15 * time.Second)
-		for time.Now().Before(deadline) && len(got) < 2 {
-			if m, ok := c.Poll(100).(*kafka.Message); ok {
-				got = append(got, string(m.Value))
-			}
-		}
-		// Linger for a record that should not be there.
-		for end := time.Now().Add(time.Second); time.Now().Before(end); {
-			if m, ok := c.Poll(100).(*kafka.Message); ok {
-				got = append(got, string(m.Value))
-			}
+		for _, r := range recs {
+			got = append(got, string(r.Value))
 		}
 		return got
 	}

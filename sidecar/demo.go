@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -255,28 +256,18 @@ func queryCount(app *streams.KafkaStreams, store, word string, iso state.Isolati
 // produceLines writes lines as String records keyed by nothing (as the
 // console producer does), idempotently, and waits for their acks.
 func produceLines(ctx context.Context, servers []string, topic string, lines []string) error {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": strings.Join(servers, ","), "enable.idempotence": true,
-		"linger.ms": 5, "enable.metrics.push": false})
+	p, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.DisableClientMetrics(), kgo.DefaultProduceTopic(topic),
+		kgo.ProducerLinger(5*time.Millisecond))
 	if err != nil {
-		return err
+		return fmt.Errorf("sidecar demo: producer for %v: %w", servers, err)
 	}
 	defer p.Close()
-	delivered := make(chan kafka.Event, len(lines))
+	recs := make([]*kgo.Record, 0, len(lines))
 	for _, l := range lines {
-		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-			Value: []byte(l)}, delivered); err != nil {
-			return err
-		}
+		recs = append(recs, &kgo.Record{Value: []byte(l)})
 	}
-	for range lines {
-		select {
-		case ev := <-delivered:
-			if m, ok := ev.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-				return fmt.Errorf("sidecar demo: writing to %s: %w", topic, m.TopicPartition.Error)
-			}
-		case <-ctx.Done():
-			return fmt.Errorf("sidecar demo: writing to %s: %w", topic, ctx.Err())
-		}
+	if err := p.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+		return fmt.Errorf("sidecar demo: writing to %s: %w", topic, err)
 	}
 	return nil
 }
@@ -284,11 +275,11 @@ func produceLines(ctx context.Context, servers []string, topic string, lines []s
 // countPrinter reads the output topic read_committed and prints every count
 // as it arrives.
 type countPrinter struct {
-	c    *kafka.Consumer
-	w    io.Writer
-	wg   sync.WaitGroup
-	stop chan struct{}
-	mu   struct {
+	c      *kgo.Client
+	w      io.Writer
+	wg     sync.WaitGroup
+	cancel context.CancelFunc
+	mu     struct {
 		sync.Mutex
 		n   int
 		err error
@@ -296,34 +287,32 @@ type countPrinter struct {
 }
 
 func newCountPrinter(servers []string, topic string, w io.Writer) (*countPrinter, error) {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers": strings.Join(servers, ","), "group.id": topic + "-printer",
-		"isolation.level": "read_committed", "auto.offset.reset": "earliest", "enable.auto.commit": false,
-		"enable.metrics.push": false,
-	})
+	c, err := kgo.NewClient(kgo.SeedBrokers(servers...), kgo.DisableClientMetrics(),
+		kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+	)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sidecar demo: consumer for %v: %w", servers, err)
 	}
-	if err := c.Subscribe(topic, nil); err != nil {
-		c.Close()
-		return nil, err
-	}
-	p := &countPrinter{c: c, w: w, stop: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &countPrinter{c: c, w: w, cancel: cancel}
 	p.wg.Add(1)
-	go p.loop()
+	go p.loop(ctx)
 	return p, nil
 }
 
-func (p *countPrinter) loop() {
+func (p *countPrinter) loop(ctx context.Context) {
 	defer p.wg.Done()
-	for {
-		select {
-		case <-p.stop:
-			return
-		default:
-		}
-		switch e := p.c.Poll(100).(type) {
-		case *kafka.Message:
+	for ctx.Err() == nil {
+		fetches := p.c.PollFetches(ctx)
+		var fatal error
+		fetches.EachError(func(topic string, part int32, err error) {
+			if fatal == nil && !errors.Is(err, context.Canceled) && !kerr.IsRetriable(err) {
+				fatal = fmt.Errorf("sidecar demo: reading %s-%d: %w", topic, part, err)
+			}
+		})
+		fetches.EachRecord(func(e *kgo.Record) {
 			v := int64(-1)
 			if len(e.Value) == 8 {
 				v = int64(binary.BigEndian.Uint64(e.Value))
@@ -332,13 +321,12 @@ func (p *countPrinter) loop() {
 			p.mu.Lock()
 			p.mu.n++
 			p.mu.Unlock()
-		case kafka.Error:
-			if e.IsFatal() {
-				p.mu.Lock()
-				p.mu.err = e
-				p.mu.Unlock()
-				return
-			}
+		})
+		if fatal != nil {
+			p.mu.Lock()
+			p.mu.err = fatal
+			p.mu.Unlock()
+			return
 		}
 	}
 }
@@ -364,7 +352,7 @@ func (p *countPrinter) waitFor(ctx context.Context, n int) error {
 }
 
 func (p *countPrinter) close() {
-	close(p.stop)
+	p.cancel()
 	p.wg.Wait()
 	p.c.Close()
 }

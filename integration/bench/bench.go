@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
-
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/integration"
 )
@@ -319,6 +317,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 			engines: []string{engStoat, engKS}, gen: b.windowedRecord})
 	case "latency":
 		return b.runLatency(ctx, props("wordcount"), eos)
+	case "latency-load":
+		return b.runLatencyLoad(ctx, props("wordcount"), eos)
 	case "restore":
 		return b.runRestore(ctx)
 	}
@@ -374,7 +374,7 @@ type sample struct {
 	cpu       time.Duration
 }
 
-func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input string, tps []kafka.TopicPartition) (r result) {
+func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input string, tps []topicPartition) (r result) {
 	r = result{workload: w.name, engine: engine, round: round}
 	appID := fmt.Sprintf("bench-%s-%s-%d-%s", w.name, slug(engine), round, randSuffix())
 	output := appID + "-out"
@@ -400,7 +400,7 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	defer p.kill()
 	var total int64 = int64(b.cfg.records)
 	var samples []sample
-	var reps []kafka.TopicPartition
+	var reps []topicPartition
 	deadline := time.Now().Add(b.cfg.runTimeout)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()

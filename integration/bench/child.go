@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,13 +12,16 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	"github.com/linxGnu/grocksdb"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/integration"
 	"github.com/stoatflow/stoatflow/state"
@@ -192,139 +196,58 @@ func writeHeapProfile(path string) error {
 	return pprof.Lookup("heap").WriteTo(f, 0)
 }
 
-// runLoop is the ceiling: a consume → produce loop on raw
-// confluent-kafka-go with the clients' settings the engines use
-// (read_committed, linger.ms=100, idempotence), committing every
-// CommitMs: a transaction with the consumed offsets, or a flush and an
-// offset commit.
+// runLoop is the ceiling: a consume → produce loop on raw franz-go with
+// the clients' settings the engines use (read_committed, linger 100 ms,
+// idempotence), committing every CommitMs: a transaction with the consumed
+// offsets, or a flush and an offset commit.
 func runLoop(ctx context.Context, spec childSpec) error {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":             spec.Bootstrap,
-		"group.id":                      spec.Group,
-		"isolation.level":               "read_committed",
-		"auto.offset.reset":             "earliest",
-		"enable.auto.commit":            false,
-		"partition.assignment.strategy": "range",
-	})
-	if err != nil {
-		return err
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(strings.Split(spec.Bootstrap, ",")...),
+		kgo.ConsumerGroup(spec.Group),
+		kgo.ConsumeTopics(spec.Input),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.DisableAutoCommit(),
+		kgo.Balancers(kgo.RangeBalancer()),
+		kgo.DefaultProduceTopic(spec.Output),
+		kgo.ProducerLinger(100 * time.Millisecond),
 	}
-	defer c.Close()
-	pcfg := kafka.ConfigMap{
-		"bootstrap.servers":  spec.Bootstrap,
-		"linger.ms":          100,
-		"enable.idempotence": true,
-		"partitioner":        "murmur2_random",
-	}
+	interval := time.Duration(spec.CommitMs) * time.Millisecond
 	if spec.Transactional {
-		pcfg["transactional.id"] = spec.Group + "-loop"
-		pcfg["transaction.timeout.ms"] = 10000
+		// franz-go's group consumers always fetch offsets with
+		// require_stable, as the engines do under exactly_once_v2.
+		return runTxnLoop(ctx, spec, interval, append(opts,
+			kgo.TransactionalID(spec.Group+"-loop"), kgo.TransactionTimeout(10*time.Second)))
 	}
-	p, err := kafka.NewProducer(&pcfg)
+	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return err
 	}
+	defer cl.Close()
 	var deliveryErr atomic.Pointer[error]
-	var drained sync.WaitGroup
-	drained.Add(1)
-	go func() {
-		defer drained.Done()
-		for ev := range p.Events() {
-			if m, ok := ev.(*kafka.Message); ok && m.TopicPartition.Error != nil {
-				err := m.TopicPartition.Error
-				deliveryErr.CompareAndSwap(nil, &err)
-			}
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil {
+			deliveryErr.CompareAndSwap(nil, &err)
 		}
-	}()
-	defer func() {
-		p.Close()
-		drained.Wait()
-	}()
-	if spec.Transactional {
-		if err := p.InitTransactions(ctx); err != nil {
-			return err
-		}
-		if err := p.BeginTransaction(); err != nil {
-			return err
-		}
-	}
-	if err := c.Subscribe(spec.Input, nil); err != nil {
-		return err
 	}
 	fmt.Println("RUNNING")
-	out := spec.Output
-	next := map[int32]kafka.Offset{}
-	interval := time.Duration(spec.CommitMs) * time.Millisecond
 	last := time.Now()
 	commit := func() error {
-		if len(next) == 0 {
-			return nil
-		}
-		offs := make([]kafka.TopicPartition, 0, len(next))
-		for part, o := range next {
-			offs = append(offs, kafka.TopicPartition{Topic: &spec.Input, Partition: part, Offset: o})
-		}
 		cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if spec.Transactional {
-			md, err := c.GetConsumerGroupMetadata()
-			if err != nil {
-				return err
-			}
-			if err := p.SendOffsetsToTransaction(cctx, offs, md); err != nil {
-				return err
-			}
-			if err := p.CommitTransaction(cctx); err != nil {
-				return err
-			}
-			if err := p.BeginTransaction(); err != nil {
-				return err
-			}
-		} else {
-			for p.Flush(1000) > 0 {
-				if cctx.Err() != nil {
-					return cctx.Err()
-				}
-			}
-			if err := deliveryErr.Load(); err != nil {
-				return *err
-			}
-			if _, err := c.CommitOffsets(offs); err != nil {
-				return err
-			}
+		if err := cl.Flush(cctx); err != nil {
+			return err
 		}
-		clear(next)
-		return nil
+		if err := deliveryErr.Load(); err != nil {
+			return *err
+		}
+		// Every polled record is produced and acknowledged: their
+		// offsets may be committed.
+		return cl.CommitUncommittedOffsets(cctx)
 	}
 	for ctx.Err() == nil {
-		timeout := 100
-		for n := 0; n < 1000; n++ {
-			ev := c.Poll(timeout)
-			if ev == nil {
-				break
-			}
-			timeout = 0
-			switch e := ev.(type) {
-			case *kafka.Message:
-				for {
-					err := p.Produce(&kafka.Message{
-						TopicPartition: kafka.TopicPartition{Topic: &out, Partition: kafka.PartitionAny},
-						Key:            e.Key, Value: e.Value, Timestamp: e.Timestamp,
-					}, nil)
-					if err == nil {
-						break
-					}
-					if kerr, ok := err.(kafka.Error); !ok || kerr.Code() != kafka.ErrQueueFull {
-						return err
-					}
-					p.Flush(10)
-				}
-				next[e.TopicPartition.Partition] = e.TopicPartition.Offset + 1
-			case kafka.Error:
-				if e.IsFatal() {
-					return e
-				}
-			}
+		if err := forward(ctx, cl, promise); err != nil {
+			return err
 		}
 		if time.Since(last) >= interval {
 			if err := commit(); err != nil {
@@ -336,10 +259,88 @@ func runLoop(ctx context.Context, spec childSpec) error {
 	if err := commit(); err != nil {
 		return err
 	}
-	if spec.Transactional {
-		actx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	fmt.Println("CLOSED")
+	return nil
+}
+
+// forward polls once (up to 100 ms, at most 1000 records) and produces
+// every polled record to the output with its key, value and timestamp.
+func forward(ctx context.Context, cl *kgo.Client, promise func(*kgo.Record, error)) error {
+	pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	fetches := cl.PollRecords(pctx, 1000)
+	cancel()
+	var fatal error
+	fetches.EachError(func(topic string, p int32, err error) {
+		if fatal == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) && !kerr.IsRetriable(err) {
+			fatal = fmt.Errorf("fetching %s-%d: %w", topic, p, err)
+		}
+	})
+	if fatal != nil {
+		return fatal
+	}
+	fetches.EachRecord(func(r *kgo.Record) {
+		// Produce blocks while the producer's buffer is full.
+		cl.Produce(ctx, &kgo.Record{Key: r.Key, Value: r.Value, Timestamp: r.Timestamp}, promise)
+	})
+	return nil
+}
+
+// runTxnLoop is runLoop under transactions: one group transact session,
+// its consumed offsets committed in each transaction.
+func runTxnLoop(ctx context.Context, spec childSpec, interval time.Duration, opts []kgo.Opt) error {
+	s, err := kgo.NewGroupTransactSession(opts...)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var deliveryErr atomic.Pointer[error]
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil {
+			deliveryErr.CompareAndSwap(nil, &err)
+		}
+	}
+	if err := s.Begin(); err != nil {
+		return err
+	}
+	fmt.Println("RUNNING")
+	last := time.Now()
+	commit := func(again bool) error {
+		cctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		_ = p.AbortTransaction(actx) // the open, empty transaction
+		try := kgo.TryCommit
+		if deliveryErr.Load() != nil {
+			try = kgo.TryAbort
+		}
+		committed, err := s.End(cctx, try)
+		if err != nil {
+			return err
+		}
+		if perr := deliveryErr.Load(); perr != nil {
+			return *perr
+		}
+		if !committed {
+			// A rebalance lost the session's partitions: the transaction
+			// was aborted and the records are consumed again.
+			fmt.Fprintln(os.Stderr, "bench loop: transaction aborted after a rebalance")
+		}
+		if again {
+			return s.Begin()
+		}
+		return nil
+	}
+	for ctx.Err() == nil {
+		if err := forward(ctx, s.Client(), promise); err != nil {
+			return err
+		}
+		if time.Since(last) >= interval {
+			if err := commit(true); err != nil {
+				return err
+			}
+			last = time.Now()
+		}
+	}
+	if err := commit(false); err != nil {
+		return err
 	}
 	fmt.Println("CLOSED")
 	return nil
@@ -354,22 +355,34 @@ const restoreBatch = 4096
 // offset, on the store's options (no WAL, atomic flush, 16 MiB memtable,
 // no compression, the stores' table options).
 func runRawRestore(ctx context.Context, spec childSpec) error {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":    spec.Bootstrap,
-		"group.id":             spec.Group,
-		"isolation.level":      "read_committed",
-		"enable.auto.commit":   false,
-		"enable.partition.eof": true,
+	seeds := kgo.SeedBrokers(strings.Split(spec.Bootstrap, ",")...)
+	admCl, err := kgo.NewClient(seeds)
+	if err != nil {
+		return err
+	}
+	adm := kadm.NewClient(admCl)
+	// Where a read_committed reader's end is: the restore is done when
+	// every partition is read up to it.
+	octx, ocancel := context.WithTimeout(ctx, 10*time.Second)
+	ends, err := adm.ListCommittedOffsets(octx, spec.Input)
+	ocancel()
+	admCl.Close()
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return err
+	}
+	type partEnd struct {
+		id  int32
+		end int64
+	}
+	var parts []partEnd
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Topic == spec.Input {
+			parts = append(parts, partEnd{o.Partition, o.Offset})
+		}
 	})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	md, err := c.GetMetadata(&spec.Input, false, 10000)
-	if err != nil {
-		return err
-	}
-	parts := md.Topics[spec.Input].Partitions
 	if len(parts) == 0 {
 		return fmt.Errorf("topic %s has no partitions", spec.Input)
 	}
@@ -379,6 +392,7 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 		wb   *grocksdb.WriteBatch
 		n    int
 		last int64
+		end  int64
 		eof  bool
 	}
 	opts := grocksdb.NewDefaultOptions()
@@ -396,9 +410,9 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	defer wo.Destroy()
 	wo.DisableWAL(true)
 	dbs := map[int32]*db{}
-	var assign []kafka.TopicPartition
+	assign := map[int32]kgo.Offset{}
 	for _, pm := range parts {
-		path := filepath.Join(spec.Dir, fmt.Sprint(pm.ID))
+		path := filepath.Join(spec.Dir, fmt.Sprint(pm.id))
 		if err := os.MkdirAll(path, 0o755); err != nil {
 			return err
 		}
@@ -407,8 +421,8 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 		if err != nil {
 			return err
 		}
-		dbs[pm.ID] = &db{db: d, hs: hs, wb: grocksdb.NewWriteBatch(), last: -1}
-		assign = append(assign, kafka.TopicPartition{Topic: &spec.Input, Partition: pm.ID, Offset: kafka.OffsetBeginning})
+		dbs[pm.id] = &db{db: d, hs: hs, wb: grocksdb.NewWriteBatch(), last: -1, end: pm.end}
+		assign[pm.id] = kgo.NewOffset().AtStart()
 	}
 	defer func() {
 		for _, d := range dbs {
@@ -431,50 +445,79 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 		d.n = 0
 		return nil
 	}
-	if err := c.Assign(assign); err != nil {
+	// Control records are kept so that the read position is known when
+	// the log ends with a transaction marker.
+	c, err := kgo.NewClient(seeds,
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{spec.Input: assign}),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		kgo.KeepControlRecords(),
+	)
+	if err != nil {
 		return err
 	}
+	defer c.Close()
 	fmt.Println("RUNNING")
 	start := time.Now()
 	var records, bytes int64
-	open := len(dbs)
+	open := 0
+	for _, d := range dbs {
+		if d.end <= 0 {
+			d.eof = true
+		} else {
+			open++
+		}
+	}
 	for open > 0 {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		switch e := c.Poll(100).(type) {
-		case *kafka.Message:
-			d := dbs[e.TopicPartition.Partition]
-			if e.Value == nil {
-				d.wb.DeleteCF(d.hs[0], e.Key)
-			} else {
-				d.wb.PutCF(d.hs[0], e.Key, e.Value)
+		pctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		fetches := c.PollFetches(pctx)
+		cancel()
+		var fatal error
+		fetches.EachError(func(topic string, p int32, err error) {
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return
 			}
-			d.n++
-			d.last = int64(e.TopicPartition.Offset)
-			records++
-			bytes += int64(len(e.Key) + len(e.Value))
-			if d.n >= restoreBatch {
-				if err := write(d); err != nil {
-					return err
+			if !kerr.IsRetriable(err) {
+				if fatal == nil {
+					fatal = fmt.Errorf("reading %s-%d: %w", topic, p, err)
 				}
+				return
 			}
-		case kafka.PartitionEOF:
+			fmt.Fprintln(os.Stderr, "bench rawrestore:", err)
+		})
+		if fatal != nil {
+			return fatal
+		}
+		var werr error
+		fetches.EachRecord(func(e *kgo.Record) {
 			d := dbs[e.Partition]
-			if !d.eof {
-				if err := write(d); err != nil {
-					return err
+			if werr != nil || d.eof {
+				return
+			}
+			if !e.Attrs.IsControl() {
+				if e.Value == nil {
+					d.wb.DeleteCF(d.hs[0], e.Key)
+				} else {
+					d.wb.PutCF(d.hs[0], e.Key, e.Value)
 				}
+				d.n++
+				d.last = e.Offset
+				records++
+				bytes += int64(len(e.Key) + len(e.Value))
+				if d.n >= restoreBatch {
+					werr = write(d)
+				}
+			}
+			if werr == nil && e.Offset+1 >= d.end {
+				werr = write(d)
 				d.eof = true
 				open--
 			}
-		case kafka.Error:
-			if e.IsFatal() {
-				return e
-			}
-			if e.Code() != kafka.ErrPartitionEOF {
-				fmt.Fprintln(os.Stderr, "bench rawrestore:", e)
-			}
+		})
+		if werr != nil {
+			return werr
 		}
 	}
 	end := time.Now()

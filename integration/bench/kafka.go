@@ -2,44 +2,60 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // broker holds one admin client for the whole run.
 type broker struct {
 	bootstrap string
-	admin     *kafka.AdminClient
+	client    *kgo.Client
+	admin     *kadm.Client
+}
+
+// topicPartition names one partition.
+type topicPartition struct {
+	topic     string
+	partition int32
 }
 
 func newBroker(bootstrap string) (*broker, error) {
-	a, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
 	if err != nil {
 		return nil, err
 	}
-	return &broker{bootstrap: bootstrap, admin: a}, nil
+	a := kadm.NewClient(cl)
+	a.SetTimeoutMillis(30_000)
+	return &broker{bootstrap: bootstrap, client: cl, admin: a}, nil
 }
 
-func (b *broker) close() { b.admin.Close() }
+func (b *broker) close() { b.client.Close() }
 
 func (b *broker) createTopics(ctx context.Context, partitions int, config map[string]string, topics ...string) error {
-	specs := make([]kafka.TopicSpecification, 0, len(topics))
-	for _, t := range topics {
-		specs = append(specs, kafka.TopicSpecification{Topic: t, NumPartitions: partitions, ReplicationFactor: 1, Config: config})
+	var cfg map[string]*string
+	if len(config) > 0 {
+		cfg = map[string]*string{}
+		for k, v := range config {
+			cfg[k] = &v
+		}
 	}
-	res, err := b.admin.CreateTopics(ctx, specs, kafka.SetAdminOperationTimeout(30*time.Second))
+	res, err := b.admin.CreateTopics(ctx, int32(partitions), 1, cfg, topics...)
 	if err != nil {
 		return fmt.Errorf("bench: create topics %v: %w", topics, err)
 	}
-	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError && r.Error.Code() != kafka.ErrTopicAlreadyExists {
-			return fmt.Errorf("bench: create topic %s: %w", r.Topic, r.Error)
+	for _, r := range res.Sorted() {
+		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("bench: create topic %s: %w", r.Topic, r.Err)
 		}
 	}
 	// An engine started right away may otherwise find no metadata yet.
@@ -62,7 +78,9 @@ func (b *broker) createTopics(ctx context.Context, partitions int, config map[st
 // deletePrefix deletes every topic whose name starts with one of the
 // prefixes, so a long run does not leave the broker holding gigabytes.
 func (b *broker) deletePrefix(ctx context.Context, prefixes ...string) {
-	md, err := b.admin.GetMetadata(nil, true, 10000)
+	mctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	md, err := b.admin.Metadata(mctx)
 	if err != nil {
 		return
 	}
@@ -76,60 +94,86 @@ func (b *broker) deletePrefix(ctx context.Context, prefixes ...string) {
 		}
 	}
 	if len(del) > 0 {
-		_, _ = b.admin.DeleteTopics(ctx, del, kafka.SetAdminOperationTimeout(30*time.Second))
+		_, _ = b.admin.DeleteTopics(ctx, del...)
 	}
 }
 
-func (b *broker) partitions(topic string) ([]kafka.TopicPartition, error) {
-	md, err := b.admin.GetMetadata(&topic, false, 10000)
+func (b *broker) partitions(topic string) ([]topicPartition, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	md, err := b.admin.Metadata(ctx, topic)
 	if err != nil {
 		return nil, err
 	}
-	tm := md.Topics[topic]
-	if tm.Error.Code() != kafka.ErrNoError {
-		return nil, tm.Error
+	tm, ok := md.Topics[topic]
+	if !ok {
+		return nil, fmt.Errorf("bench: topic %s not in the metadata", topic)
 	}
-	out := make([]kafka.TopicPartition, 0, len(tm.Partitions))
+	if tm.Err != nil {
+		return nil, tm.Err
+	}
+	out := make([]topicPartition, 0, len(tm.Partitions))
 	for _, p := range tm.Partitions {
-		out = append(out, kafka.TopicPartition{Topic: &topic, Partition: p.ID})
+		out = append(out, topicPartition{topic, p.Partition})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Partition < out[j].Partition })
+	sort.Slice(out, func(i, j int) bool { return out[i].partition < out[j].partition })
+	return out, nil
+}
+
+// groupOffsets returns the group's committed offsets of tps (absent
+// where it committed none).
+func (b *broker) groupOffsets(ctx context.Context, group string, tps []topicPartition) (map[topicPartition]int64, error) {
+	topics := map[string]bool{}
+	for _, tp := range tps {
+		topics[tp.topic] = true
+	}
+	res, err := b.admin.FetchOffsetsForTopics(ctx, group, slices.Collect(maps.Keys(topics))...)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.Error(); err != nil {
+		return nil, err
+	}
+	out := map[topicPartition]int64{}
+	for _, tp := range tps {
+		if o, ok := res.Lookup(tp.topic, tp.partition); ok && o.Err == nil && o.At >= 0 {
+			out[tp] = o.At
+		}
+	}
 	return out, nil
 }
 
 // committed returns the sum of the group's committed offsets over tps
 // (partitions without a commit count 0). Inputs start at offset 0, so the
 // sum is the records the group has consumed and committed.
-func (b *broker) committed(ctx context.Context, group string, tps []kafka.TopicPartition) (int64, error) {
-	res, err := b.admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
+func (b *broker) committed(ctx context.Context, group string, tps []topicPartition) (int64, error) {
+	offs, err := b.groupOffsets(ctx, group, tps)
 	if err != nil {
 		return 0, err
 	}
 	var sum int64
-	for _, g := range res.ConsumerGroupsTopicPartitions {
-		for _, tp := range g.Partitions {
-			if tp.Error == nil && tp.Offset >= 0 {
-				sum += int64(tp.Offset)
-			}
-		}
+	for _, o := range offs {
+		sum += o
 	}
 	return sum, nil
 }
 
 // repartitionTopics returns the partitions of the repartition topics of
 // an application.
-func (b *broker) repartitionTopics(appID string) ([]kafka.TopicPartition, error) {
-	md, err := b.admin.GetMetadata(nil, true, 10000)
+func (b *broker) repartitionTopics(appID string) ([]topicPartition, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	md, err := b.admin.Metadata(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []kafka.TopicPartition
+	var out []topicPartition
 	for name, tm := range md.Topics {
 		if !strings.HasPrefix(name, appID+"-") || !strings.HasSuffix(name, "-repartition") {
 			continue
 		}
 		for _, p := range tm.Partitions {
-			out = append(out, kafka.TopicPartition{Topic: &tm.Topic, Partition: p.ID})
+			out = append(out, topicPartition{name, p.Partition})
 		}
 	}
 	return out, nil
@@ -138,32 +182,28 @@ func (b *broker) repartitionTopics(appID string) ([]kafka.TopicPartition, error)
 // drained reports whether group has committed every partition of tps to
 // within one offset of its end (the one a final transaction marker may
 // take).
-func (b *broker) drained(ctx context.Context, group string, tps []kafka.TopicPartition) (bool, error) {
-	spec := map[kafka.TopicPartition]kafka.OffsetSpec{}
+func (b *broker) drained(ctx context.Context, group string, tps []topicPartition) (bool, error) {
+	topics := map[string]bool{}
 	for _, tp := range tps {
-		spec[kafka.TopicPartition{Topic: tp.Topic, Partition: tp.Partition}] = kafka.LatestOffsetSpec
+		topics[tp.topic] = true
 	}
-	ends, err := b.admin.ListOffsets(ctx, spec)
+	ends, err := b.admin.ListEndOffsets(ctx, slices.Collect(maps.Keys(topics))...)
 	if err != nil {
 		return false, err
 	}
-	res, err := b.admin.ListConsumerGroupOffsets(ctx, []kafka.ConsumerGroupTopicPartitions{{Group: group, Partitions: tps}})
+	if err := ends.Error(); err != nil {
+		return false, err
+	}
+	committed, err := b.groupOffsets(ctx, group, tps)
 	if err != nil {
 		return false, err
 	}
-	committed := map[string]int64{}
-	for _, g := range res.ConsumerGroupsTopicPartitions {
-		for _, tp := range g.Partitions {
-			if tp.Error == nil && tp.Offset >= 0 {
-				committed[fmt.Sprintf("%s/%d", *tp.Topic, tp.Partition)] = int64(tp.Offset)
-			}
+	for _, tp := range tps {
+		end, ok := ends.Lookup(tp.topic, tp.partition)
+		if !ok {
+			return false, fmt.Errorf("bench: no end offset of %s-%d", tp.topic, tp.partition)
 		}
-	}
-	for tp, info := range ends.ResultInfos {
-		if info.Error.Code() != kafka.ErrNoError {
-			return false, info.Error
-		}
-		if int64(info.Offset)-committed[fmt.Sprintf("%s/%d", *tp.Topic, tp.Partition)] > 1 {
+		if end.Offset-committed[tp] > 1 {
 			return false, nil
 		}
 	}
@@ -179,60 +219,32 @@ type record struct {
 // them, keyed with Java's default partitioner, each stamped with the wall
 // clock at send time, and waits for every acknowledgement.
 func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int) record) error {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{
-		"bootstrap.servers":            bootstrap,
-		"enable.idempotence":           true,
-		"linger.ms":                    20,
-		"batch.size":                   1 << 20,
-		"queue.buffering.max.messages": 1_000_000,
-		"queue.buffering.max.kbytes":   256 << 10,
-		"partitioner":                  "murmur2_random",
-	})
+	// franz-go's default partitioner hashes keys with murmur2 as Java's
+	// does; its producer is idempotent unless told otherwise.
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
+		kgo.DefaultProduceTopic(topic),
+		kgo.ProducerLinger(20*time.Millisecond),
+		kgo.ProducerBatchMaxBytes(1<<20),
+		kgo.MaxBufferedRecords(1_000_000),
+		kgo.MaxBufferedBytes(256<<20),
+	)
 	if err != nil {
 		return err
 	}
+	defer p.Close()
 	var failed atomic.Pointer[error]
-	var acked atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for ev := range p.Events() {
-			if m, ok := ev.(*kafka.Message); ok {
-				if m.TopicPartition.Error != nil {
-					err := m.TopicPartition.Error
-					failed.CompareAndSwap(nil, &err)
-				}
-				acked.Add(1)
-			}
-		}
-	}()
-	defer func() {
-		p.Close()
-		wg.Wait()
-	}()
-	for i := 0; i < n; i++ {
-		r := gen(i)
-		m := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-			Key: r.key, Value: r.value, Timestamp: time.Now()}
-		for {
-			err := p.Produce(m, nil)
-			if err == nil {
-				break
-			}
-			if kerr, ok := err.(kafka.Error); !ok || kerr.Code() != kafka.ErrQueueFull {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			time.Sleep(time.Millisecond)
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil {
+			failed.CompareAndSwap(nil, &err)
 		}
 	}
-	for p.Flush(1000) > 0 {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	for i := 0; i < n; i++ {
+		r := gen(i)
+		// Produce blocks while the buffer is full, until ctx ends.
+		p.Produce(ctx, &kgo.Record{Key: r.key, Value: r.value, Timestamp: time.Now()}, promise)
+	}
+	if err := p.Flush(ctx); err != nil {
+		return err
 	}
 	if err := failed.Load(); err != nil {
 		return fmt.Errorf("bench: producing to %s: %w", topic, *err)
@@ -253,41 +265,50 @@ type latencyProbe struct {
 	outputsPer    func(record) int // output records each input yields
 }
 
-// run returns the latencies of the counted outputs, and how many outputs
-// were expected and seen in all.
-func (l *latencyProbe) run(ctx context.Context) (lat []time.Duration, want, got int, err error) {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":  l.bootstrap,
-		"group.id":           "bench-latency-" + l.output,
-		"isolation.level":    "read_committed",
-		"auto.offset.reset":  "earliest",
-		"enable.auto.commit": false,
-		"fetch.wait.max.ms":  5,
-	})
+// probeResult is what one latencyProbe run saw.
+type probeResult struct {
+	lat       []time.Duration // of the counted outputs
+	want, got int             // outputs expected and seen in all
+	offered   float64         // input records per second actually sent
+	drained   time.Duration   // from the end of the load to the end of the read
+}
+
+// run offers the load and reads the output until every expected output
+// arrived or 30 s after the end of the load.
+func (l *latencyProbe) run(ctx context.Context) (res probeResult, err error) {
+	seeds := kgo.SeedBrokers(strings.Split(l.bootstrap, ",")...)
+	c, err := kgo.NewClient(seeds,
+		kgo.ConsumeTopics(l.output),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		// franz-go's shortest fetch wait: a read sees an output within 10 ms.
+		kgo.FetchMaxWait(10*time.Millisecond),
+	)
 	if err != nil {
-		return nil, 0, 0, err
+		return res, err
 	}
 	defer c.Close()
-	if err := c.Subscribe(l.output, nil); err != nil {
-		return nil, 0, 0, err
-	}
-	p, err := kafka.NewProducer(&kafka.ConfigMap{
-		"bootstrap.servers":  l.bootstrap,
-		"enable.idempotence": true,
-		"linger.ms":          1,
-		"partitioner":        "murmur2_random",
-	})
+	p, err := kgo.NewClient(seeds,
+		kgo.DefaultProduceTopic(l.input),
+		kgo.ProducerLinger(time.Millisecond),
+	)
 	if err != nil {
-		return nil, 0, 0, err
+		return res, err
 	}
-	go func() {
-		for range p.Events() {
-		}
-	}()
 	defer p.Close()
 
 	var wantN atomic.Int64
-	sent := make(chan error, 1)
+	var failed atomic.Pointer[error]
+	promise := func(_ *kgo.Record, err error) {
+		if err != nil {
+			failed.CompareAndSwap(nil, &err)
+		}
+	}
+	type sentResult struct {
+		n   int
+		err error
+	}
+	sent := make(chan sentResult, 1)
 	begin := time.Now()
 	countFrom := begin.Add(l.warmup)
 	go func() {
@@ -302,42 +323,51 @@ func (l *latencyProbe) run(ctx context.Context) (lat []time.Duration, want, got 
 			due := int(float64(l.rate) * now.Sub(begin).Seconds())
 			for ; i < due; i++ {
 				r := l.gen(i)
-				if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &l.input, Partition: kafka.PartitionAny},
-					Key: r.key, Value: r.value, Timestamp: time.Now()}, nil); err != nil {
-					sent <- err
-					return
-				}
+				p.Produce(ctx, &kgo.Record{Key: r.key, Value: r.value, Timestamp: time.Now()}, promise)
 				wantN.Add(int64(l.outputsPer(r)))
 			}
 		}
-		p.Flush(10_000)
-		sent <- nil
+		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		err := p.Flush(fctx)
+		if perr := failed.Load(); perr != nil {
+			err = *perr
+		}
+		sent <- sentResult{i, err}
 	}()
 	var done bool
-	var drainUntil time.Time
+	var drainUntil, loadEnd time.Time
 	for {
 		if !done {
 			select {
-			case err := <-sent:
-				if err != nil {
-					return nil, 0, 0, err
+			case s := <-sent:
+				if s.err != nil {
+					return res, fmt.Errorf("bench: offering load to %s: %w", l.input, s.err)
 				}
 				done = true
-				drainUntil = time.Now().Add(30 * time.Second)
+				res.offered = float64(s.n) / l.duration.Seconds()
+				loadEnd = time.Now()
+				drainUntil = loadEnd.Add(30 * time.Second)
 			default:
 			}
 		}
-		if done && (int64(got) >= wantN.Load() || time.Now().After(drainUntil)) {
-			return lat, int(wantN.Load()), got, nil
+		res.want = int(wantN.Load())
+		if done && (res.got >= res.want || time.Now().After(drainUntil)) {
+			res.drained = time.Since(loadEnd)
+			return res, nil
 		}
 		if ctx.Err() != nil {
-			return lat, int(wantN.Load()), got, ctx.Err()
+			return res, ctx.Err()
 		}
-		if m, ok := c.Poll(20).(*kafka.Message); ok {
-			got++
+		pctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		fetches := c.PollFetches(pctx)
+		cancel()
+		now := time.Now()
+		fetches.EachRecord(func(m *kgo.Record) {
+			res.got++
 			if !m.Timestamp.Before(countFrom) {
-				lat = append(lat, time.Since(m.Timestamp))
+				res.lat = append(res.lat, now.Sub(m.Timestamp))
 			}
-		}
+		})
 	}
 }

@@ -65,6 +65,8 @@ type config struct {
 	latencyRate   int
 	latencyDur    time.Duration
 	latencyWarmup time.Duration
+	latencyLoads  []int // percentages of Kafka Streams' maximum throughput
+	latencyMax    int   // lines/s; 0: as this run's wordcount-eos measured it
 	restoreMB     int
 	restoreValue  int
 	jvmOpts       string
@@ -91,7 +93,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "wordcount-alos", "windowed", "restore"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "restore"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -123,6 +125,9 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.latencyRate, "latency-rate", 400, "offered load of the latency workload, input lines per second")
 	dur(&c.latencyDur, "latency-duration", 20*time.Second, "how long the latency workload offers load")
 	dur(&c.latencyWarmup, "latency-warmup", 8*time.Second, "outputs of inputs sent in the first part of the load are not counted")
+	var loads string
+	str(&loads, "latency-loads", "25,50,75,90", "latency-load workload: offered loads, percent of Kafka Streams' maximum word-count throughput")
+	num(&c.latencyMax, "latency-max", 0, "latency-load workload: Kafka Streams' maximum word-count throughput, lines/s; 0: the median this run's wordcount-eos measured")
 	num(&c.restoreMB, "restore-mb", 1024, "changelog size of the restore workload, MiB")
 	num(&c.restoreValue, "restore-value-size", 1000, "value bytes of the restore workload's changelog records")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
@@ -143,6 +148,16 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	c.args = args
+	for _, f := range strings.Split(loads, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		pct, err := strconv.Atoi(f)
+		if err != nil || pct < 1 || pct > 100 {
+			return nil, fmt.Errorf("-latency-loads wants percentages from 1 to 100, got %q", f)
+		}
+		c.latencyLoads = append(c.latencyLoads, pct)
+	}
 	for _, w := range strings.Split(workloads, ",") {
 		w = strings.TrimSpace(w)
 		if w == "" {
@@ -155,7 +170,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	switch {
 	case c.rounds < 1, c.records < 1, c.keys < 1, c.valueSize < 1, c.words < 1, c.partitions < 1, c.threads < 1,
-		c.commitMs < 1, c.alosCommitMs < 1, c.latencyRate < 1, c.restoreMB < 1, c.restoreValue < 1:
+		c.commitMs < 1, c.alosCommitMs < 1, c.latencyRate < 1, c.latencyMax < 0, len(c.latencyLoads) == 0, c.restoreMB < 1, c.restoreValue < 1:
 		return nil, fmt.Errorf("counts, sizes and intervals must be at least 1")
 	}
 	return c, nil

@@ -119,9 +119,9 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	fmt.Fprintf(w, "command: go run ./integration/bench %s\n", strings.Join(c.args, " "))
 	fmt.Fprintf(w, "machine: %s\n", machine())
 	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
-		"latency-rate=%d/s latency-duration=%v restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
+		"latency-rate=%d/s latency-duration=%v latency-loads=%v%% restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
-		c.latencyRate, c.latencyDur, c.restoreMB, c.restoreValue, c.jvmOpts)
+		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.jvmOpts)
 	if len(c.set) > 0 {
 		fmt.Fprintf(w, "properties set on both engines: %v\n", c.set)
 	}
@@ -171,6 +171,13 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		ratio("latency p50 vs Kafka Streams", sf.p50, ks.p50)
 		ratio("latency p99 vs Kafka Streams", sf.p99, ks.p99)
 	}
+	for _, pct := range c.latencyLoads {
+		wl := latencyLoadWorkload(pct)
+		if sf, ks := find(aggs, wl, engStoat), find(aggs, wl, engKS); sf != nil && ks != nil {
+			ratio(wl+" p50 vs Kafka Streams", sf.p50, ks.p50)
+			ratio(wl+" p99 vs Kafka Streams", sf.p99, ks.p99)
+		}
+	}
 
 	fmt.Fprintln(w, "\nTargets:")
 	target := func(label string, sf, ref *agg, get func(*agg) float64, bound float64, atMost bool) {
@@ -197,6 +204,13 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	target("word count EOS CPU per record ≤ 1/4 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), cpu, 0.25, true)
 	target("word count EOS peak RSS ≤ 1/8 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), rss, 0.125, true)
 	target("word count EOS p99 latency ≤ 1/14 of Kafka Streams", find(aggs, "latency", engStoat), find(aggs, "latency", engKS), p99, 1.0/14, true)
+	for _, pct := range c.latencyLoads {
+		if pct >= 75 {
+			wl := latencyLoadWorkload(pct)
+			target(fmt.Sprintf("word count EOS p99 latency at %d%% of Kafka Streams' maximum throughput ≤ 1/5 of Kafka Streams'", pct),
+				find(aggs, wl, engStoat), find(aggs, wl, engKS), p99, 0.2, true)
+		}
+	}
 	target("word count EOS throughput ≥ 70% of the transactional consume→produce ceiling", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engTxnLoop), rps, 0.70, false)
 	target("stateless throughput ≥ 80% of the plain consume→produce ceiling", find(aggs, "stateless", engStoat), find(aggs, "stateless", engPlainLoop), rps, 0.80, false)
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)

@@ -1,6 +1,6 @@
 // Package testkafka gives tests the address of the real Apache Kafka broker
-// that `make kafka-up` starts, fresh topic names, and small produce and
-// read_committed consume helpers built on confluent-kafka-go.
+// that `make kafka-up` starts, fresh topic names, and small produce,
+// read_committed consume and administration helpers built on franz-go.
 //
 // Tests find the broker through one environment variable,
 // STOATFLOW_TEST_BOOTSTRAP. Without it they skip with a message saying how to
@@ -17,10 +17,15 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/kstreams"
 )
 
 // EnvBootstrap names the environment variable holding the test broker's
@@ -60,28 +65,82 @@ func Topic(t testing.TB, role string) string {
 	return fmt.Sprintf("%s-%s-%s", name, role, hex.EncodeToString(b[:]))
 }
 
+// NewClient returns a franz-go client for bootstrap with opts appended.
+func NewClient(bootstrap string, opts ...kgo.Opt) (*kgo.Client, error) {
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(strings.Split(bootstrap, ",")...)}, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("testkafka: client for %s: %w", bootstrap, err)
+	}
+	return cl, nil
+}
+
+// Admin returns an admin client for bootstrap; the test's cleanup closes it.
+func Admin(t testing.TB, bootstrap string) *kadm.Client {
+	t.Helper()
+	cl, err := NewClient(bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return kadm.NewClient(cl)
+}
+
 // CreateTopics creates topics with the given partition count (replication
 // factor 1) and waits until the broker reports them.
 func CreateTopics(t testing.TB, bootstrap string, partitions int, topics ...string) {
 	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	if err := CreateTopicsErr(bootstrap, partitions, topics...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// CreateTopicsErr is CreateTopics for code without a testing.TB: an existing
+// topic is no error.
+func CreateTopicsErr(bootstrap string, partitions int, topics ...string) error {
+	cl, err := NewClient(bootstrap)
 	if err != nil {
-		t.Fatalf("admin client: %v", err)
+		return err
 	}
-	defer admin.Close()
-	specs := make([]kafka.TopicSpecification, 0, len(topics))
-	for _, tp := range topics {
-		specs = append(specs, kafka.TopicSpecification{Topic: tp, NumPartitions: partitions, ReplicationFactor: 1})
-	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
+	admin.SetTimeoutMillis(20_000)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := admin.CreateTopics(ctx, specs, kafka.SetAdminOperationTimeout(20*time.Second))
+	res, err := admin.CreateTopics(ctx, int32(partitions), 1, nil, topics...)
 	if err != nil {
-		t.Fatalf("create topics %v: %v", topics, err)
+		return fmt.Errorf("testkafka: create topics %v: %w", topics, err)
 	}
-	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError && r.Error.Code() != kafka.ErrTopicAlreadyExists {
-			t.Fatalf("create topic %s: %v", r.Topic, r.Error)
+	for _, r := range res.Sorted() {
+		if r.Err != nil && !errors.Is(r.Err, kerr.TopicAlreadyExists) {
+			return fmt.Errorf("testkafka: create topic %s: %w", r.Topic, r.Err)
+		}
+	}
+	// The broker answers CreateTopics before every partition has a leader
+	// in its metadata: wait until each reports all its partitions led.
+	for {
+		md, err := admin.Metadata(ctx, topics...)
+		if err == nil {
+			ready := true
+			for _, tp := range topics {
+				td, ok := md.Topics[tp]
+				if !ok || td.Err != nil || len(td.Partitions) != partitions {
+					ready = false
+					break
+				}
+				for _, p := range td.Partitions {
+					if p.Err != nil || p.Leader < 0 {
+						ready = false
+					}
+				}
+			}
+			if ready {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("testkafka: topics %v not ready within 30 s (last error %v)", topics, err)
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
@@ -97,52 +156,62 @@ type Record struct {
 }
 
 // AnyPartition as a Record's Partition lets the producer's partitioner choose.
-const AnyPartition = kafka.PartitionAny
+const AnyPartition int32 = -1
+
+// Partitioner sends a record to its Partition field when it is set, and
+// otherwise where Java's default partitioner puts it: murmur2 of the key, so
+// keyed records land where a JVM producer puts them, and keyless ones spread
+// round-robin.
+func Partitioner() kgo.Partitioner {
+	var next atomic.Uint32
+	return kgo.BasicConsistentPartitioner(func(string) func(*kgo.Record, int) int {
+		return func(r *kgo.Record, n int) int {
+			switch {
+			case r.Partition >= 0:
+				return int(r.Partition)
+			case r.Key == nil:
+				return int(next.Add(1) % uint32(n))
+			default:
+				return int(kstreams.DefaultPartition(r.Key, n))
+			}
+		}
+	})
+}
 
 // Produce writes records idempotently and waits until every one is
 // acknowledged. With AnyPartition the partitioner is murmur2 on the key, as
 // Java's default, so keyed records land where a JVM producer puts them.
 func Produce(t testing.TB, bootstrap string, recs ...Record) {
 	t.Helper()
-	p, err := kafka.NewProducer(&kafka.ConfigMap{
-		"bootstrap.servers":  bootstrap,
-		"enable.idempotence": true,
-		"linger.ms":          5,
-		// Java's default partitioner, so keys land where a JVM producer puts them.
-		"partitioner": "murmur2_random",
-	})
-	if err != nil {
-		t.Fatalf("producer: %v", err)
+	if err := ProduceErr(bootstrap, recs...); err != nil {
+		t.Fatal(err)
 	}
-	defer p.Close()
-	delivery := make(chan kafka.Event, len(recs))
+}
+
+// ProduceErr is Produce for code without a testing.TB.
+func ProduceErr(bootstrap string, recs ...Record) error {
+	cl, err := NewClient(bootstrap, kgo.RecordPartitioner(Partitioner()), kgo.ProducerLinger(5*time.Millisecond))
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	krecs := make([]*kgo.Record, 0, len(recs))
 	for i := range recs {
 		r := &recs[i]
 		if r.Topic == "" {
-			t.Fatal("testkafka.Produce: record without topic")
+			return errors.New("testkafka: Produce: record without topic")
 		}
-		msg := &kafka.Message{
-			TopicPartition: kafka.TopicPartition{Topic: &r.Topic, Partition: r.Partition},
-			Key:            r.Key,
-			Value:          r.Value,
-			Timestamp:      r.Timestamp,
-		}
-		if err := p.Produce(msg, delivery); err != nil {
-			t.Fatalf("produce to %s: %v", r.Topic, err)
-		}
+		krecs = append(krecs, &kgo.Record{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
 	}
-	deadline := time.After(60 * time.Second)
-	for range recs {
-		select {
-		case ev := <-delivery:
-			m := ev.(*kafka.Message)
-			if m.TopicPartition.Error != nil {
-				t.Fatalf("delivery to %s: %v", *m.TopicPartition.Topic, m.TopicPartition.Error)
-			}
-		case <-deadline:
-			t.Fatal("produce: no delivery report within 60s")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := cl.ProduceSync(ctx, krecs...).FirstErr(); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("testkafka: produce: not every record acknowledged within 60 s: %w", err)
 		}
+		return fmt.Errorf("testkafka: produce: %w", err)
 	}
+	return nil
 }
 
 // ErrTimeout is returned by ReadCommitted when fewer records than wanted
@@ -154,20 +223,16 @@ var ErrTimeout = errors.New("testkafka: timed out waiting for records")
 // reading for linger more to catch records that should not be there. It
 // returns what it read, in per-partition offset order.
 func ReadCommitted(bootstrap, topic string, want int, timeout, linger time.Duration) ([]Record, error) {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":  bootstrap,
-		"group.id":           "testkafka-reader-" + topic,
-		"isolation.level":    "read_committed",
-		"auto.offset.reset":  "earliest",
-		"enable.auto.commit": false,
-	})
+	cl, err := NewClient(bootstrap,
+		kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		kgo.FetchMaxWait(100*time.Millisecond),
+	)
 	if err != nil {
-		return nil, fmt.Errorf("consumer: %w", err)
+		return nil, err
 	}
-	defer c.Close()
-	if err := c.Subscribe(topic, nil); err != nil {
-		return nil, fmt.Errorf("subscribe %s: %w", topic, err)
-	}
+	defer cl.Close()
 	var out []Record
 	deadline := time.Now().Add(timeout)
 	var lingerEnd time.Time
@@ -182,17 +247,121 @@ func ReadCommitted(bootstrap, topic string, want int, timeout, linger time.Durat
 		if lingerEnd.IsZero() && now.After(deadline) {
 			return out, fmt.Errorf("%w: %d of %d from %s", ErrTimeout, len(out), want, topic)
 		}
-		ev := c.Poll(100)
-		switch e := ev.(type) {
-		case *kafka.Message:
-			out = append(out, Record{
-				Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition,
-				Offset: int64(e.TopicPartition.Offset), Key: e.Key, Value: e.Value, Timestamp: e.Timestamp,
-			})
-		case kafka.Error:
-			if e.IsFatal() {
-				return out, fmt.Errorf("consumer: %w", e)
+		end := deadline
+		if !lingerEnd.IsZero() {
+			end = lingerEnd
+		}
+		ctx, cancel := context.WithDeadline(context.Background(), end)
+		fetches := cl.PollFetches(ctx)
+		cancel()
+		var fatal error
+		fetches.EachError(func(tp string, p int32, err error) {
+			// The poll's own deadline and a topic the broker does not
+			// know yet are not errors of the read.
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, kerr.UnknownTopicOrPartition) {
+				return
 			}
+			if fatal == nil && !kerr.IsRetriable(err) {
+				fatal = fmt.Errorf("testkafka: reading %s-%d: %w", tp, p, err)
+			}
+		})
+		if fatal != nil {
+			return out, fatal
+		}
+		fetches.EachRecord(func(r *kgo.Record) {
+			out = append(out, Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset,
+				Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+		})
+	}
+}
+
+// Committed returns the offsets group committed for partitions 0..n-1 of
+// topic, -1 where it committed none. It fetches them with require_stable, as
+// a read_committed consumer does, and retries while a transaction holding an
+// offset commit is still open, until timeout.
+func Committed(bootstrap, group, topic string, partitions int, timeout time.Duration) ([]int64, error) {
+	cl, err := NewClient(bootstrap)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	return CommittedWith(kadm.NewClient(cl), group, topic, partitions, timeout)
+}
+
+// CommittedWith is Committed on an existing admin client.
+func CommittedWith(admin *kadm.Client, group, topic string, partitions int, timeout time.Duration) ([]int64, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		out, err := fetchCommitted(ctx, admin, group, topic, partitions)
+		if err == nil || !kerr.IsRetriable(err) {
+			return out, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("testkafka: committed offsets of group %s within %v: %w", group, timeout, err)
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+func fetchCommitted(ctx context.Context, admin *kadm.Client, group, topic string, partitions int) ([]int64, error) {
+	out := make([]int64, partitions)
+	for p := range out {
+		out[p] = -1
+	}
+	resp, err := admin.FetchOffsetsForTopics(kadm.RequireStable(ctx), group, topic)
+	if errors.Is(err, kerr.GroupIDNotFound) {
+		// A group that never committed has no offsets (the in-process
+		// broker says so with this error).
+		return out, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("testkafka: committed offsets of group %s: %w", group, err)
+	}
+	if err := resp.Error(); err != nil {
+		return nil, fmt.Errorf("testkafka: committed offsets of group %s: %w", group, err)
+	}
+	for p := range out {
+		if o, ok := resp.Lookup(topic, int32(p)); ok && o.At >= 0 {
+			out[p] = o.At
+		}
+	}
+	return out, nil
+}
+
+// Offsets maps topic, then partition, to an offset.
+type Offsets map[string]map[int32]int64
+
+// ListOffsets returns the offsets of every partition of topics: their end
+// (the high watermark) when committed is false, their last stable offset
+// (the end a read_committed consumer sees) when it is true.
+func ListOffsets(ctx context.Context, admin *kadm.Client, committed bool, topics ...string) (Offsets, error) {
+	list := admin.ListEndOffsets
+	if committed {
+		list = admin.ListCommittedOffsets
+	}
+	return listed(list(ctx, topics...))
+}
+
+// StartOffsets returns the log start offset of every partition of topics.
+func StartOffsets(ctx context.Context, admin *kadm.Client, topics ...string) (Offsets, error) {
+	return listed(admin.ListStartOffsets(ctx, topics...))
+}
+
+func listed(res kadm.ListedOffsets, err error) (Offsets, error) {
+	if err != nil {
+		return nil, fmt.Errorf("testkafka: list offsets: %w", err)
+	}
+	if err := res.Error(); err != nil {
+		return nil, fmt.Errorf("testkafka: list offsets: %w", err)
+	}
+	out := Offsets{}
+	res.Each(func(o kadm.ListedOffset) {
+		if out[o.Topic] == nil {
+			out[o.Topic] = map[int32]int64{}
+		}
+		out[o.Topic][o.Partition] = o.Offset
+	})
+	return out, nil
 }

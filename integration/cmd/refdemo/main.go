@@ -17,7 +17,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/integration"
 )
@@ -84,45 +85,39 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func createTopics(ctx context.Context, bootstrap string, topics ...string) error {
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
-	var specs []kafka.TopicSpecification
-	for _, t := range topics {
-		specs = append(specs, kafka.TopicSpecification{Topic: t, NumPartitions: 2, ReplicationFactor: 1})
-	}
+	defer cl.Close()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	res, err := admin.CreateTopics(ctx, specs)
+	res, err := kadm.NewClient(cl).CreateTopics(ctx, 2, 1, nil, topics...)
 	if err != nil {
 		return fmt.Errorf("creating topics on %s: %w", bootstrap, err)
 	}
-	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError {
-			return fmt.Errorf("creating topic %s: %w", r.Topic, r.Error)
+	for _, r := range res.Sorted() {
+		if r.Err != nil {
+			return fmt.Errorf("creating topic %s: %w", r.Topic, r.Err)
 		}
 	}
 	return nil
 }
 
 func produce(bootstrap, topic string, lines []string) error {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "go.delivery.reports": false})
+	p, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...), kgo.DefaultProduceTopic(topic))
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	recs := make([]*kgo.Record, 0, len(lines))
 	for _, l := range lines {
-		if err := p.Produce(&kafka.Message{
-			TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: kafka.PartitionAny},
-			Value:          []byte(l),
-		}, nil); err != nil {
-			return err
-		}
+		recs = append(recs, &kgo.Record{Value: []byte(l)})
 	}
-	if left := p.Flush(30_000); left > 0 {
-		return fmt.Errorf("%d lines not delivered to %s", left, topic)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := p.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+		return fmt.Errorf("delivering lines to %s: %w", topic, err)
 	}
 	return nil
 }
@@ -130,19 +125,15 @@ func produce(bootstrap, topic string, lines []string) error {
 // printCounts prints every count update until the output has been quiet for
 // a few seconds.
 func printCounts(ctx context.Context, bootstrap, topic string, stdout io.Writer) error {
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers": bootstrap,
-		"group.id":          topic + "-reader",
-		"isolation.level":   "read_committed",
-		"auto.offset.reset": "earliest",
-	})
+	c, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
+		kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+	)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := c.Subscribe(topic, nil); err != nil {
-		return err
-	}
 	last := time.Now()
 	seen := 0
 	deadline := time.Now().Add(2 * time.Minute)
@@ -154,18 +145,18 @@ func printCounts(ctx context.Context, bootstrap, topic string, stdout io.Writer)
 		if time.Now().After(deadline) {
 			return errors.New("no word counts arrived within 2 minutes")
 		}
-		ev := c.Poll(200)
-		m, ok := ev.(*kafka.Message)
-		if !ok {
-			continue
-		}
-		seen++
-		last = time.Now()
-		n := "?"
-		if len(m.Value) == 8 {
-			n = fmt.Sprint(binary.BigEndian.Uint64(m.Value))
-		}
-		fmt.Fprintf(stdout, "  %-12s %s\n", strings.TrimSpace(string(m.Key)), n)
+		pctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		fetches := c.PollFetches(pctx)
+		cancel()
+		fetches.EachRecord(func(m *kgo.Record) {
+			seen++
+			last = time.Now()
+			n := "?"
+			if len(m.Value) == 8 {
+				n = fmt.Sprint(binary.BigEndian.Uint64(m.Value))
+			}
+			fmt.Fprintf(stdout, "  %-12s %s\n", strings.TrimSpace(string(m.Key)), n)
+		})
 	}
 	return ctx.Err()
 }
