@@ -85,6 +85,10 @@ type streamThread struct {
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
 	assigned  int   // tasks in the current assignment
+	// leaving is set once run has returned and the thread closes its
+	// clients. Consumer.Close polls, so it runs the rebalance callback
+	// still; an assignment delivered then is not taken up (see rebalance).
+	leaving bool
 
 	// ctx is the context of the thread's waits: the run context while it
 	// processes (Close interrupts them), the abort context once it shuts
@@ -171,6 +175,7 @@ func (t *streamThread) closeClients(ctx context.Context) {
 func (t *streamThread) run(ctx context.Context) (err error) {
 	t.ctx = ctx
 	defer func() {
+		t.leaving = true
 		if err != nil && interrupted(err) && ctx.Err() != nil {
 			t.log.Warn("shutdown interrupted a wait; tasks close without committing, a restart replays their changelogs", "err", err)
 			err = nil
@@ -338,6 +343,16 @@ func (t *streamThread) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 	}
 	switch e := ev.(type) {
 	case kafka.AssignedPartitions:
+		if t.leaving || t.ctx.Err() != nil {
+			// The thread is stopping: it leaves the group, so it opens no
+			// task for this assignment (as a Kafka Streams thread, whose
+			// consumer's close only revokes). Opening one would wait for
+			// the partitions' committed offsets, which librdkafka does not
+			// fetch once the consumer closes, and the final commit is past
+			// already: the wait would only hold up Close until its deadline.
+			t.log.Info("partitions assigned while stopping; not taken up", "partitions", len(e.Partitions))
+			return c.Unassign()
+		}
 		if err := t.onAssigned(e.Partitions); err != nil {
 			t.cbErr = err
 			return err
