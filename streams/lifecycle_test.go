@@ -213,13 +213,16 @@ func TestStartRetriedAfterLockedDirectoryAndMissingTopic(t *testing.T) {
 	if canLock(t, dir, s.cfg.ApplicationID) {
 		t.Error("a running instance does not hold its state directory")
 	}
+	// Close has a deadline of its own, not what the Starts left of ctx.
+	cctx, ccancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer ccancel()
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.Close(ctx)
+			errs[i] = s.Close(cctx)
 		}()
 	}
 	wg.Wait()
@@ -228,7 +231,7 @@ func TestStartRetriedAfterLockedDirectoryAndMissingTopic(t *testing.T) {
 			t.Errorf("concurrent Close %d: %v", i, err)
 		}
 	}
-	if err := s.Close(ctx); err != nil {
+	if err := s.Close(cctx); err != nil {
 		t.Errorf("Close after Close: %v", err)
 	}
 	if s.State() != NotRunning {
@@ -239,6 +242,74 @@ func TestStartRetriedAfterLockedDirectoryAndMissingTopic(t *testing.T) {
 	}
 	if err := s.Start(ctx); !errors.Is(err, ErrClosed) {
 		t.Errorf("Start after Close: %v, want ErrClosed", err)
+	}
+}
+
+// openCounter counts the tasks opened by the stream threads.
+type openCounter struct {
+	NoHooks
+	opened atomic.Int64
+}
+
+func (*openCounter) OnPoll(int, int, time.Duration)                     {}
+func (*openCounter) OnProcess(int, kstreams.TaskID, int, time.Duration) {}
+func (*openCounter) OnRecordsLag(int, string, int32, int64)             {}
+func (*openCounter) OnRebalance(int)                                    {}
+func (c *openCounter) OnTaskOpened(int, kstreams.TaskID)                { c.opened.Add(1) }
+
+// An assignment can reach the main consumer after the thread's last poll,
+// while Close is under way. The thread is leaving the group then: it opens
+// no task for it (that would wait for committed offsets librdkafka never
+// fetches once the consumer closes), it hands the assignment back while the
+// group can still answer (an assign call the group never answers blocks for
+// good), and Close returns with the state directory released.
+func TestCloseWhileTheAssignmentArrivesTakesNoneOfIt(t *testing.T) {
+	c := fakeCluster(t, "in", "out")
+	bootstrap := c.ListenAddrs()[0]
+	var syncs atomic.Int64
+	release := make(chan struct{})
+	c.ControlKey(int16(kmsg.SyncGroup), func(kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if syncs.Add(1) == 1 {
+			// The first assignment is held until the thread closes its
+			// clients, then answered as usual.
+			c.SleepControl(func() { <-release })
+		}
+		return nil, nil, false
+	})
+	dir := t.TempDir()
+	hooks := &openCounter{}
+	s := newInstance(t, bootstrap, dir, WithHooks(hooks))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	waitFor(t, 30*time.Second, "a SyncGroup request", func() bool { return syncs.Load() > 0 })
+
+	cctx, ccancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer ccancel()
+	closeErr := make(chan error, 1)
+	go func() { closeErr <- s.Close(cctx) }()
+	// The assignment is released once the thread closes its clients (or,
+	// should it get through them without it, has stopped).
+	waitFor(t, 10*time.Second, "the thread closing its clients", func() bool {
+		a := s.threads[0].cur.Load()
+		return (a != nil && a.what == "closing its clients") || s.threads[0].stopped.Load()
+	})
+	close(release)
+	if err := <-closeErr; err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if n := hooks.opened.Load(); n > 0 {
+		t.Errorf("the thread opened %d tasks while leaving the group", n)
+	}
+	if st := s.State(); st != NotRunning {
+		t.Errorf("state %v after Close, want NOT_RUNNING (err %v)", st, s.Err())
+	}
+	if !canLock(t, dir, s.cfg.ApplicationID) {
+		t.Error("the state directory is still locked after Close")
 	}
 }
 

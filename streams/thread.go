@@ -85,6 +85,13 @@ type streamThread struct {
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
 	assigned  int   // tasks in the current assignment
+	// leaving is set once run has returned and the thread closes its
+	// clients, which poll the main consumer and so run the rebalance
+	// callback still; an assignment delivered then is not taken up (see
+	// rebalance).
+	leaving    bool
+	subscribed bool // the main consumer subscribed (leaveGroup has work)
+	rebalances int  // rebalance events handed to the callback
 
 	// ctx is the context of the thread's waits: the run context while it
 	// processes (Close interrupts them), the abort context once it shuts
@@ -162,7 +169,44 @@ func (t *streamThread) closeClients(ctx context.Context) {
 		t.log.Warn("closing the producer", "err", err)
 	}
 	t.restorer.Close()
+	t.leaveGroup(ctx)
 	t.consumer.Close()
+}
+
+// leaveGroupWait bounds how long leaveGroup waits for the rebalance events
+// of the unsubscribe.
+const leaveGroupWait = 5 * time.Second
+
+// leaveGroup unsubscribes the main consumer and polls it until it holds no
+// partition and has handed every rebalance event to the callback, before
+// Consumer.Close. Consumer.Close dispatches an event still queued (an
+// assignment that arrived after the last poll, typically) even after the
+// consumer group has terminated, and the assign call such an event needs,
+// the callback's or confluent-kafka-go's own, then waits forever for the
+// group to answer (librdkafka issue 4884). While the group is up, it
+// answers. Records polled here are dropped: the partitions' next owner
+// reads them again from the committed offsets.
+func (t *streamThread) leaveGroup(ctx context.Context) {
+	if !t.subscribed {
+		return
+	}
+	if err := t.consumer.Unsubscribe(); err != nil {
+		t.log.Warn("unsubscribing the main consumer", "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, leaveGroupWait)
+	defer cancel()
+	for ctx.Err() == nil {
+		before := t.rebalances
+		if ev := t.consumer.Poll(100); ev != nil || t.rebalances != before {
+			continue
+		}
+		parts, err := t.consumer.Assignment()
+		if err != nil || len(parts) == 0 {
+			return
+		}
+	}
+	t.log.Warn("the main consumer still had a rebalance under way when closing", "err", context.Cause(ctx))
 }
 
 // run is the thread's loop: poll, restore, process, commit. ctx ends when
@@ -171,6 +215,7 @@ func (t *streamThread) closeClients(ctx context.Context) {
 func (t *streamThread) run(ctx context.Context) (err error) {
 	t.ctx = ctx
 	defer func() {
+		t.leaving = true
 		if err != nil && interrupted(err) && ctx.Err() != nil {
 			t.log.Warn("shutdown interrupted a wait; tasks close without committing, a restart replays their changelogs", "err", err)
 			err = nil
@@ -191,6 +236,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 	if err := t.consumer.SubscribeTopics(t.topics, t.rebalance); err != nil {
 		return fmt.Errorf("subscribe %v: %w", t.topics, err)
 	}
+	t.subscribed = true
 	t.barrier.Start(time.Now())
 	maxPoll := t.s.cfg.MaxPollRecords
 	for {
@@ -332,12 +378,23 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 // rebalance is librdkafka's rebalance callback (eager protocol: every
 // assignment is preceded by the revocation of everything).
 func (t *streamThread) rebalance(c *kafka.Consumer, ev kafka.Event) error {
+	t.rebalances++
 	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
 		t.cbErr = err
 		return err
 	}
 	switch e := ev.(type) {
 	case kafka.AssignedPartitions:
+		if t.leaving || t.ctx.Err() != nil {
+			// The thread is stopping: it leaves the group, so it opens no
+			// task for this assignment (as a Kafka Streams thread, whose
+			// consumer's close only revokes). Opening one would wait for
+			// the partitions' committed offsets, which librdkafka does not
+			// fetch once the consumer closes, and the final commit is past
+			// already: the wait would only hold up Close until its deadline.
+			t.log.Info("partitions assigned while stopping; not taken up", "partitions", len(e.Partitions))
+			return c.Unassign()
+		}
 		if err := t.onAssigned(e.Partitions); err != nil {
 			t.cbErr = err
 			return err
