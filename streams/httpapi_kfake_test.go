@@ -28,7 +28,7 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 	topo := countTopology(t, "in", "out")
 	ks := startApp(t, topo, appConfig(t, addr, "http", t.TempDir()))
 	srv, err := httpapi.New(httpapi.Config{
-		Listen: "127.0.0.1:0", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
+		Listen: "127.0.0.1:0", ApplicationID: "http", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
 		Partitions: func(context.Context, string) (int, error) { return 2, nil },
 	})

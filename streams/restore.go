@@ -3,10 +3,14 @@ package streams
 import (
 	"context"
 	"fmt"
+	"errors"
 	"os"
+	"slices"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/state"
@@ -29,7 +33,18 @@ type restoreState struct {
 	batch   []state.ChangelogRecord
 	began   time.Time
 	logged  time.Time
+	// progress is when the restore last got a record.
+	progress time.Time
 }
+
+// restoreStallWait is how long a restore goes on without a record before
+// it counts as complete. The end is the changelog's last stable offset, and
+// the restore consumer sees transaction markers, so the last offset before
+// the end is normally a record it gets; but compaction can remove the tail
+// (a tombstone past delete.retention.ms) and an aborted transaction's
+// records are never delivered, and franz-go does not expose a consumer's
+// position past them.
+const restoreStallWait = 5 * time.Second
 
 // changelogWatermarksWait bounds the watermark look-up of one changelog
 // when a task opens (in the rebalance callback).
@@ -44,16 +59,11 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		return false, nil
 	}
 	tp := *ts.changelog
-	var lo, hi int64
 	done := t.doing("reading the watermarks of changelog " + tp.String())
-	err := sliced(t.ctx, "watermarks of changelog "+tp.String(), changelogWatermarksWait, func(ms int) error {
-		var err error
-		lo, hi, err = t.restorer.QueryWatermarkOffsets(tp.Topic, tp.Partition, ms)
-		return err
-	})
+	lo, hi, err := t.changelogWatermarks(tp)
 	done()
 	if err != nil {
-		return false, fmt.Errorf("streams: %w", err)
+		return false, fmt.Errorf("streams: watermarks of changelog %s: %w", tp, err)
 	}
 	off, ok, err := ts.store.CommittedOffset(tp)
 	if err != nil {
@@ -79,8 +89,40 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now, progress: now}
 	return true, nil
+}
+
+// changelogWatermarks returns a changelog partition's log start offset and
+// its end as a read_committed reader sees it: the last stable offset, past
+// which nothing is readable yet.
+func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int64, err error) {
+	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.restorer)
+	var starts, ends kadm.ListedOffsets
+	err = retryRequest(ctx, func(ctx context.Context) error {
+		var err error
+		if starts, err = adm.ListStartOffsets(ctx, tp.Topic); err != nil {
+			return err
+		}
+		ends, err = adm.ListCommittedOffsets(ctx, tp.Topic)
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	s, ok1 := starts.Lookup(tp.Topic, tp.Partition)
+	e, ok2 := ends.Lookup(tp.Topic, tp.Partition)
+	switch {
+	case !ok1 || !ok2:
+		return 0, 0, fmt.Errorf("no such partition (is the changelog topic %s there?)", tp.Topic)
+	case s.Err != nil:
+		return 0, 0, s.Err
+	case e.Err != nil:
+		return 0, 0, e.Err
+	}
+	return s.Offset, e.Offset, nil
 }
 
 // reopenEmpty deletes a store's files and opens it empty.
@@ -98,24 +140,42 @@ func (t *streamThread) reopenEmpty(ts *taskStore) error {
 }
 
 // assignRestorer points the restore consumer at every changelog still
-// restoring, each at its next offset.
+// restoring: one that starts is read from its next offset, one that ended
+// (or whose task left) is dropped, the others read on.
 func (t *streamThread) assignRestorer() error {
-	if len(t.restores) == 0 {
-		return t.restorer.Unassign()
-	}
-	parts := make([]kafka.TopicPartition, 0, len(t.restores))
-	for _, rs := range t.restores {
-		topic := rs.tp.Topic
-		next := rs.start
-		if rs.last >= 0 {
-			next = rs.last + 1
+	add := map[string]map[int32]kgo.Offset{}
+	for tp, rs := range t.restores {
+		if t.restoring[tp] {
+			continue
 		}
-		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: rs.tp.Partition, Offset: kafka.Offset(next)})
+		if add[tp.Topic] == nil {
+			add[tp.Topic] = map[int32]kgo.Offset{}
+		}
+		add[tp.Topic][tp.Partition] = kgo.NewOffset().At(rs.next())
+		t.restoring[tp] = true
 	}
-	if err := t.restorer.Assign(parts); err != nil {
-		return fmt.Errorf("streams: assigning changelogs to the restore consumer: %w", err)
+	remove := map[string][]int32{}
+	for tp := range t.restoring {
+		if t.restores[tp] == nil {
+			remove[tp.Topic] = append(remove[tp.Topic], tp.Partition)
+			delete(t.restoring, tp)
+		}
+	}
+	if len(remove) > 0 {
+		t.restorer.RemoveConsumePartitions(remove)
+	}
+	if len(add) > 0 {
+		t.restorer.AddConsumePartitions(add)
 	}
 	return nil
+}
+
+// next is the offset the restore reads next.
+func (rs *restoreState) next() int64 {
+	if rs.last >= 0 {
+		return rs.last + 1
+	}
+	return rs.start
 }
 
 func (t *streamThread) dropRestores() {
@@ -128,7 +188,7 @@ func (t *streamThread) dropRestores() {
 		}
 		delete(t.restores, tp)
 	}
-	_ = t.restorer.Unassign()
+	_ = t.assignRestorer()
 }
 
 // restoreStep reads changelog records for about 100 ms and applies them in
@@ -136,37 +196,61 @@ func (t *streamThread) dropRestores() {
 func (t *streamThread) restoreStep(ctx context.Context) error {
 	until := time.Now().Add(100 * time.Millisecond)
 	for time.Now().Before(until) && len(t.restores) > 0 && ctx.Err() == nil {
-		ev := t.restorer.Poll(50)
-		switch e := ev.(type) {
-		case *kafka.Message:
-			rs := t.restores[state.TopicPartition{Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition}]
-			if rs == nil {
-				continue
+		pctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		fs := t.restorer.PollRecords(pctx, restoreBatch)
+		cancel()
+		var fatal error
+		fs.EachError(func(topic string, partition int32, err error) {
+			switch {
+			case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			case errors.Is(err, kerr.OffsetOutOfRange), errors.Is(err, kgo.ErrClientClosed),
+				errors.Is(err, kerr.TopicAuthorizationFailed):
+				// The changelog's records were deleted under the restore
+				// (Java's auto.offset.reset=none): the store cannot catch up.
+				if fatal == nil {
+					fatal = fmt.Errorf("streams: restore consumer: %s [%d]: %w", topic, partition, err)
+				}
+			default:
+				t.log.Warn("restore consumer", "topic", topic, "partition", partition, "err", err)
 			}
-			ts := int64(-1)
-			if !e.Timestamp.IsZero() {
-				ts = e.Timestamp.UnixMilli()
+		})
+		if fatal != nil {
+			return fatal
+		}
+		var ended []*restoreState
+		for _, r := range fs.Records() {
+			rs := t.restores[state.TopicPartition{Topic: r.Topic, Partition: r.Partition}]
+			if rs == nil || r.Offset < rs.next() {
+				continue // dropped meanwhile, or fetched before a re-read
 			}
-			rs.batch = append(rs.batch, state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts})
-			rs.last = int64(e.TopicPartition.Offset)
+			if !r.Attrs.IsControl() {
+				ts := int64(-1)
+				if !r.Timestamp.IsZero() {
+					ts = r.Timestamp.UnixMilli()
+				}
+				rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
+			}
+			rs.last, rs.progress = r.Offset, time.Now()
 			if len(rs.batch) >= restoreBatch {
 				if err := t.flushRestore(rs); err != nil {
 					return err
 				}
 			}
-		case kafka.PartitionEOF:
-			rs := t.restores[state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}]
-			if rs == nil {
-				continue
+			if rs.last+1 >= rs.end && !slices.Contains(ended, rs) {
+				ended = append(ended, rs)
 			}
+		}
+		for _, rs := range t.restores {
+			if !slices.Contains(ended, rs) && time.Since(rs.progress) > restoreStallWait {
+				t.log.Warn("restore got no record for a while below the changelog's end; the records left are compacted away or aborted, the store is complete",
+					"store", rs.ts.spec.Name, "changelog", rs.tp.String(), "next", rs.next(), "end", rs.end)
+				ended = append(ended, rs)
+			}
+		}
+		for _, rs := range ended {
 			if err := t.finishRestore(rs); err != nil {
 				return err
 			}
-		case kafka.Error:
-			if e.IsFatal() || e.Code() == kafka.ErrAutoOffsetReset {
-				return fmt.Errorf("streams: restore consumer: %w", e)
-			}
-			t.log.Warn("restore consumer", "err", e)
 		}
 	}
 	for _, rs := range t.restores {
@@ -221,14 +305,11 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 		if err := t.startTask(a); err != nil {
 			return err
 		}
-		var resume []kafka.TopicPartition
+		resume := map[string][]int32{}
 		for _, q := range a.queues {
-			topic := q.tp.topic
-			resume = append(resume, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+			resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
 		}
-		if err := t.consumer.Resume(resume); err != nil {
-			return fmt.Errorf("streams: resuming task %s: %w", a.id, err)
-		}
+		t.consumer.ResumeFetchPartitions(resume)
 	}
 	if err := t.assignRestorer(); err != nil {
 		return err

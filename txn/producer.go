@@ -145,6 +145,14 @@ type Producer struct {
 	// promise is the one delivery callback of every record.
 	promise func(*kgo.Record, error)
 	ids     topicIDs
+	// life is the context of every record: franz-go fails a buffered
+	// record whose context ends, and a record must outlive the wait of the
+	// Send that buffered it. Close ends it.
+	life     context.Context
+	stopLife context.CancelFunc
+	// maxBuffered is the client's MaxBufferedRecords: Send waits for room
+	// below it itself, so that only its ctx bounds the wait.
+	maxBuffered int
 
 	mu struct {
 		sync.Mutex
@@ -167,6 +175,13 @@ func NewProducer(opts []kgo.Opt, eos bool) (*Producer, error) {
 		return nil, &Error{Op: "create", Class: ErrFatal, Err: err}
 	}
 	p := &Producer{cl: cl, eos: eos}
+	p.life, p.stopLife = context.WithCancel(context.Background())
+	p.maxBuffered = 50000
+	if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int64); ok && n > 0 {
+		p.maxBuffered = int(n)
+	} else if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int); ok && n > 0 {
+		p.maxBuffered = n
+	}
 	p.mu.offsets = map[TopicPartition]int64{}
 	p.promise = func(r *kgo.Record, err error) {
 		p.done(TopicPartition{Topic: r.Topic, Partition: r.Partition}, r.Offset, err)
@@ -253,14 +268,49 @@ func (p *Producer) Send(ctx context.Context, topic string, partition int32, key,
 			r.Headers[i] = kgo.RecordHeader{Key: h.Key, Value: h.Value}
 		}
 	}
+	if err := p.waitRoom(ctx); err != nil {
+		return err
+	}
 	p.mu.Lock()
 	if p.mu.pending == 0 {
 		p.mu.idle = make(chan struct{})
 	}
 	p.mu.pending++
 	p.mu.Unlock()
-	p.cl.Produce(ctx, r, p.promise)
+	p.cl.Produce(p.life, r, p.promise)
 	return nil
+}
+
+// waitRoom waits until the producer's buffer has room for a record, or ctx
+// ends: then the Send fails, and the epoch cannot commit.
+func (p *Producer) waitRoom(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		full := p.mu.pending >= p.maxBuffered
+		idle := p.mu.idle
+		p.mu.Unlock()
+		if !full {
+			return nil
+		}
+		if ctx.Err() != nil {
+			err := fmt.Errorf("the producer's buffer stayed full (%d records; the broker takes records slower than they come): %w",
+				p.maxBuffered, context.Cause(ctx))
+			p.mu.Lock()
+			if p.mu.err == nil {
+				p.mu.err = err
+			}
+			p.mu.Unlock()
+			return &Error{Op: "send", Err: err}
+		}
+		// Deliveries come back a batch at a time: look again soon.
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-idle:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 }
 
 // InTransaction reports whether a transaction is open.
@@ -327,11 +377,15 @@ func (p *Producer) Flush(ctx context.Context) error {
 // the send's context ended (the buffer stayed full) says so; the epoch
 // cannot commit without it.
 func (p *Producer) deliveryError(err error) error {
+	var te *Error
+	if errors.As(err, &te) {
+		return err
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Op: "send", Err: fmt.Errorf("the producer's buffer stayed full (the broker takes records slower than they come): %w", err)}
+		// The producer closed under its records.
+		return &Error{Op: "send", Err: fmt.Errorf("record not delivered: %w", err)}
 	}
 	e := classify("send", err)
-	var te *Error
 	if p.eos && errors.As(e, &te) && te.Class == nil {
 		// Any failed record of a transaction dooms it: franz-go refuses
 		// to commit it.
@@ -378,7 +432,7 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, grou
 	}
 	if p.inTxn {
 		if err := p.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-			return classify("commit", err)
+			return classify("commit", withCause(ctx, err))
 		}
 	}
 	p.inTxn = false
@@ -394,7 +448,7 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, grou
 func (p *Producer) sendOffsets(ctx context.Context, offsets []Offset, group GroupMetadata) error {
 	id, epoch, err := p.cl.ProducerID(ctx)
 	if err != nil {
-		return classify("send-offsets", err)
+		return classify("send-offsets", withCause(ctx, err))
 	}
 	txnID := p.transactionalID()
 	add := kmsg.NewPtrAddOffsetsToTxnRequest()
@@ -402,7 +456,7 @@ func (p *Producer) sendOffsets(ctx context.Context, offsets []Offset, group Grou
 	for {
 		resp, err := add.RequestWith(ctx, p.cl)
 		if err != nil {
-			return classify("send-offsets", err)
+			return classify("send-offsets", withCause(ctx, err))
 		}
 		err = kerr.ErrorForCode(resp.ErrorCode)
 		if errors.Is(err, kerr.ConcurrentTransactions) && ctx.Err() == nil {
@@ -412,7 +466,7 @@ func (p *Producer) sendOffsets(ctx context.Context, offsets []Offset, group Grou
 			}
 		}
 		if err != nil {
-			return classify("send-offsets", err)
+			return classify("send-offsets", withCause(ctx, err))
 		}
 		break
 	}
@@ -421,12 +475,12 @@ func (p *Producer) sendOffsets(ctx context.Context, offsets []Offset, group Grou
 	req.Generation, req.MemberID, req.InstanceID = group.Generation, group.MemberID, group.InstanceID
 	ids, err := p.ids.lookup(ctx, p.cl, offsets)
 	if err != nil {
-		return classify("send-offsets", err)
+		return classify("send-offsets", withCause(ctx, err))
 	}
 	req.Topics = txnTopics(offsets, ids)
 	resp, err := req.RequestWith(ctx, p.cl)
 	if err != nil {
-		return classify("send-offsets", err)
+		return classify("send-offsets", withCause(ctx, err))
 	}
 	for _, t := range resp.Topics {
 		for _, pt := range t.Partitions {
@@ -474,7 +528,7 @@ func CommitOffsets(ctx context.Context, cl *kgo.Client, offsets []Offset, group 
 func commitOffsets(ctx context.Context, cl *kgo.Client, cache *topicIDs, offsets []Offset, group GroupMetadata) error {
 	ids, err := cache.lookup(ctx, cl, offsets)
 	if err != nil {
-		return classify("commit-offsets", err)
+		return classify("commit-offsets", withCause(ctx, err))
 	}
 	req := kmsg.NewPtrOffsetCommitRequest()
 	req.Group, req.Generation, req.MemberID, req.InstanceID = group.Group, group.Generation, group.MemberID, group.InstanceID
@@ -496,7 +550,7 @@ func commitOffsets(ctx context.Context, cl *kgo.Client, cache *topicIDs, offsets
 	}
 	resp, err := req.RequestWith(ctx, cl)
 	if err != nil {
-		return classify("commit-offsets", err)
+		return classify("commit-offsets", withCause(ctx, err))
 	}
 	for _, t := range resp.Topics {
 		for _, pt := range t.Partitions {
@@ -532,11 +586,11 @@ func (p *Producer) AbortTransaction(ctx context.Context) error {
 // transaction with an abort.
 func (p *Producer) abort(ctx context.Context) error {
 	if err := p.cl.AbortBufferedRecords(ctx); err != nil {
-		return classify("abort", err)
+		return classify("abort", withCause(ctx, err))
 	}
 	p.waitIdle(ctx)
 	if err := p.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
-		return classify("abort", err)
+		return classify("abort", withCause(ctx, err))
 	}
 	return nil
 }
@@ -600,6 +654,7 @@ func (p *Producer) Close(ctx context.Context) error {
 			// client; fail them now rather than block.
 			_ = p.cl.AbortBufferedRecords(ctx)
 		}
+		p.stopLife()
 		p.cl.Close()
 	})
 	return p.closeErr
