@@ -2,8 +2,8 @@ package streams
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"time"
