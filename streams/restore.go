@@ -33,17 +33,20 @@ type restoreState struct {
 	batch   []state.ChangelogRecord
 	began   time.Time
 	logged  time.Time
-	// progress is when the restore last got a record.
-	progress time.Time
+	// idle is the time the restore consumer polled without a record of
+	// this changelog since its last one.
+	idle time.Duration
 }
 
-// restoreStallWait is how long a restore goes on without a record before
-// it counts as complete. The end is the changelog's last stable offset, and
-// the restore consumer sees transaction markers, so the last offset before
-// the end is normally a record it gets; but compaction can remove the tail
-// (a tombstone past delete.retention.ms) and an aborted transaction's
-// records are never delivered, and franz-go does not expose a consumer's
-// position past them.
+// restoreStallWait is how long the restore consumer polls without a record
+// of a changelog below its end before the restore counts as complete, once
+// the broker confirmed the end has not moved. The end is the changelog's
+// last stable offset, and the restore consumer sees transaction markers, so
+// the last offset before the end is normally a record it gets; but
+// compaction can remove the tail (a tombstone past delete.retention.ms) and
+// an aborted transaction's records are never delivered, and franz-go does
+// not expose a consumer's position past them. Only time spent polling
+// counts, so a slow commit between polls never ends a restore early.
 const restoreStallWait = 5 * time.Second
 
 // changelogWatermarksWait bounds the watermark look-up of one changelog
@@ -89,7 +92,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now, progress: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now}
 	return true, nil
 }
 
@@ -123,6 +126,22 @@ func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int6
 		return 0, 0, e.Err
 	}
 	return s.Offset, e.Offset, nil
+}
+
+// endUnchanged reports whether the broker, asked now, confirms rs's end: a
+// broker that does not answer confirms nothing, and a moved end (records
+// written since the restore began) is the new end to reach.
+func (t *streamThread) endUnchanged(rs *restoreState) bool {
+	_, hi, err := t.changelogWatermarks(rs.tp)
+	if err != nil {
+		rs.idle = 0
+		return false
+	}
+	if hi != rs.end {
+		rs.end, rs.idle = hi, 0
+		return false
+	}
+	return true
 }
 
 // reopenEmpty deletes a store's files and opens it empty.
@@ -197,8 +216,11 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 	until := time.Now().Add(100 * time.Millisecond)
 	for time.Now().Before(until) && len(t.restores) > 0 && ctx.Err() == nil {
 		pctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		polledAt := time.Now()
 		fs := t.restorer.PollRecords(pctx, restoreBatch)
 		cancel()
+		polled := time.Since(polledAt)
+		got := map[*restoreState]bool{}
 		var fatal error
 		fs.EachError(func(topic string, partition int32, err error) {
 			switch {
@@ -230,7 +252,8 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 				}
 				rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
 			}
-			rs.last, rs.progress = r.Offset, time.Now()
+			rs.last, rs.idle = r.Offset, 0
+			got[rs] = true
 			if len(rs.batch) >= restoreBatch {
 				if err := t.flushRestore(rs); err != nil {
 					return err
@@ -241,7 +264,11 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 			}
 		}
 		for _, rs := range t.restores {
-			if !slices.Contains(ended, rs) && time.Since(rs.progress) > restoreStallWait {
+			if got[rs] || slices.Contains(ended, rs) {
+				continue
+			}
+			rs.idle += polled
+			if rs.idle > restoreStallWait && t.endUnchanged(rs) {
 				t.log.Warn("restore got no record for a while below the changelog's end; the records left are compacted away or aborted, the store is complete",
 					"store", rs.ts.spec.Name, "changelog", rs.tp.String(), "next", rs.next(), "end", rs.end)
 				ended = append(ended, rs)

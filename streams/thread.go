@@ -1220,6 +1220,14 @@ func (t *streamThread) rewind(fenced bool) error {
 	if len(seek) == 0 {
 		return nil
 	}
+	// A record fetched before the seek is below it: handle drops it.
+	for _, a := range t.tasks {
+		for _, q := range a.queues {
+			if off, ok := seek[q.tp]; ok {
+				q.next = off
+			}
+		}
+	}
 	set := map[string]map[int32]kgo.EpochOffset{}
 	for tp, off := range seek {
 		if set[tp.topic] == nil {
