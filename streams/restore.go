@@ -30,6 +30,11 @@ type restoreState struct {
 	full    bool
 	applied int64
 	last    int64 // offset of the last record applied
+	// pos is the offset of the last record read, transaction markers
+	// included: the restore reads on from pos+1, and ends at the end. A
+	// store's offset is never a marker's: it is the last changelog record
+	// whose effect the store holds.
+	pos int64
 	batch   []state.ChangelogRecord
 	began   time.Time
 	logged  time.Time
@@ -92,7 +97,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, pos: -1, began: now, logged: now}
 	return true, nil
 }
 
@@ -191,8 +196,8 @@ func (t *streamThread) assignRestorer() error {
 
 // next is the offset the restore reads next.
 func (rs *restoreState) next() int64 {
-	if rs.last >= 0 {
-		return rs.last + 1
+	if rs.pos >= 0 {
+		return rs.pos + 1
 	}
 	return rs.start
 }
@@ -251,15 +256,16 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 					ts = r.Timestamp.UnixMilli()
 				}
 				rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
+				rs.last = r.Offset
 			}
-			rs.last, rs.idle = r.Offset, 0
+			rs.pos, rs.idle = r.Offset, 0
 			got[rs] = true
 			if len(rs.batch) >= restoreBatch {
 				if err := t.flushRestore(rs); err != nil {
 					return err
 				}
 			}
-			if rs.last+1 >= rs.end && !slices.Contains(ended, rs) {
+			if rs.pos+1 >= rs.end && !slices.Contains(ended, rs) {
 				ended = append(ended, rs)
 			}
 		}
@@ -287,7 +293,7 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 		if time.Since(rs.logged) > 5*time.Second {
 			rs.logged = time.Now()
 			rate := float64(rs.applied) / time.Since(rs.began).Seconds()
-			left := rs.end - rs.last - 1
+			left := rs.end - rs.next()
 			eta := time.Duration(0)
 			if rate > 0 {
 				eta = time.Duration(float64(left)/rate) * time.Second
