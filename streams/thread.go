@@ -110,6 +110,10 @@ type streamThread struct {
 	// closing is set before the main consumer closes: the revocation that
 	// leaving the group runs finds the tasks closed already.
 	closing atomic.Bool
+	// joined is closed once the thread has stored its main consumer: a
+	// callback can come before the thread's first poll, as the consumer
+	// joins the group when it is created, and waits for it.
+	joined chan struct{}
 
 	// ctx is the context of the thread's waits: the run context while it
 	// processes (Close interrupts them), the abort context once it shuts
@@ -179,7 +183,8 @@ func (t *streamThread) newProducer() (*txn.Producer, error) {
 	return txn.NewProducer(popts, t.s.cfg.ExactlyOnce())
 }
 
-// newConsumer creates the main consumer, which joins the group at once. Its
+// newConsumer creates the main consumer, which joins the group at once (a
+// callback that comes before the thread's first poll waits for joined). Its
 // rebalance callbacks are gated by BlockRebalanceOnPoll: franz-go runs one
 // only while no poll is held, and a poll that returns holds until the next
 // AllowRebalance. The loop allows rebalances only right before it polls, so
@@ -196,12 +201,14 @@ func (t *streamThread) newConsumer() error {
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }),
 		kgo.WithLogger(kgolog.New(t.log, "main-consumer")))
+	t.joined = make(chan struct{})
 	cl, err := kgo.NewClient(mopts...)
 	if err != nil {
 		return fmt.Errorf("main consumer: %w", err)
 	}
 	t.consumer = cl
 	t.committer.Consumer = cl
+	close(t.joined)
 	return nil
 }
 
@@ -442,6 +449,7 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 // assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
 // every assignment follows the revocation of everything).
 func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
+	<-t.joined
 	if t.closing.Load() || t.cbErr != nil {
 		return
 	}
@@ -459,6 +467,7 @@ func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts 
 // revokedCallback is franz-go's OnPartitionsRevoked (lost false) and
 // OnPartitionsLost (lost true).
 func (t *streamThread) revokedCallback(lost bool) {
+	<-t.joined
 	if t.closing.Load() || t.cbErr != nil {
 		return
 	}

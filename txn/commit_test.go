@@ -120,12 +120,14 @@ func (f *fixture) process(t *testing.T, n int) []txn.Offset {
 	return []txn.Offset{{Topic: f.in, Partition: 0, Offset: next}}
 }
 
-// committed reads the group's committed offset of the input partition.
+// committed reads the group's committed offset of the input partition, -1
+// for none.
 func (f *fixture) committed(t *testing.T) int64 {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := kadm.NewClient(f.consumer).FetchOffsets(ctx, f.in+"-group")
+	// Stable: a transaction's offsets count once its markers are written.
+	resp, err := kadm.NewClient(f.consumer).FetchOffsets(kadm.RequireStable(ctx), f.in+"-group")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,5 +278,45 @@ func TestAtLeastOnceCommitsOffsetsThenStores(t *testing.T) {
 	}
 	if got := f.committed(t); got != 2 {
 		t.Fatalf("group offset = %d; want 2", got)
+	}
+}
+
+// A zombie: offsets sent with a member id and generation the group does not
+// know are refused by the group coordinator (KIP-447), the transaction
+// aborts, and nothing of it is committed.
+func TestZombieGenerationCannotCommitOffsets(t *testing.T) {
+	f := newFixture(t, true)
+	f.input(t, "a", "b")
+	offsets := f.process(t, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	member, gen := f.consumer.GroupMetadata()
+	if member == "" || gen < 0 {
+		t.Fatalf("consumer not in the group: member %q generation %d", member, gen)
+	}
+	zombie := txn.GroupMetadata{Group: f.in + "-group", MemberID: member, Generation: gen + 7}
+	err := f.producer.CommitTransaction(ctx, offsets, zombie)
+	if !errors.Is(err, txn.ErrAbortable) {
+		t.Fatalf("commit with a stale generation = %v, want ErrAbortable", err)
+	}
+	if err := f.producer.AbortTransaction(ctx); err != nil {
+		t.Fatalf("abort: %v", err)
+	}
+	if got := f.committed(t); got != -1 {
+		t.Fatalf("group offset = %d after a refused commit, want none", got)
+	}
+	out, err := testkafka.ReadCommitted(f.bootstrap, f.out, 1, 3*time.Second, 0)
+	if len(out) != 0 || !errors.Is(err, testkafka.ErrTimeout) {
+		t.Fatalf("read_committed consumer saw %d records of the refused transaction (%v)", len(out), err)
+	}
+	// The real member commits.
+	if err := f.producer.Send(ctx, f.out, 0, []byte("x"), []byte("y"), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.producer.CommitTransaction(ctx, offsets, txn.GroupMetadata{Group: f.in + "-group", MemberID: member, Generation: gen}); err != nil {
+		t.Fatalf("commit by the member: %v", err)
+	}
+	if got := f.committed(t); got != 2 {
+		t.Fatalf("group offset = %d, want 2", got)
 	}
 }
