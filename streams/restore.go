@@ -34,10 +34,10 @@ type restoreState struct {
 	// included: the restore reads on from pos+1, and ends at the end. A
 	// store's offset is never a marker's: it is the last changelog record
 	// whose effect the store holds.
-	pos int64
-	batch   []state.ChangelogRecord
-	began   time.Time
-	logged  time.Time
+	pos    int64
+	batch  []state.ChangelogRecord
+	began  time.Time
+	logged time.Time
 	// idle is the time the restore consumer polled without a record of
 	// this changelog since its last one.
 	idle time.Duration
