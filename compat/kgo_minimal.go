@@ -34,7 +34,7 @@ func (c *Config) baseOptions(clientID string) []kgo.Opt {
 // consumer: group application.id, static membership when configured, the
 // session, heartbeat and rebalance (max.poll.interval.ms) timeouts, no
 // automatic commits, range assignment, and under exactly_once_v2
-// read_committed with stable offset fetches.
+// read_committed.
 func (c *Config) MainConsumerOptions(processID string, thread int) ([]kgo.Opt, error) {
 	m := c.MainConsumerConfig(processID, thread)
 	opts := c.baseOptions(m["client.id"])
@@ -64,9 +64,8 @@ func (c *Config) MainConsumerOptions(processID string, thread int) ([]kgo.Opt, e
 	if c.ExactlyOnce() || m["isolation.level"] == "read_committed" {
 		opts = append(opts, kgo.FetchIsolationLevel(kgo.ReadCommitted()))
 	}
-	if c.ExactlyOnce() {
-		opts = append(opts, kgo.RequireStableFetchOffsets())
-	}
+	// franz-go's group consumers always fetch offsets with require_stable
+	// (kgo.RequireStableFetchOffsets is a no-op), as exactly_once_v2 needs.
 	return opts, nil
 }
 
