@@ -51,8 +51,9 @@ func (l *Logger) Level() kgo.LogLevel {
 	case l.log.Enabled(ctx, slog.LevelDebug):
 		return kgo.LogLevelDebug
 	case l.log.Enabled(ctx, slog.LevelWarn):
-		// Info entries may be connection failures, logged at Warn.
-		return kgo.LogLevelInfo
+		// franz-go's Info entries would all go to Debug; its connection
+		// failures are Warn and Error entries.
+		return kgo.LogLevelWarn
 	case l.log.Enabled(ctx, slog.LevelError):
 		return kgo.LogLevelError
 	}
