@@ -153,7 +153,10 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	// Transaction markers come through, so the restore sees its position
 	// pass them: the end of a changelog (its last stable offset) is often
 	// one past a marker.
-	ropts = append(ropts, kgo.KeepControlRecords(), kgo.WithLogger(kgolog.New(t.log, "restore-consumer")))
+	// A changelog offset that is out of range is an error, never a silent
+	// jump (Java's auto.offset.reset=none for the restore consumer).
+	ropts = append(ropts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()),
+		kgo.WithLogger(kgolog.New(t.log, "restore-consumer")))
 	if t.restorer, err = kgo.NewClient(ropts...); err != nil {
 		return nil, fmt.Errorf("restore consumer: %w", err)
 	}
