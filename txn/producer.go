@@ -65,7 +65,10 @@ func classify(op string, err error) error {
 	}
 	switch {
 	case errors.Is(err, kerr.ProducerFenced), errors.Is(err, kerr.InvalidProducerEpoch),
-		errors.Is(err, kerr.TransactionalIDAuthorizationFailed), errors.Is(err, kerr.FencedInstanceID):
+		errors.Is(err, kerr.TransactionalIDAuthorizationFailed), errors.Is(err, kerr.FencedInstanceID),
+		// The coordinator forgot the producer id (it expired): as Kafka
+		// Streams does, a new producer takes over the tasks.
+		errors.Is(err, kerr.InvalidProducerIDMapping), errors.Is(err, kerr.UnknownProducerID):
 		return &Error{Op: op, Class: ErrFenced, Err: err}
 	case errors.Is(err, kerr.TransactionAbortable), errors.Is(err, kgo.ErrRecordTimeout),
 		errors.Is(err, kgo.ErrRecordRetries), errors.Is(err, kgo.ErrAborting),
@@ -90,8 +93,7 @@ func classify(op string, err error) error {
 		return &Error{Op: op, Class: ErrAbortable, Err: err}
 	case errors.Is(err, kerr.ClusterAuthorizationFailed), errors.Is(err, kerr.TopicAuthorizationFailed),
 		errors.Is(err, kerr.GroupAuthorizationFailed), errors.Is(err, kerr.UnsupportedVersion),
-		errors.Is(err, kerr.UnsupportedForMessageFormat), errors.Is(err, kerr.InvalidProducerIDMapping),
-		errors.Is(err, kerr.UnknownProducerID), errors.Is(err, kgo.ErrClientClosed):
+		errors.Is(err, kerr.UnsupportedForMessageFormat), errors.Is(err, kgo.ErrClientClosed):
 		return &Error{Op: op, Class: ErrFatal, Err: err}
 	}
 	return &Error{Op: op, Err: err}
