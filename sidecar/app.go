@@ -12,10 +12,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/httpapi"
+	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/metrics"
 	"github.com/stoatflow/stoatflow/state"
@@ -243,7 +245,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 	if err != nil {
 		return nil, err
 	}
-	a.parts = &partitionCounter{cfg: cfg, topo: topo}
+	a.parts = &partitionCounter{cfg: cfg, topo: topo, log: log}
 	ks, err := streams.New(topo, cfg, streams.WithLogger(log), streams.WithHooks(a.reg))
 	if err != nil {
 		return nil, err
@@ -340,10 +342,11 @@ func (a *app) run(ctx context.Context) error {
 type partitionCounter struct {
 	cfg  *compat.Config
 	topo *kstreams.Topology
+	log  *slog.Logger
 	mu   struct {
 		sync.Mutex
 		pid    string
-		admin  *kafka.AdminClient
+		admin  *kgo.Client
 		counts map[string]int
 	}
 }
@@ -381,28 +384,29 @@ func (p *partitionCounter) count(ctx context.Context, store string) (int, error)
 		return n, nil
 	}
 	if p.mu.admin == nil {
-		m := kafka.ConfigMap{}
-		for k, v := range p.cfg.AdminConfig(p.mu.pid) {
-			m[k] = v
+		opts, err := p.cfg.AdminOptions(p.mu.pid)
+		if err != nil {
+			return 0, err
 		}
-		admin, err := kafka.NewAdminClient(&m)
+		admin, err := kgo.NewClient(append(opts, kgo.WithLogger(kgolog.New(p.log, "admin")))...)
 		if err != nil {
 			return 0, err
 		}
 		p.mu.admin = admin
 		p.mu.counts = map[string]int{}
 	}
-	timeout := 10 * time.Second
-	if d, ok := ctx.Deadline(); ok {
-		timeout = time.Until(d)
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
 	}
-	md, err := p.mu.admin.GetMetadata(&topic, false, int(timeout.Milliseconds()))
+	md, err := kadm.NewClient(p.mu.admin).Metadata(ctx, topic)
 	if err != nil {
 		return 0, err
 	}
-	tm := md.Topics[topic]
-	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
-		return 0, fmt.Errorf("topic %s: %v", topic, tm.Error)
+	tm, ok := md.Topics[topic]
+	if !ok || tm.Err != nil || len(tm.Partitions) == 0 {
+		return 0, fmt.Errorf("topic %s: %v", topic, tm.Err)
 	}
 	p.mu.counts[topic] = len(tm.Partitions)
 	return len(tm.Partitions), nil

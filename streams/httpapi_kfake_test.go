@@ -26,11 +26,9 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 	_, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
 	topo := countTopology(t, "in", "out")
-	cfg := appConfig(t, addr, "http", t.TempDir())
-	ks := startApp(t, topo, cfg)
+	ks := startApp(t, topo, appConfig(t, addr, "http", t.TempDir()))
 	srv, err := httpapi.New(httpapi.Config{
-		Listen: "127.0.0.1:0", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
-		ApplicationID:   cfg.ApplicationID,
+		Listen: "127.0.0.1:0", ApplicationID: "http", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
 		Partitions: func(context.Context, string) (int, error) { return 2, nil },
 	})

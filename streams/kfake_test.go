@@ -1,7 +1,7 @@
 package streams_test
 
 // Broker-free tests of the runtime: an in-process Kafka-protocol broker
-// (kfake) that librdkafka talks to, with transactions, consumer groups and
+// (kfake) that the runtime's franz-go clients talk to, with transactions, consumer groups and
 // DeleteRecords. They run under the race detector in make test.
 
 import (

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/compat"
@@ -464,32 +465,26 @@ func TestCloseInterruptsWatermarkWaitInRebalanceCallback(t *testing.T) {
 // Each blocking look-up of the runtime ends promptly when its context is
 // cancelled, though the broker it waits for never answers.
 func TestWaitsOnAnUnreachableBrokerHonourCancellation(t *testing.T) {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": nowhere, "log_level": 0})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(nowhere))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
-	cons, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": nowhere, "group.id": "g", "log_level": 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cons.Close()
-	topic := "t"
-	th := &streamThread{consumer: cons, log: quiet}
+	defer cl.Close()
+	s := &KafkaStreams{cfg: &compat.Config{ApplicationID: "g", ProcessingGuarantee: compat.ExactlyOnceV2}}
+	th := &streamThread{s: s, consumer: cl, restorer: cl, log: quiet}
 	waits := map[string]func(ctx context.Context) error{
 		"sink metadata": func(ctx context.Context) error {
-			_, err := metadata(ctx, p, "t", "sink", time.Minute)
+			_, err := topicPartitions(ctx, cl, "t", "sink", time.Minute)
 			return err
 		},
 		"watermarks": func(ctx context.Context) error {
-			return sliced(ctx, "watermarks", time.Minute, func(ms int) error {
-				_, _, err := cons.QueryWatermarkOffsets(topic, 0, ms)
-				return err
-			})
+			th.ctx = ctx
+			_, _, err := th.changelogWatermarks(state.TopicPartition{Topic: "t", Partition: 0})
+			return err
 		},
 		"committed offsets": func(ctx context.Context) error {
 			th.ctx = ctx
-			_, err := th.committedOffsets([]kafka.TopicPartition{{Topic: &topic, Partition: 0}})
+			_, err := th.committedOffsets([]tpKey{{"t", 0}})
 			return err
 		},
 	}
@@ -511,51 +506,39 @@ func TestWaitsOnAnUnreachableBrokerHonourCancellation(t *testing.T) {
 
 func createTopics(t *testing.T, bootstrap string, topics ...string) {
 	t.Helper()
-	admin, err := kafka.NewAdminClient(&kafka.ConfigMap{"bootstrap.servers": bootstrap})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close()
-	var specs []kafka.TopicSpecification
-	for _, tp := range topics {
-		specs = append(specs, kafka.TopicSpecification{Topic: tp, NumPartitions: 1, ReplicationFactor: 1})
-	}
+	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := admin.CreateTopics(ctx, specs)
+	res, err := kadm.NewClient(cl).CreateTopics(ctx, 1, 1, nil, topics...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range res {
-		if r.Error.Code() != kafka.ErrNoError {
-			t.Fatalf("creating %s: %v", r.Topic, r.Error)
+		if r.Err != nil {
+			t.Fatalf("creating %s: %v", r.Topic, r.Err)
 		}
 	}
 }
 
 func produce(t *testing.T, bootstrap, topic string, values ...string) {
 	t.Helper()
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": bootstrap, "enable.metrics.push": false})
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
-	delivered := make(chan kafka.Event, len(values))
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var recs []*kgo.Record
 	for _, v := range values {
-		if err := p.Produce(&kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &topic, Partition: 0},
-			Key: []byte("k"), Value: []byte(v)}, delivered); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &kgo.Record{Topic: topic, Partition: 0, Key: []byte("k"), Value: []byte(v)})
 	}
-	for range values {
-		select {
-		case ev := <-delivered:
-			if err := ev.(*kafka.Message).TopicPartition.Error; err != nil {
-				t.Fatal(err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("a record was not delivered within 10s")
-		}
+	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -572,18 +555,18 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 
 // Without a context deadline, a look-up still ends at its own bound, saying
 // so.
-func TestSlicedWaitEndsAtItsBound(t *testing.T) {
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": nowhere, "log_level": 0})
+func TestWaitEndsAtItsBound(t *testing.T) {
+	cl, err := kgo.NewClient(kgo.SeedBrokers(nowhere))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	defer cl.Close()
 	begin := time.Now()
-	_, err = metadata(context.Background(), p, "t", "sink", 1500*time.Millisecond)
+	_, err = topicPartitions(context.Background(), cl, "t", "sink", 1500*time.Millisecond)
 	if took := time.Since(begin); took < 1400*time.Millisecond || took > 3*time.Second {
 		t.Errorf("returned after %v, want about the 1.5s bound", took)
 	}
-	if err == nil || !strings.Contains(err.Error(), "metadata of sink topic t: no answer within 1.5s") || interrupted(err) {
+	if err == nil || !strings.Contains(err.Error(), "metadata of sink topic t") || !errors.Is(err, context.DeadlineExceeded) || interrupted(err) {
 		t.Errorf("error %v should name the look-up and its bound, and not be a shutdown", err)
 	}
 }

@@ -2,11 +2,15 @@ package streams
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/state"
@@ -26,10 +30,29 @@ type restoreState struct {
 	full    bool
 	applied int64
 	last    int64 // offset of the last record applied
-	batch   []state.ChangelogRecord
-	began   time.Time
-	logged  time.Time
+	// pos is the offset of the last record read, transaction markers
+	// included: the restore reads on from pos+1, and ends at the end. A
+	// store's offset is never a marker's: it is the last changelog record
+	// whose effect the store holds.
+	pos    int64
+	batch  []state.ChangelogRecord
+	began  time.Time
+	logged time.Time
+	// idle is the time the restore consumer polled without a record of
+	// this changelog since its last one.
+	idle time.Duration
 }
+
+// restoreStallWait is how long the restore consumer polls without a record
+// of a changelog below its end before the restore counts as complete, once
+// the broker confirmed the end has not moved. The end is the changelog's
+// last stable offset, and the restore consumer sees transaction markers, so
+// the last offset before the end is normally a record it gets; but
+// compaction can remove the tail (a tombstone past delete.retention.ms) and
+// an aborted transaction's records are never delivered, and franz-go does
+// not expose a consumer's position past them. Only time spent polling
+// counts, so a slow commit between polls never ends a restore early.
+const restoreStallWait = 5 * time.Second
 
 // changelogWatermarksWait bounds the watermark look-up of one changelog
 // when a task opens (in the rebalance callback).
@@ -44,16 +67,11 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		return false, nil
 	}
 	tp := *ts.changelog
-	var lo, hi int64
 	done := t.doing("reading the watermarks of changelog " + tp.String())
-	err := sliced(t.ctx, "watermarks of changelog "+tp.String(), changelogWatermarksWait, func(ms int) error {
-		var err error
-		lo, hi, err = t.restorer.QueryWatermarkOffsets(tp.Topic, tp.Partition, ms)
-		return err
-	})
+	lo, hi, err := t.changelogWatermarks(tp)
 	done()
 	if err != nil {
-		return false, fmt.Errorf("streams: %w", err)
+		return false, fmt.Errorf("streams: watermarks of changelog %s: %w", tp, err)
 	}
 	off, ok, err := ts.store.CommittedOffset(tp)
 	if err != nil {
@@ -79,8 +97,56 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, began: now, logged: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, pos: -1, began: now, logged: now}
 	return true, nil
+}
+
+// changelogWatermarks returns a changelog partition's log start offset and
+// its end as a read_committed reader sees it: the last stable offset, past
+// which nothing is readable yet.
+func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int64, err error) {
+	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.restorer)
+	var starts, ends kadm.ListedOffsets
+	err = retryRequest(ctx, func(ctx context.Context) error {
+		var err error
+		if starts, err = adm.ListStartOffsets(ctx, tp.Topic); err != nil {
+			return err
+		}
+		ends, err = adm.ListCommittedOffsets(ctx, tp.Topic)
+		return err
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	s, ok1 := starts.Lookup(tp.Topic, tp.Partition)
+	e, ok2 := ends.Lookup(tp.Topic, tp.Partition)
+	switch {
+	case !ok1 || !ok2:
+		return 0, 0, fmt.Errorf("no such partition (is the changelog topic %s there?)", tp.Topic)
+	case s.Err != nil:
+		return 0, 0, s.Err
+	case e.Err != nil:
+		return 0, 0, e.Err
+	}
+	return s.Offset, e.Offset, nil
+}
+
+// endUnchanged reports whether the broker, asked now, confirms rs's end: a
+// broker that does not answer confirms nothing, and a moved end (records
+// written since the restore began) is the new end to reach.
+func (t *streamThread) endUnchanged(rs *restoreState) bool {
+	_, hi, err := t.changelogWatermarks(rs.tp)
+	if err != nil {
+		rs.idle = 0
+		return false
+	}
+	if hi != rs.end {
+		rs.end, rs.idle = hi, 0
+		return false
+	}
+	return true
 }
 
 // reopenEmpty deletes a store's files and opens it empty.
@@ -98,24 +164,42 @@ func (t *streamThread) reopenEmpty(ts *taskStore) error {
 }
 
 // assignRestorer points the restore consumer at every changelog still
-// restoring, each at its next offset.
+// restoring: one that starts is read from its next offset, one that ended
+// (or whose task left) is dropped, the others read on.
 func (t *streamThread) assignRestorer() error {
-	if len(t.restores) == 0 {
-		return t.restorer.Unassign()
-	}
-	parts := make([]kafka.TopicPartition, 0, len(t.restores))
-	for _, rs := range t.restores {
-		topic := rs.tp.Topic
-		next := rs.start
-		if rs.last >= 0 {
-			next = rs.last + 1
+	add := map[string]map[int32]kgo.Offset{}
+	for tp, rs := range t.restores {
+		if t.restoring[tp] {
+			continue
 		}
-		parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: rs.tp.Partition, Offset: kafka.Offset(next)})
+		if add[tp.Topic] == nil {
+			add[tp.Topic] = map[int32]kgo.Offset{}
+		}
+		add[tp.Topic][tp.Partition] = kgo.NewOffset().At(rs.next())
+		t.restoring[tp] = true
 	}
-	if err := t.restorer.Assign(parts); err != nil {
-		return fmt.Errorf("streams: assigning changelogs to the restore consumer: %w", err)
+	remove := map[string][]int32{}
+	for tp := range t.restoring {
+		if t.restores[tp] == nil {
+			remove[tp.Topic] = append(remove[tp.Topic], tp.Partition)
+			delete(t.restoring, tp)
+		}
+	}
+	if len(remove) > 0 {
+		t.restorer.RemoveConsumePartitions(remove)
+	}
+	if len(add) > 0 {
+		t.restorer.AddConsumePartitions(add)
 	}
 	return nil
+}
+
+// next is the offset the restore reads next.
+func (rs *restoreState) next() int64 {
+	if rs.pos >= 0 {
+		return rs.pos + 1
+	}
+	return rs.start
 }
 
 func (t *streamThread) dropRestores() {
@@ -128,7 +212,7 @@ func (t *streamThread) dropRestores() {
 		}
 		delete(t.restores, tp)
 	}
-	_ = t.restorer.Unassign()
+	_ = t.assignRestorer()
 }
 
 // restoreStep reads changelog records for about 100 ms and applies them in
@@ -136,37 +220,70 @@ func (t *streamThread) dropRestores() {
 func (t *streamThread) restoreStep(ctx context.Context) error {
 	until := time.Now().Add(100 * time.Millisecond)
 	for time.Now().Before(until) && len(t.restores) > 0 && ctx.Err() == nil {
-		ev := t.restorer.Poll(50)
-		switch e := ev.(type) {
-		case *kafka.Message:
-			rs := t.restores[state.TopicPartition{Topic: *e.TopicPartition.Topic, Partition: e.TopicPartition.Partition}]
-			if rs == nil {
-				continue
+		pctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		polledAt := time.Now()
+		fs := t.restorer.PollRecords(pctx, restoreBatch)
+		cancel()
+		polled := time.Since(polledAt)
+		got := map[*restoreState]bool{}
+		var fatal error
+		fs.EachError(func(topic string, partition int32, err error) {
+			switch {
+			case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			case errors.Is(err, kerr.OffsetOutOfRange), errors.Is(err, kgo.ErrClientClosed),
+				errors.Is(err, kerr.TopicAuthorizationFailed):
+				// The changelog's records were deleted under the restore
+				// (Java's auto.offset.reset=none): the store cannot catch up.
+				if fatal == nil {
+					fatal = fmt.Errorf("streams: restore consumer: %s [%d]: %w", topic, partition, err)
+				}
+			default:
+				t.log.Warn("restore consumer", "topic", topic, "partition", partition, "err", err)
 			}
-			ts := int64(-1)
-			if !e.Timestamp.IsZero() {
-				ts = e.Timestamp.UnixMilli()
+		})
+		if fatal != nil {
+			return fatal
+		}
+		var ended []*restoreState
+		for _, r := range fs.Records() {
+			rs := t.restores[state.TopicPartition{Topic: r.Topic, Partition: r.Partition}]
+			if rs == nil || r.Offset < rs.next() {
+				continue // dropped meanwhile, or fetched before a re-read
 			}
-			rs.batch = append(rs.batch, state.ChangelogRecord{Key: e.Key, Value: e.Value, Timestamp: ts})
-			rs.last = int64(e.TopicPartition.Offset)
+			if !r.Attrs.IsControl() {
+				ts := int64(-1)
+				if !r.Timestamp.IsZero() {
+					ts = r.Timestamp.UnixMilli()
+				}
+				rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
+				rs.last = r.Offset
+			}
+			rs.pos, rs.idle = r.Offset, 0
+			got[rs] = true
 			if len(rs.batch) >= restoreBatch {
 				if err := t.flushRestore(rs); err != nil {
 					return err
 				}
 			}
-		case kafka.PartitionEOF:
-			rs := t.restores[state.TopicPartition{Topic: *e.Topic, Partition: e.Partition}]
-			if rs == nil {
+			if rs.pos+1 >= rs.end && !slices.Contains(ended, rs) {
+				ended = append(ended, rs)
+			}
+		}
+		for _, rs := range t.restores {
+			if got[rs] || slices.Contains(ended, rs) {
 				continue
 			}
+			rs.idle += polled
+			if rs.idle > restoreStallWait && t.endUnchanged(rs) {
+				t.log.Warn("restore got no record for a while below the changelog's end; the records left are compacted away or aborted, the store is complete",
+					"store", rs.ts.spec.Name, "changelog", rs.tp.String(), "next", rs.next(), "end", rs.end)
+				ended = append(ended, rs)
+			}
+		}
+		for _, rs := range ended {
 			if err := t.finishRestore(rs); err != nil {
 				return err
 			}
-		case kafka.Error:
-			if e.IsFatal() || e.Code() == kafka.ErrAutoOffsetReset {
-				return fmt.Errorf("streams: restore consumer: %w", e)
-			}
-			t.log.Warn("restore consumer", "err", e)
 		}
 	}
 	for _, rs := range t.restores {
@@ -176,7 +293,7 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 		if time.Since(rs.logged) > 5*time.Second {
 			rs.logged = time.Now()
 			rate := float64(rs.applied) / time.Since(rs.began).Seconds()
-			left := rs.end - rs.last - 1
+			left := rs.end - rs.next()
 			eta := time.Duration(0)
 			if rate > 0 {
 				eta = time.Duration(float64(left)/rate) * time.Second
@@ -221,14 +338,11 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 		if err := t.startTask(a); err != nil {
 			return err
 		}
-		var resume []kafka.TopicPartition
+		resume := map[string][]int32{}
 		for _, q := range a.queues {
-			topic := q.tp.topic
-			resume = append(resume, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+			resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
 		}
-		if err := t.consumer.Resume(resume); err != nil {
-			return fmt.Errorf("streams: resuming task %s: %w", a.id, err)
-		}
+		t.consumer.ResumeFetchPartitions(resume)
 	}
 	if err := t.assignRestorer(); err != nil {
 		return err

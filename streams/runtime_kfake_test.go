@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/state"
@@ -29,8 +30,8 @@ type feeder struct {
 
 func startFeeder(t *testing.T, addr, input string, batch, limit int) *feeder {
 	t.Helper()
-	p, err := kafka.NewProducer(&kafka.ConfigMap{"bootstrap.servers": addr, "enable.idempotence": true,
-		"linger.ms": 5, "partitioner": "murmur2_random"})
+	// The default partitioner hashes keys with murmur2, as Java's does.
+	p, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.ProducerLinger(5*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,24 +39,20 @@ func startFeeder(t *testing.T, addr, input string, batch, limit int) *feeder {
 	go func() {
 		defer close(f.done)
 		defer p.Close()
-		delivery := make(chan kafka.Event, batch)
 		for i := 0; limit == 0 || i < limit; {
 			n := batch
 			if limit > 0 {
 				n = min(batch, limit-i)
 			}
+			recs := make([]*kgo.Record, 0, n)
 			for j := i; j < i+n; j++ {
-				msg := &kafka.Message{TopicPartition: kafka.TopicPartition{Topic: &input, Partition: kafka.PartitionAny},
-					Key: []byte(fmt.Sprintf("k%d", j)), Value: []byte(vocab[j%len(vocab)])}
-				if f.err = p.Produce(msg, delivery); f.err != nil {
-					return
-				}
+				recs = append(recs, &kgo.Record{Topic: input, Key: []byte(fmt.Sprintf("k%d", j)), Value: []byte(vocab[j%len(vocab)])})
 			}
-			for j := 0; j < n; j++ {
-				if m := (<-delivery).(*kafka.Message); m.TopicPartition.Error != nil {
-					f.err = m.TopicPartition.Error
-					return
-				}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			f.err = p.ProduceSync(ctx, recs...).FirstErr()
+			cancel()
+			if f.err != nil {
+				return
 			}
 			i += n
 			f.sent.Store(int64(i))
@@ -150,13 +147,33 @@ func TestKfakeRebalanceWithRevocation(t *testing.T) {
 	}
 }
 
+// topicID returns a topic's id.
+func topicID(t *testing.T, addr, topic string) [16]byte {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	md, err := kadm.NewClient(cl).Metadata(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := md.Topics[topic]
+	if !ok || d.Err != nil {
+		t.Fatalf("topic %s: %v", topic, d.Err)
+	}
+	return d.ID
+}
+
 // TestKfakeAbortedEpochRewinds: the broker refuses one AddOffsetsToTxn with
-// GROUP_AUTHORIZATION_FAILED, which librdkafka makes an abortable error, in
-// a transaction that wrote to the store's changelog (so the epoch wrote to
-// the store). The commit fails, the transaction aborts, the overlays are
-// dropped and the tasks rewind to their committed offsets: nothing of the
-// aborted epoch stays in the stores, and the output holds every count
-// exactly once.
+// TRANSACTION_ABORTABLE in a transaction that wrote to the store's changelog
+// (so the epoch wrote to the store). The commit fails, the transaction
+// aborts, the overlays are dropped and the tasks rewind to their committed
+// offsets: nothing of the aborted epoch stays in the stores, and the output
+// holds every count exactly once.
 func TestKfakeAbortedEpochRewinds(t *testing.T) {
 	c, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
@@ -166,8 +183,24 @@ func TestKfakeAbortedEpochRewinds(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
 
 	// The control functions run on the broker's goroutine, one at a time;
-	// those that return false only observe.
+	// those that return false only observe. A transactional produce to the
+	// changelog adds its partition to the transaction (KIP-890); it names
+	// the topic by id.
+	const changelog = "ab-counts-changelog"
+	changelogID := topicID(t, addr, changelog)
 	var storeTxn, refused atomic.Int32
+	c.ControlKey(kmsg.Produce.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		r := req.(*kmsg.ProduceRequest)
+		if r.TransactionID == nil {
+			return nil, nil, false
+		}
+		for _, tp := range r.Topics {
+			if tp.Topic == changelog || tp.TopicID == changelogID {
+				storeTxn.Store(1)
+			}
+		}
+		return nil, nil, false
+	})
 	c.ControlKey(kmsg.AddPartitionsToTxn.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
 		r := req.(*kmsg.AddPartitionsToTxnRequest)
 		topics := r.Topics
@@ -177,7 +210,7 @@ func TestKfakeAbortedEpochRewinds(t *testing.T) {
 			}
 		}
 		for _, tp := range topics {
-			if tp.Topic == "ab-counts-changelog" {
+			if tp.Topic == changelog {
 				storeTxn.Store(1)
 			}
 		}
@@ -193,7 +226,7 @@ func TestKfakeAbortedEpochRewinds(t *testing.T) {
 		}
 		refused.Add(1)
 		resp := req.ResponseKind().(*kmsg.AddOffsetsToTxnResponse)
-		resp.ErrorCode = 30 // GROUP_AUTHORIZATION_FAILED
+		resp.ErrorCode = 120 // TRANSACTION_ABORTABLE
 		return resp, nil, true
 	})
 	words(t, addr, "in", 100, 100, vocab)
@@ -248,19 +281,31 @@ func TestKfakeRepartitionPurgedAfterCommit(t *testing.T) {
 	words(t, addr, "in", 0, 300, vocab)
 	checkCounts(t, readCounts(t, addr, "out", 300), wantCounts(300, vocab))
 
-	c, err := kafka.NewConsumer(&kafka.ConfigMap{"bootstrap.servers": addr, "group.id": "pg-watermarks"})
+	c, err := kgo.NewClient(kgo.SeedBrokers(addr))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	adm := kadm.NewClient(c)
 	const topic = "pg-counts-repartition"
 	waitFor(t, 30*time.Second, "the repartition topic to be purged", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		starts, err := adm.ListStartOffsets(ctx, topic)
+		if err != nil {
+			t.Fatalf("start offsets of %s: %v", topic, err)
+		}
+		ends, err := adm.ListEndOffsets(ctx, topic)
+		if err != nil {
+			t.Fatalf("end offsets of %s: %v", topic, err)
+		}
 		for p := int32(0); p < 2; p++ {
-			lo, hi, err := c.QueryWatermarkOffsets(topic, p, 5000)
-			if err != nil {
-				t.Fatalf("watermarks of %s-%d: %v", topic, p, err)
+			lo, _ := starts.Lookup(topic, p)
+			hi, _ := ends.Lookup(topic, p)
+			if lo.Err != nil || hi.Err != nil {
+				t.Fatalf("watermarks of %s-%d: %v %v", topic, p, lo.Err, hi.Err)
 			}
-			if hi == 0 || lo == 0 {
+			if hi.Offset == 0 || lo.Offset == 0 {
 				return false // nothing written, or nothing purged yet
 			}
 		}

@@ -9,9 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
 )
@@ -427,15 +430,15 @@ func (s *KafkaStreams) Close(ctx context.Context) error {
 	}
 	s.setState(PendingShutdown)
 	s.cancel(errShuttingDown)
-	stop := context.AfterFunc(ctx, func() {
-		s.abort(fmt.Errorf("%w: %w", errShutdownDeadline, context.Cause(ctx)))
-	})
-	defer stop()
 	select {
 	case <-s.done:
 		return s.Err()
 	case <-ctx.Done():
 	}
+	// Say what the threads were doing when the deadline passed, before
+	// their waits give up.
+	acts := threadActivities(s.threads, time.Now())
+	s.abort(fmt.Errorf("%w: %w", errShutdownDeadline, context.Cause(ctx)))
 	select {
 	case <-s.done: // finished just as ctx ended
 		return s.Err()
@@ -443,21 +446,23 @@ func (s *KafkaStreams) Close(ctx context.Context) error {
 	}
 	return fmt.Errorf("streams: close did not finish: %w; still waiting: %s (the threads stop on their own, "+
 		"closing their tasks without committing: a restart replays their changelogs)",
-		context.Cause(ctx), threadActivities(s.threads, time.Now()))
+		context.Cause(ctx), acts)
 }
 
 // prepareTopics creates the internal topics with their partition counts
 // and configs, and returns the task count of every sub-topology.
 func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
-	adminCfg := kafka.ConfigMap{}
-	for k, v := range s.cfg.AdminConfig(s.processID) {
-		adminCfg[k] = v
-	}
-	admin, err := kafka.NewAdminClient(&adminCfg)
+	aopts, err := s.cfg.AdminOptions(s.processID)
 	if err != nil {
 		return nil, fmt.Errorf("streams: admin client: %w", err)
 	}
-	defer admin.Close()
+	aopts = append(aopts, kgo.WithLogger(kgolog.New(s.log, "admin")))
+	cl, err := kgo.NewClient(aopts...)
+	if err != nil {
+		return nil, fmt.Errorf("streams: admin client: %w", err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
 	ictx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 
@@ -471,16 +476,15 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	}
 	counts := map[string]int{}
 	for topic := range external {
-		md, err := metadata(ictx, admin, topic, "source", startMetadataWait)
+		n, err := topicPartitions(ictx, cl, topic, "source", startMetadataWait)
 		if err != nil {
 			return nil, fmt.Errorf("streams: %w (is %v reachable?)", err, s.cfg.BootstrapServers)
 		}
-		tm := md.Topics[topic]
-		if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
-			return nil, fmt.Errorf("streams: source topic %s is missing on %v: %v (create it before starting the application)",
-				topic, s.cfg.BootstrapServers, tm.Error)
+		if n == 0 {
+			return nil, fmt.Errorf("streams: source topic %s is missing on %v (create it before starting the application)",
+				topic, s.cfg.BootstrapServers)
 		}
-		counts[topic] = len(tm.Partitions)
+		counts[topic] = n
 	}
 	itc := kstreams.InternalTopicsConfig{
 		ApplicationID: s.cfg.ApplicationID,
@@ -491,43 +495,42 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	var specs []kafka.TopicSpecification
 	for _, it := range s.topo.InternalTopics(itc) {
 		n := it.NumPartitions
 		if n <= 0 {
 			n = parts[it.Name]
 		}
-		specs = append(specs, kafka.TopicSpecification{
-			Topic: it.Name, NumPartitions: n, ReplicationFactor: s.cfg.ReplicationFactor, Config: it.Configs,
-		})
-	}
-	if len(specs) > 0 {
-		res, err := admin.CreateTopics(ictx, specs)
-		if err != nil {
-			return nil, fmt.Errorf("streams: creating internal topics: %w", err)
+		configs := map[string]*string{}
+		for k, v := range it.Configs {
+			configs[k] = &v
 		}
-		for i, r := range res {
-			switch r.Error.Code() {
-			case kafka.ErrNoError:
-				s.log.Info("created internal topic", "topic", r.Topic, "partitions", specs[i].NumPartitions)
-			case kafka.ErrTopicAlreadyExists:
-				if err := checkPartitions(ictx, admin, r.Topic, specs[i].NumPartitions); err != nil {
-					return nil, err
-				}
-			default:
-				return nil, fmt.Errorf("streams: creating internal topic %s: %w", r.Topic, r.Error)
+		err := retryRequest(ictx, func(ctx context.Context) error {
+			resp, err := admin.CreateTopic(ctx, int32(n), int16(s.cfg.ReplicationFactor), configs, it.Name)
+			if err == nil {
+				err = resp.Err
 			}
+			return err
+		})
+		switch {
+		case err == nil:
+			s.log.Info("created internal topic", "topic", it.Name, "partitions", n)
+		case errors.Is(err, kerr.TopicAlreadyExists):
+			if err := checkPartitions(ictx, cl, it.Name, n); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("streams: creating internal topic %s: %w", it.Name, err)
 		}
 	}
 	return tasks, nil
 }
 
-func checkPartitions(ctx context.Context, admin *kafka.AdminClient, topic string, want int) error {
-	md, err := metadata(ctx, admin, topic, "internal", startMetadataWait)
+func checkPartitions(ctx context.Context, cl *kgo.Client, topic string, want int) error {
+	got, err := topicPartitions(ctx, cl, topic, "internal", startMetadataWait)
 	if err != nil {
 		return fmt.Errorf("streams: %w", err)
 	}
-	if got := len(md.Topics[topic].Partitions); got != want {
+	if got != want {
 		return fmt.Errorf("streams: internal topic %s has %d partitions, the topology needs %d: "+
 			"the source topics changed since it was created; reset the application (delete its internal topics and state)",
 			topic, got, want)
@@ -539,20 +542,37 @@ func checkPartitions(ctx context.Context, admin *kafka.AdminClient, topic string
 // sooner).
 const startMetadataWait = 60 * time.Second
 
-// metadataClient is what metadata needs of a librdkafka client: the admin
-// client at start, the producer on the processing path.
-type metadataClient interface {
-	GetMetadata(topic *string, allTopics bool, timeoutMs int) (*kafka.Metadata, error)
-}
-
-// metadata reads one topic's metadata, waiting up to bound or until ctx
-// ends, whichever comes first.
-func metadata(ctx context.Context, c metadataClient, topic, role string, bound time.Duration) (*kafka.Metadata, error) {
-	var md *kafka.Metadata
-	err := sliced(ctx, "metadata of "+role+" topic "+topic, bound, func(ms int) error {
-		var err error
-		md, err = c.GetMetadata(&topic, false, ms)
-		return err
-	})
-	return md, err
+// topicPartitions returns a topic's partition count, 0 when the topic does
+// not exist, waiting up to bound or until ctx ends, whichever comes first.
+// A broker that cannot be reached yet is retried by franz-go meanwhile.
+func topicPartitions(ctx context.Context, cl *kgo.Client, topic, role string, bound time.Duration) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, bound)
+	defer cancel()
+	for {
+		var md kadm.Metadata
+		err := retryRequest(ctx, func(ctx context.Context) error {
+			var err error
+			md, err = kadm.NewClient(cl).Metadata(ctx, topic)
+			return err
+		})
+		if err != nil {
+			return 0, fmt.Errorf("metadata of %s topic %s: %w", role, topic, err)
+		}
+		d, ok := md.Topics[topic]
+		switch {
+		case ok && d.Err == nil:
+			return len(d.Partitions), nil
+		case !ok, errors.Is(d.Err, kerr.UnknownTopicOrPartition):
+			return 0, nil
+		case errors.Is(d.Err, kerr.LeaderNotAvailable):
+			// A topic just created: its partitions get leaders shortly.
+			select {
+			case <-ctx.Done():
+				return 0, fmt.Errorf("metadata of %s topic %s: %w", role, topic, withCause(ctx, d.Err))
+			case <-time.After(100 * time.Millisecond):
+			}
+		default:
+			return 0, fmt.Errorf("metadata of %s topic %s: %w", role, topic, d.Err)
+		}
+	}
 }

@@ -8,13 +8,19 @@ import (
 	"fmt"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"log/slog"
+	"maps"
+	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
@@ -28,7 +34,7 @@ type tpKey struct {
 // partQueue buffers the fetched records of one input partition of a task.
 type partQueue struct {
 	tp   tpKey
-	recs []*kafka.Message
+	recs []*kgo.Record
 	// next is the offset to commit: one past the last processed record, -1
 	// before any.
 	next int64
@@ -44,6 +50,13 @@ type partQueue struct {
 	// headOff (valid when headKnown), which picks the next partition.
 	headTs, headOff int64
 	headKnown       bool
+	// logStart and end are the partition's log start offset and its
+	// fetchable end (the last stable offset under read_committed, else the
+	// high watermark), from the latest fetch or, for a partition no fetch
+	// returned records for yet, from a ListOffsets at assignment; wmKnown
+	// says whether they are known.
+	logStart, end int64
+	wmKnown       bool
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -61,8 +74,10 @@ func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
 
 // streamThread is one of num.stream.threads: a main consumer in the
 // application's group, a restore consumer, a producer, and the tasks the
-// group assigned it. Everything but the rebalance callback runs on its own
-// goroutine, and librdkafka calls that callback from Poll on it too.
+// group assigned it. The thread's loop runs on its own goroutine; franz-go
+// runs the rebalance callbacks on its own, but only while the loop waits in
+// PollRecords (see run): the tasks are never touched by two goroutines at
+// once.
 type streamThread struct {
 	s           *KafkaStreams
 	idx         int
@@ -72,8 +87,8 @@ type streamThread struct {
 	repartition map[string]bool // decorated repartition topics this thread reads
 	lastPurge   time.Time
 
-	consumer  *kafka.Consumer
-	restorer  *kafka.Consumer
+	consumer  *kgo.Client // nil until run joins the group
+	restorer  *kgo.Client
 	producer  *txn.Producer
 	committer *txn.Committer
 	barrier   txn.Barrier
@@ -85,13 +100,20 @@ type streamThread struct {
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
 	assigned  int   // tasks in the current assignment
-	// leaving is set once run has returned and the thread closes its
-	// clients, which poll the main consumer and so run the rebalance
-	// callback still; an assignment delivered then is not taken up (see
-	// rebalance).
-	leaving    bool
-	subscribed bool // the main consumer subscribed (leaveGroup has work)
-	rebalances int  // rebalance events handed to the callback
+	// restoring are the changelog partitions the restore consumer reads.
+	restoring map[state.TopicPartition]bool
+	// sticky is, per sink topic, the partition records with a null key go
+	// to, and the bytes sent there since it was chosen.
+	sticky map[string]*stickyPartition
+	// inCallback is set while a rebalance callback runs the thread's code.
+	inCallback bool
+	// closing is set before the main consumer closes: the revocation that
+	// leaving the group runs finds the tasks closed already.
+	closing atomic.Bool
+	// joined is closed once the thread has stored its main consumer: a
+	// callback can come before the thread's first poll, as the consumer
+	// joins the group when it is created, and waits for it.
+	joined chan struct{}
 
 	// ctx is the context of the thread's waits: the run context while it
 	// processes (Close interrupts them), the abort context once it shuts
@@ -100,20 +122,14 @@ type streamThread struct {
 	threadState
 }
 
-func configMap(m map[string]string) *kafka.ConfigMap {
-	c := kafka.ConfigMap{}
-	for k, v := range m {
-		c[k] = v
-	}
-	return &c
-}
-
 func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, error) {
 	t := &streamThread{
 		s: s, idx: idx, log: s.log.With("thread", idx),
 		topicSub: map[string]int{},
 		tasks:    map[kstreams.TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
 		restores:    map[state.TopicPartition]*restoreState{},
+		restoring:   map[state.TopicPartition]bool{},
+		sticky:      map[string]*stickyPartition{},
 		budget:      &state.Budget{},
 		partCount:   map[string]int{},
 		repartition: map[string]bool{},
@@ -130,26 +146,28 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	}
 	slices.Sort(t.topics)
 	cfg := s.cfg
-	var err error
-	mc := cfg.MainConsumerConfig(s.processID, idx)
-	if t.consumer, err = kafka.NewConsumer(configMap(mc)); err != nil {
-		return nil, fmt.Errorf("main consumer: %w", err)
-	}
-	rc := cfg.RestoreConsumerConfig(s.processID, idx)
-	if t.restorer, err = kafka.NewConsumer(configMap(rc)); err != nil {
-		t.consumer.Close()
+	ropts, err := cfg.RestoreConsumerOptions(s.processID, idx)
+	if err != nil {
 		return nil, fmt.Errorf("restore consumer: %w", err)
 	}
-	pc := kafka.ConfigMap{}
-	for k, v := range cfg.ProducerConfig(s.processID, idx) {
-		pc[k] = v
+	// Transaction markers come through, so the restore sees its position
+	// pass them: the end of a changelog (its last stable offset) is often
+	// one past a marker.
+	// A changelog offset that is out of range is an error, never a silent
+	// jump (Java's auto.offset.reset=none for the restore consumer).
+	ropts = append(ropts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()),
+		kgo.WithLogger(kgolog.New(t.log, "restore-consumer")))
+	if t.restorer, err = kgo.NewClient(ropts...); err != nil {
+		return nil, fmt.Errorf("restore consumer: %w", err)
 	}
-	if t.producer, err = txn.NewProducer(pc, cfg.ExactlyOnce()); err != nil {
-		t.consumer.Close()
+	if t.producer, err = t.newProducer(); err != nil {
 		t.restorer.Close()
 		return nil, fmt.Errorf("producer: %w", err)
 	}
-	t.committer = &txn.Committer{Producer: t.producer, Consumer: t.consumer, EOS: cfg.ExactlyOnce()}
+	t.committer = &txn.Committer{Producer: t.producer, Group: cfg.ApplicationID, EOS: cfg.ExactlyOnce()}
+	if id := cfg.MainConsumerConfig(s.processID, idx)["group.instance.id"]; id != "" {
+		t.committer.InstanceID = &id
+	}
 	hasGlobal := false
 	t.barrier = txn.Barrier{
 		Interval:       cfg.CommitInterval,
@@ -157,6 +175,44 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 		Uncommitted:    t.budget.Total,
 	}
 	return t, nil
+}
+
+func (t *streamThread) newProducer() (*txn.Producer, error) {
+	popts, err := t.s.cfg.ProducerOptions(t.s.processID, t.idx)
+	if err != nil {
+		return nil, err
+	}
+	popts = append(popts, kgo.WithLogger(kgolog.New(t.log, "producer")))
+	return txn.NewProducer(popts, t.s.cfg.ExactlyOnce())
+}
+
+// newConsumer creates the main consumer, which joins the group at once (a
+// callback that comes before the thread's first poll waits for joined). Its
+// rebalance callbacks are gated by BlockRebalanceOnPoll: franz-go runs one
+// only while no poll is held, and a poll that returns holds until the next
+// AllowRebalance. The loop allows rebalances only right before it polls, so
+// a callback runs only while the loop waits in PollRecords, and PollRecords
+// returns only after it: the callback runs the thread's code on franz-go's
+// goroutine as if on the thread's, ordered by franz-go's poll lock.
+func (t *streamThread) newConsumer() error {
+	mopts, err := t.s.cfg.MainConsumerOptions(t.s.processID, t.idx)
+	if err != nil {
+		return fmt.Errorf("main consumer: %w", err)
+	}
+	mopts = append(mopts, kgo.ConsumeTopics(t.topics...), kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsAssigned(t.assignedCallback),
+		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
+		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }),
+		kgo.WithLogger(kgolog.New(t.log, "main-consumer")))
+	t.joined = make(chan struct{})
+	cl, err := kgo.NewClient(mopts...)
+	if err != nil {
+		return fmt.Errorf("main consumer: %w", err)
+	}
+	t.consumer = cl
+	t.committer.Consumer = cl
+	close(t.joined)
+	return nil
 }
 
 // closeClients closes the thread's clients; ctx bounds the producer's abort
@@ -169,44 +225,11 @@ func (t *streamThread) closeClients(ctx context.Context) {
 		t.log.Warn("closing the producer", "err", err)
 	}
 	t.restorer.Close()
-	t.leaveGroup(ctx)
-	t.consumer.Close()
-}
-
-// leaveGroupWait bounds how long leaveGroup waits for the rebalance events
-// of the unsubscribe.
-const leaveGroupWait = 5 * time.Second
-
-// leaveGroup unsubscribes the main consumer and polls it until it holds no
-// partition and has handed every rebalance event to the callback, before
-// Consumer.Close. Consumer.Close dispatches an event still queued (an
-// assignment that arrived after the last poll, typically) even after the
-// consumer group has terminated, and the assign call such an event needs,
-// the callback's or confluent-kafka-go's own, then waits forever for the
-// group to answer (librdkafka issue 4884). While the group is up, it
-// answers. Records polled here are dropped: the partitions' next owner
-// reads them again from the committed offsets.
-func (t *streamThread) leaveGroup(ctx context.Context) {
-	if !t.subscribed {
-		return
+	if t.consumer != nil {
+		t.closing.Store(true)
+		// Leaving the group runs the revocation, which finds no task.
+		t.consumer.CloseAllowingRebalance()
 	}
-	if err := t.consumer.Unsubscribe(); err != nil {
-		t.log.Warn("unsubscribing the main consumer", "err", err)
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, leaveGroupWait)
-	defer cancel()
-	for ctx.Err() == nil {
-		before := t.rebalances
-		if ev := t.consumer.Poll(100); ev != nil || t.rebalances != before {
-			continue
-		}
-		parts, err := t.consumer.Assignment()
-		if err != nil || len(parts) == 0 {
-			return
-		}
-	}
-	t.log.Warn("the main consumer still had a rebalance under way when closing", "err", context.Cause(ctx))
 }
 
 // run is the thread's loop: poll, restore, process, commit. ctx ends when
@@ -215,7 +238,6 @@ func (t *streamThread) leaveGroup(ctx context.Context) {
 func (t *streamThread) run(ctx context.Context) (err error) {
 	t.ctx = ctx
 	defer func() {
-		t.leaving = true
 		if err != nil && interrupted(err) && ctx.Err() != nil {
 			t.log.Warn("shutdown interrupted a wait; tasks close without committing, a restart replays their changelogs", "err", err)
 			err = nil
@@ -233,36 +255,42 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := t.consumer.SubscribeTopics(t.topics, t.rebalance); err != nil {
-		return fmt.Errorf("subscribe %v: %w", t.topics, err)
-	}
-	t.subscribed = true
 	t.barrier.Start(time.Now())
+	if err := t.newConsumer(); err != nil {
+		return err
+	}
+	// Take the poll hold before touching anything: a rebalance that began
+	// as the consumer joined finishes first.
+	done = t.doing("joining the group")
+	expired, cancelExpired := context.WithCancel(ctx)
+	cancelExpired()
+	t.consumer.PollRecords(expired, 1)
+	done()
+	if t.cbErr != nil {
+		return t.cbErr
+	}
 	maxPoll := t.s.cfg.MaxPollRecords
 	for {
 		if ctx.Err() != nil {
 			return t.shutdown()
 		}
-		timeout := int(t.s.cfg.PollTimeout.Milliseconds())
+		wait := t.s.cfg.PollTimeout
 		if t.buffered() || len(t.restores) > 0 {
-			timeout = 0
+			wait = time.Millisecond // take what is buffered, do not wait
 		}
-		polled, pollStart := 0, time.Now()
-		for n := 0; n < maxPoll; n++ {
-			ev := t.consumer.Poll(timeout)
-			if t.cbErr != nil {
-				return t.cbErr
-			}
-			if ev == nil {
-				break
-			}
-			timeout = 0
-			if _, ok := ev.(*kafka.Message); ok {
-				polled++
-			}
-			if err := t.handle(ev); err != nil {
-				return err
-			}
+		pctx, cancel := context.WithTimeout(ctx, wait)
+		pollStart := time.Now()
+		// From here until PollRecords returns, a rebalance callback may run
+		// the thread's code: the loop touches nothing meanwhile.
+		t.consumer.AllowRebalance()
+		fs := t.consumer.PollRecords(pctx, maxPoll)
+		cancel()
+		if t.cbErr != nil {
+			return t.cbErr
+		}
+		polled, err := t.handle(fs)
+		if err != nil {
+			return err
 		}
 		if polled > 0 && t.s.act != nil {
 			t.s.act.OnPoll(t.idx, polled, time.Since(pollStart))
@@ -273,7 +301,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 			}
 		}
 		done := t.doing("processing records")
-		err := t.process()
+		err = t.process()
 		done()
 		if err != nil {
 			return err
@@ -284,26 +312,72 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 	}
 }
 
-func (t *streamThread) handle(ev kafka.Event) error {
-	switch e := ev.(type) {
-	case *kafka.Message:
-		tp := tpKey{*e.TopicPartition.Topic, e.TopicPartition.Partition}
-		a := t.byTP[tp]
-		if a == nil {
-			return nil // a record of a partition revoked meanwhile
-		}
-		for _, q := range a.queues {
-			if q.tp == tp {
-				q.recs = append(q.recs, e)
+// handle buffers a poll's records in their tasks' queues and notes each
+// partition's watermarks. It returns the number of records polled.
+func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
+	polled := 0
+	for _, f := range fs {
+		for _, ft := range f.Topics {
+			for i := range ft.Partitions {
+				p := &ft.Partitions[i]
+				if p.Err != nil {
+					if err := t.fetchError(ft.Topic, p.Partition, p.Err); err != nil {
+						return polled, err
+					}
+					continue
+				}
+				tp := tpKey{ft.Topic, p.Partition}
+				a := t.byTP[tp]
+				if a == nil {
+					continue // a record of a partition revoked meanwhile
+				}
+				for _, q := range a.queues {
+					if q.tp != tp {
+						continue
+					}
+					q.noteWatermarks(p, t.s.cfg.ExactlyOnce())
+					for _, r := range p.Records {
+						// A rewind drops what was fetched before it; a record
+						// below the rewound position is from before.
+						if q.next >= 0 && r.Offset < q.next {
+							continue
+						}
+						q.recs = append(q.recs, r)
+						polled++
+					}
+				}
 			}
 		}
-	case kafka.Error:
-		if e.IsFatal() {
-			return fmt.Errorf("main consumer: %w", e)
-		}
-		t.log.Warn("main consumer", "err", e)
 	}
+	return polled, nil
+}
+
+// fetchError handles a poll's error: a closed client or a fatal error stops
+// the thread; the others franz-go retries itself, and are logged.
+func (t *streamThread) fetchError(topic string, partition int32, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return nil // the poll's own wait ended
+	case errors.Is(err, kgo.ErrClientClosed):
+		return fmt.Errorf("main consumer: %w", err)
+	case errors.Is(err, kerr.TopicAuthorizationFailed), errors.Is(err, kerr.GroupAuthorizationFailed),
+		errors.Is(err, kerr.ClusterAuthorizationFailed):
+		return fmt.Errorf("main consumer: %s [%d]: %w", topic, partition, err)
+	}
+	t.log.Warn("main consumer", "topic", topic, "partition", partition, "err", err)
 	return nil
+}
+
+// noteWatermarks keeps a fetch's watermarks of q's partition.
+func (q *partQueue) noteWatermarks(p *kgo.FetchPartition, readCommitted bool) {
+	end := p.HighWatermark
+	if readCommitted && p.LastStableOffset >= 0 {
+		end = p.LastStableOffset
+	}
+	if end < 0 {
+		return
+	}
+	q.end, q.logStart, q.wmKnown = end, max(p.LogStartOffset, 0), true
 }
 
 func (t *streamThread) buffered() bool {
@@ -354,8 +428,8 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 		if len(q.recs) > 0 {
 			continue
 		}
-		lo, hi, err := t.consumer.GetWatermarkOffsets(q.tp.topic, q.tp.partition)
-		if err != nil || hi < 0 {
+		lo, hi := q.logStart, q.end
+		if !q.wmKnown {
 			if waited < unknownLagWait {
 				return false // not fetched yet: its lag is unknown
 			}
@@ -375,48 +449,55 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 	return true
 }
 
-// rebalance is librdkafka's rebalance callback (eager protocol: every
-// assignment is preceded by the revocation of everything).
-func (t *streamThread) rebalance(c *kafka.Consumer, ev kafka.Event) error {
-	t.rebalances++
+// assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
+// every assignment follows the revocation of everything).
+func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
+	<-t.joined
+	if t.closing.Load() || t.cbErr != nil {
+		return
+	}
+	t.inCallback = true
+	defer func() { t.inCallback = false }()
 	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
 		t.cbErr = err
-		return err
+		return
 	}
-	switch e := ev.(type) {
-	case kafka.AssignedPartitions:
-		if t.leaving || t.ctx.Err() != nil {
-			// The thread is stopping: it leaves the group, so it opens no
-			// task for this assignment (as a Kafka Streams thread, whose
-			// consumer's close only revokes). Opening one would wait for
-			// the partitions' committed offsets, which librdkafka does not
-			// fetch once the consumer closes, and the final commit is past
-			// already: the wait would only hold up Close until its deadline.
-			t.log.Info("partitions assigned while stopping; not taken up", "partitions", len(e.Partitions))
-			return c.Unassign()
-		}
-		if err := t.onAssigned(e.Partitions); err != nil {
-			t.cbErr = err
-			return err
-		}
-	case kafka.RevokedPartitions:
-		lost := c.AssignmentLost()
-		if err := t.onRevoked(lost); err != nil {
-			t.cbErr = err
-		}
-		return c.Unassign()
+	if err := t.onAssigned(parts); err != nil {
+		t.cbErr = err
 	}
-	return nil
+}
+
+// revokedCallback is franz-go's OnPartitionsRevoked (lost false) and
+// OnPartitionsLost (lost true).
+func (t *streamThread) revokedCallback(lost bool) {
+	<-t.joined
+	if t.closing.Load() || t.cbErr != nil {
+		return
+	}
+	t.inCallback = true
+	defer func() { t.inCallback = false }()
+	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
+		t.cbErr = err
+		return
+	}
+	if err := t.onRevoked(lost); err != nil {
+		t.cbErr = err
+	}
 }
 
 // onAssigned creates the tasks of the assigned partitions: co-partitioned
 // partitions p of a sub-topology's source topics form task <sub>_<p>. It
 // opens their stores and starts restoring them; the task's input stays
 // paused until its stores are restored.
-func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
+func (t *streamThread) onAssigned(assigned map[string][]int32) error {
+	var parts []tpKey
+	for topic, ps := range assigned {
+		for _, p := range ps {
+			parts = append(parts, tpKey{topic, p})
+		}
+	}
 	byTask := map[kstreams.TaskID][]tpKey{}
-	for _, p := range parts {
-		tp := tpKey{*p.Topic, p.Partition}
+	for _, tp := range parts {
 		sub, ok := t.topicSub[tp.topic]
 		if !ok {
 			continue
@@ -424,7 +505,12 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
 		byTask[id] = append(byTask[id], tp)
 	}
-	var pause []kafka.TopicPartition
+	// Pauses outlive assignments in franz-go: what an earlier assignment
+	// paused is resumed, and what restores now is paused below.
+	if paused := t.consumer.PauseFetchPartitions(nil); len(paused) > 0 {
+		t.consumer.ResumeFetchPartitions(paused)
+	}
+	pause := map[string][]int32{}
 	t.assigned = len(byTask)
 	for id, tps := range byTask {
 		a, err := t.openTask(id, tps)
@@ -437,16 +523,19 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		}
 		if a.restoring > 0 {
 			for _, tp := range tps {
-				pause = append(pause, kafka.TopicPartition{Topic: &tp.topic, Partition: tp.partition})
+				pause[tp.topic] = append(pause[tp.topic], tp.partition)
 			}
 		}
 	}
+	if len(pause) > 0 {
+		t.consumer.PauseFetchPartitions(pause)
+	}
 	// Each partition starts at its committed partition time, as in Kafka
 	// Streams: the extractors see it, and a task's stream time starts there.
-	var mine []kafka.TopicPartition
-	for _, p := range parts {
-		if t.byTP[tpKey{*p.Topic, p.Partition}] != nil {
-			mine = append(mine, kafka.TopicPartition{Topic: p.Topic, Partition: p.Partition})
+	var mine []tpKey
+	for _, tp := range parts {
+		if t.byTP[tp] != nil {
+			mine = append(mine, tp)
 		}
 	}
 	if len(mine) > 0 {
@@ -457,6 +546,7 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		for _, p := range committed {
 			t.restorePartitionTime(p)
 		}
+		t.initWatermarks(mine)
 	}
 	ids := make([]string, 0, len(byTask))
 	for id := range byTask {
@@ -464,14 +554,6 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 	}
 	slices.Sort(ids)
 	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts))
-	if err := t.consumer.Assign(parts); err != nil {
-		return fmt.Errorf("assign: %w", err)
-	}
-	if len(pause) > 0 {
-		if err := t.consumer.Pause(pause); err != nil {
-			return fmt.Errorf("pause restoring partitions: %w", err)
-		}
-	}
 	if err := t.assignRestorer(); err != nil {
 		return err
 	}
@@ -480,6 +562,60 @@ func (t *streamThread) onAssigned(parts []kafka.TopicPartition) error {
 		t.s.act.OnRebalance(t.idx)
 	}
 	return nil
+}
+
+// watermarksWait bounds the ListOffsets of a new assignment.
+const watermarksWait = 10 * time.Second
+
+// initWatermarks reads the log start and end of newly assigned partitions:
+// a fetch reports them only for a partition it returns records of, and a
+// task deciding whether to wait for an empty partition (max.task.idle.ms)
+// needs them. A failure leaves them unknown, which the task treats as not
+// fetched yet.
+func (t *streamThread) initWatermarks(parts []tpKey) {
+	topics := map[string]bool{}
+	for _, tp := range parts {
+		topics[tp.topic] = true
+	}
+	names := make([]string, 0, len(topics))
+	for n := range topics {
+		names = append(names, n)
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, watermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.consumer)
+	starts, err := adm.ListStartOffsets(ctx, names...)
+	if err != nil {
+		t.log.Debug("listing start offsets of the assignment", "err", err)
+		return
+	}
+	ends, err := t.listEnds(ctx, adm, names)
+	if err != nil {
+		t.log.Debug("listing end offsets of the assignment", "err", err)
+		return
+	}
+	for _, tp := range parts {
+		a := t.byTP[tp]
+		lo, ok1 := starts.Lookup(tp.topic, tp.partition)
+		hi, ok2 := ends.Lookup(tp.topic, tp.partition)
+		if a == nil || !ok1 || !ok2 || lo.Err != nil || hi.Err != nil {
+			continue
+		}
+		for _, q := range a.queues {
+			if q.tp == tp && !q.wmKnown {
+				q.logStart, q.end, q.wmKnown = lo.Offset, hi.Offset, true
+			}
+		}
+	}
+}
+
+// listEnds lists the fetchable end of topics' partitions: the last stable
+// offset under exactly_once_v2 (read_committed), else the high watermark.
+func (t *streamThread) listEnds(ctx context.Context, adm *kadm.Client, topics []string) (kadm.ListedOffsets, error) {
+	if t.s.cfg.ExactlyOnce() {
+		return adm.ListCommittedOffsets(ctx, topics...)
+	}
+	return adm.ListEndOffsets(ctx, topics...)
 }
 
 // onRevoked commits everything processed (under exactly_once_v2 the open
@@ -609,24 +745,55 @@ func serdeFor(s compat.Serde) (serde.Untyped, error) {
 
 // collector sends a task's sink and changelog records through the thread's
 // producer. Sink records without a fixed partition go where Kafka's default
-// partitioner puts their partition key; records with a null key are spread
-// by librdkafka.
+// partitioner puts their partition key; records with a null key go to one
+// partition of the topic until about a batch (stickyBatchBytes) went there,
+// then to another chosen at random, as the Java producer's sticky
+// partitioner spreads them.
 type collector struct{ t *streamThread }
 
+// stickyBatchBytes is how many bytes of null-key records go to one
+// partition before the next is chosen: the Java producer's default
+// batch.size, the unit its sticky partitioner switches at.
+const stickyBatchBytes = 16384
+
+type stickyPartition struct {
+	partition int32
+	bytes     int
+}
+
 func (c collector) Send(r kstreams.ProducerRecord) error {
-	var hs []kafka.Header
+	var hs []txn.Header
 	for _, h := range r.Headers {
-		hs = append(hs, kafka.Header{Key: h.Key, Value: h.Value})
+		hs = append(hs, txn.Header{Key: h.Key, Value: h.Value})
 	}
 	partition := r.Partition
-	if partition < 0 && r.PartitionKey != nil {
+	if partition < 0 {
 		n, err := c.t.partitions(r.Topic)
 		if err != nil {
 			return err
 		}
-		partition = kstreams.DefaultPartition(r.PartitionKey, n)
+		if r.PartitionKey != nil {
+			partition = kstreams.DefaultPartition(r.PartitionKey, n)
+		} else {
+			partition = c.t.stickyPartition(r.Topic, n, len(r.Key)+len(r.Value))
+		}
 	}
 	return c.t.producer.Send(c.t.ctx, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
+}
+
+// stickyPartition picks the partition of a null-key record of size bytes.
+func (t *streamThread) stickyPartition(topic string, n, size int) int32 {
+	sp := t.sticky[topic]
+	if sp == nil || sp.bytes >= stickyBatchBytes || int(sp.partition) >= n {
+		next := int32(rand.IntN(n))
+		if sp != nil && n > 1 && next == sp.partition {
+			next = (next + 1) % int32(n)
+		}
+		sp = &stickyPartition{partition: next}
+		t.sticky[topic] = sp
+	}
+	sp.bytes += size
+	return sp.partition
 }
 
 // sinkMetadataWait bounds the metadata look-up of a sink topic on the
@@ -641,16 +808,15 @@ func (t *streamThread) partitions(topic string) (int, error) {
 		return n, nil
 	}
 	defer t.doing("reading the metadata of sink topic " + topic)()
-	md, err := metadata(t.ctx, t.producer.Client(), topic, "sink", sinkMetadataWait)
+	n, err := topicPartitions(t.ctx, t.producer.Client(), topic, "sink", sinkMetadataWait)
 	if err != nil {
 		return 0, fmt.Errorf("streams: %w", err)
 	}
-	tm := md.Topics[topic]
-	if tm.Error.Code() != kafka.ErrNoError || len(tm.Partitions) == 0 {
-		return 0, fmt.Errorf("streams: sink topic %s is missing: %v (create it before starting the application)", topic, tm.Error)
+	if n == 0 {
+		return 0, fmt.Errorf("streams: sink topic %s is missing (create it before starting the application)", topic)
 	}
-	t.partCount[topic] = len(tm.Partitions)
-	return len(tm.Partitions), nil
+	t.partCount[topic] = n
+	return n, nil
 }
 
 // process runs buffered records through the running tasks, picking within a
@@ -713,14 +879,14 @@ func (t *streamThread) process() error {
 }
 
 // recordTimestamp is a fetched record's own timestamp, -1 when it has none.
-func recordTimestamp(m *kafka.Message) int64 {
+func recordTimestamp(m *kgo.Record) int64 {
 	if m.Timestamp.IsZero() {
 		return -1
 	}
 	return m.Timestamp.UnixMilli()
 }
 
-func recordHeaders(m *kafka.Message) []kstreams.Header {
+func recordHeaders(m *kgo.Record) []kstreams.Header {
 	var hs []kstreams.Header
 	for _, h := range m.Headers {
 		hs = append(hs, kstreams.Header{Key: h.Key, Value: h.Value})
@@ -735,7 +901,7 @@ func recordHeaders(m *kafka.Message) []kstreams.Header {
 // head is processed.
 func (t *streamThread) headTimestamp(a *activeTask, q *partQueue) int64 {
 	m := q.recs[0]
-	off := int64(m.TopicPartition.Offset)
+	off := m.Offset
 	if !q.headKnown || q.headOff != off {
 		q.headTs = a.task.PeekTimestamp(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
 		q.headOff, q.headKnown = off, true
@@ -743,8 +909,8 @@ func (t *streamThread) headTimestamp(a *activeTask, q *partQueue) int64 {
 	return q.headTs
 }
 
-func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message) error {
-	off := int64(m.TopicPartition.Offset)
+func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kgo.Record) error {
+	off := m.Offset
 	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
 	if err != nil {
 		if err := t.handleProcessError(a, q, m, err); err != nil {
@@ -760,7 +926,7 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kafka.Message)
 // handleProcessError applies the configured exception handler: continue
 // (skip and count the record, optionally to the dead-letter queue) or fail
 // with an error naming topic, partition and offset.
-func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.Message, err error) error {
+func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kgo.Record, err error) error {
 	cfg := t.s.cfg
 	// An extractor's failure is not a processing error: as in Kafka
 	// Streams, no exception handler can skip it.
@@ -778,7 +944,7 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.
 	} else {
 		cont = cfg.ProcessingExceptionHandler == compat.ProcessingLogAndContinue
 	}
-	where := fmt.Sprintf("%s-%d@%d", q.tp.topic, q.tp.partition, m.TopicPartition.Offset)
+	where := fmt.Sprintf("%s-%d@%d", q.tp.topic, q.tp.partition, m.Offset)
 	var pe *kstreams.PanicError
 	if errors.As(err, &pe) {
 		// The error names the panic; its stack goes to the log only.
@@ -796,19 +962,30 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kafka.
 	t.log.Warn("skipping record", "reason", reason, "record", where, "err", err)
 	t.s.hks.OnDroppedRecord(a.id, "", reason)
 	if dlq := cfg.DeadLetterQueueTopic; dlq != "" {
-		hs := append([]kafka.Header(nil), m.Headers...)
-		hs = append(hs,
-			kafka.Header{Key: "__streams.errors.exception", Value: []byte(fmt.Sprintf("%T", errors.Unwrap(err)))},
-			kafka.Header{Key: "__streams.errors.message", Value: []byte(err.Error())},
-			kafka.Header{Key: "__streams.errors.topic", Value: []byte(q.tp.topic)},
-			kafka.Header{Key: "__streams.errors.partition", Value: []byte(fmt.Sprint(q.tp.partition))},
-			kafka.Header{Key: "__streams.errors.offset", Value: []byte(fmt.Sprint(int64(m.TopicPartition.Offset)))},
-		)
-		ts := int64(-1)
-		if !m.Timestamp.IsZero() {
-			ts = m.Timestamp.UnixMilli()
+		hs := make([]txn.Header, 0, len(m.Headers)+5)
+		for _, h := range m.Headers {
+			hs = append(hs, txn.Header{Key: h.Key, Value: h.Value})
 		}
-		if err := t.producer.Send(t.ctx, dlq, -1, m.Key, m.Value, ts, hs); err != nil {
+		hs = append(hs,
+			txn.Header{Key: "__streams.errors.exception", Value: []byte(fmt.Sprintf("%T", errors.Unwrap(err)))},
+			txn.Header{Key: "__streams.errors.message", Value: []byte(err.Error())},
+			txn.Header{Key: "__streams.errors.topic", Value: []byte(q.tp.topic)},
+			txn.Header{Key: "__streams.errors.partition", Value: []byte(fmt.Sprint(q.tp.partition))},
+			txn.Header{Key: "__streams.errors.offset", Value: []byte(fmt.Sprint(m.Offset))},
+		)
+		n, err := t.partitions(dlq)
+		if err != nil {
+			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
+		}
+		// The record's own key picks the partition, as the Java producer's
+		// default partitioner does; a null key the sticky partition.
+		var partition int32
+		if m.Key != nil {
+			partition = kstreams.DefaultPartition(m.Key, n)
+		} else {
+			partition = t.stickyPartition(dlq, n, len(m.Value))
+		}
+		if err := t.producer.Send(t.ctx, dlq, partition, m.Key, m.Value, recordTimestamp(m), hs); err != nil {
 			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
 		}
 	}
@@ -849,7 +1026,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 	if !due {
 		return nil
 	}
-	var offsets []kafka.TopicPartition
+	var offsets []txn.Offset
 	var stores []txn.StoreCommit
 	dirty := false
 	for _, a := range t.tasks {
@@ -865,10 +1042,8 @@ func (t *streamThread) maybeCommit(force bool) error {
 			if q.next < 0 || !q.dirty {
 				continue
 			}
-			topic := q.tp.topic
-			md := encodeCommitMetadata(q.partTime)
-			offsets = append(offsets, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition,
-				Offset: kafka.Offset(q.next), Metadata: &md})
+			offsets = append(offsets, txn.Offset{Topic: q.tp.topic, Partition: q.tp.partition,
+				Offset: q.next, Metadata: encodeCommitMetadata(q.partTime)})
 			dirty = true
 		}
 		for _, ts := range a.stores {
@@ -922,13 +1097,13 @@ func (t *streamThread) maybeCommit(force bool) error {
 	}
 }
 
-// reportLag reports an input partition's lag from the consumer's cached
-// end offset, without a broker round trip.
+// reportLag reports an input partition's lag from the end offset of its
+// latest fetch, without a broker round trip.
 func (t *streamThread) reportLag(q *partQueue) {
-	_, hi, err := t.consumer.GetWatermarkOffsets(q.tp.topic, q.tp.partition)
-	if err != nil || hi < 0 {
+	if !q.wmKnown {
 		return
 	}
+	hi := q.end
 	pos := q.committed
 	if q.next > pos {
 		pos = q.next
@@ -948,13 +1123,12 @@ func (t *streamThread) maybePurge() {
 		return
 	}
 	t.lastPurge = time.Now()
-	var del []kafka.TopicPartition
+	del := kadm.Offsets{}
 	queues := map[tpKey]*partQueue{}
 	for _, a := range t.tasks {
 		for _, q := range a.queues {
 			if t.repartition[q.tp.topic] && q.committed > q.purged {
-				topic := q.tp.topic
-				del = append(del, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition, Offset: kafka.Offset(q.committed)})
+				del.Add(kadm.Offset{Topic: q.tp.topic, Partition: q.tp.partition, At: q.committed, LeaderEpoch: -1})
 				queues[q.tp] = q
 			}
 		}
@@ -962,29 +1136,22 @@ func (t *streamThread) maybePurge() {
 	if len(del) == 0 {
 		return
 	}
-	admin, err := kafka.NewAdminClientFromProducer(t.producer.Client())
-	if err != nil {
-		t.log.Warn("purging repartition topics", "err", err)
-		return
-	}
-	defer admin.Close()
 	ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
 	defer cancel()
-	res, err := admin.DeleteRecords(ctx, del)
+	res, err := kadm.NewClient(t.producer.Client()).DeleteRecords(ctx, del)
 	if err != nil {
 		t.log.Warn("purging repartition topics", "err", err)
 		return
 	}
-	for _, r := range res.DeleteRecordsResults {
-		tp := r.TopicPartition
-		if tp.Error != nil {
-			t.log.Warn("purging repartition partition", "topic", *tp.Topic, "partition", tp.Partition, "err", tp.Error)
-			continue
+	res.Each(func(r kadm.DeleteRecordsResponse) {
+		if r.Err != nil {
+			t.log.Warn("purging repartition partition", "topic", r.Topic, "partition", r.Partition, "err", r.Err)
+			return
 		}
-		if q := queues[tpKey{*tp.Topic, tp.Partition}]; q != nil {
+		if q := queues[tpKey{r.Topic, r.Partition}]; q != nil {
 			q.purged = q.committed
 		}
-	}
+	})
 }
 
 // rewind restarts every running task from its last committed input
@@ -997,11 +1164,7 @@ func (t *streamThread) rewind(fenced bool) error {
 		ctx, cancel := context.WithTimeout(t.ctx, time.Minute)
 		defer cancel()
 		_ = t.producer.Close(ctx) // fenced: the abort fails, the broker has aborted already
-		pc := kafka.ConfigMap{}
-		for k, v := range t.s.cfg.ProducerConfig(t.s.processID, t.idx) {
-			pc[k] = v
-		}
-		p, err := txn.NewProducer(pc, t.s.cfg.ExactlyOnce())
+		p, err := t.newProducer()
 		if err != nil {
 			return err
 		}
@@ -1017,14 +1180,14 @@ func (t *streamThread) rewind(fenced bool) error {
 	// the last commit yet); the others, and every partition once fenced
 	// (another instance may own and commit them now), to the group's
 	// committed offsets, read from the broker.
-	var parts, fetch []kafka.TopicPartition
+	seek := map[tpKey]int64{}
+	var fetch []tpKey
 	for _, a := range t.tasks {
 		for _, q := range a.queues {
-			topic := q.tp.topic
 			if q.committed >= 0 && !fenced {
-				parts = append(parts, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition, Offset: kafka.Offset(q.committed)})
+				seek[q.tp] = q.committed
 			} else {
-				fetch = append(fetch, kafka.TopicPartition{Topic: &topic, Partition: q.tp.partition})
+				fetch = append(fetch, q.tp)
 			}
 			// Partition time goes back with the offset (the replayed records
 			// must see the partition time they saw the first time).
@@ -1040,35 +1203,91 @@ func (t *streamThread) rewind(fenced bool) error {
 			}
 		}
 	}
+	if t.inCallback {
+		// The partitions are being revoked: nothing will read them here.
+		return nil
+	}
 	if len(fetch) > 0 {
 		committed, err := t.committedOffsets(fetch)
 		if err != nil {
 			return fmt.Errorf("reading committed offsets to rewind: %w", err)
 		}
-		for i := range committed {
-			if committed[i].Offset < 0 {
-				committed[i].Offset = kafka.OffsetBeginning
+		var reset []tpKey
+		for _, c := range committed {
+			t.restorePartitionTime(c)
+			if c.offset < 0 {
+				reset = append(reset, c.tp)
+			} else {
+				seek[c.tp] = c.offset
 			}
-			t.restorePartitionTime(committed[i])
 		}
-		parts = append(parts, committed...)
+		if len(reset) > 0 {
+			offs, err := t.resetOffsets(reset)
+			if err != nil {
+				return fmt.Errorf("rewinding partitions without a committed offset: %w", err)
+			}
+			maps.Copy(seek, offs)
+		}
 	}
-	if len(parts) == 0 {
+	if len(seek) == 0 {
 		return nil
 	}
-	if err := t.consumer.Assign(parts); err != nil {
-		return fmt.Errorf("rewinding: %w", err)
-	}
-	var pause []kafka.TopicPartition
-	for _, p := range parts {
-		if a := t.byTP[tpKey{*p.Topic, p.Partition}]; a != nil && !a.running() {
-			pause = append(pause, p)
+	// A record fetched before the seek is below it: handle drops it.
+	for _, a := range t.tasks {
+		for _, q := range a.queues {
+			if off, ok := seek[q.tp]; ok {
+				q.next = off
+			}
 		}
 	}
-	if len(pause) > 0 {
-		return t.consumer.Pause(pause)
+	set := map[string]map[int32]kgo.EpochOffset{}
+	for tp, off := range seek {
+		if set[tp.topic] == nil {
+			set[tp.topic] = map[int32]kgo.EpochOffset{}
+		}
+		set[tp.topic][tp.partition] = kgo.EpochOffset{Epoch: -1, Offset: off}
 	}
+	// The rebalance is held (the loop has not allowed it since its poll):
+	// the partitions stay this thread's while their position moves.
+	t.consumer.SetOffsets(set)
 	return nil
+}
+
+// resetOffsets resolves auto.offset.reset for partitions without a
+// committed offset: their log start (earliest, Kafka Streams' default) or
+// their end (latest).
+func (t *streamThread) resetOffsets(parts []tpKey) (map[tpKey]int64, error) {
+	topics := map[string]bool{}
+	for _, tp := range parts {
+		topics[tp.topic] = true
+	}
+	names := make([]string, 0, len(topics))
+	for n := range topics {
+		names = append(names, n)
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, watermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.consumer)
+	var listed kadm.ListedOffsets
+	var err error
+	switch t.s.cfg.MainConsumerConfig(t.s.processID, t.idx)["auto.offset.reset"] {
+	case "latest", "largest", "end":
+		listed, err = t.listEnds(ctx, adm, names)
+	default:
+		listed, err = adm.ListStartOffsets(ctx, names...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[tpKey]int64{}
+	for _, tp := range parts {
+		o, ok := listed.Lookup(tp.topic, tp.partition)
+		if !ok || o.Err != nil {
+			return nil, fmt.Errorf("%s [%d]: no offset listed: %v", tp.topic, tp.partition, o.Err)
+		}
+		out[tp] = o.Offset
+	}
+	return out, nil
 }
 
 // committedOffsetsWait bounds how long a rewind waits for the group's
@@ -1077,41 +1296,70 @@ func (t *streamThread) rewind(fenced bool) error {
 // meanwhile, so the bound stays well under max.poll.interval.ms' default.
 const committedOffsetsWait = 2 * time.Minute
 
-// committedOffsets reads the group's committed offsets of parts, retrying
-// until committedOffsetsWait has passed or the thread's context ends, unless
-// the error is fatal.
-func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.TopicPartition, error) {
+// committedOffset is a partition's committed offset (-1 for none) and its
+// metadata.
+type committedOffset struct {
+	tp       tpKey
+	offset   int64
+	metadata string
+}
+
+// committedOffsets reads the group's committed offsets of parts (under
+// exactly_once_v2 stable ones only: a transaction still completing makes
+// the broker answer later, never with the offset before it), retrying until
+// committedOffsetsWait has passed or the thread's context ends, unless the
+// error is final.
+func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error) {
 	defer t.doing("reading the group's committed offsets")()
 	deadline := time.Now().Add(committedOffsetsWait)
+	topics := map[string]bool{}
+	for _, tp := range parts {
+		topics[tp.topic] = true
+	}
+	names := make([]string, 0, len(topics))
+	for n := range topics {
+		names = append(names, n)
+	}
+	adm := kadm.NewClient(t.consumer)
 	for {
-		var committed []kafka.TopicPartition
-		err := sliced(t.ctx, "committed offsets", min(10*time.Second, time.Until(deadline)), func(ms int) error {
-			var err error
-			committed, err = t.consumer.Committed(parts, ms)
-			return err
-		})
+		ctx, cancel := context.WithTimeout(t.ctx, min(10*time.Second, max(time.Until(deadline), time.Millisecond)))
+		if t.s.cfg.ExactlyOnce() {
+			ctx = kadm.RequireStable(ctx)
+		}
+		resp, err := adm.FetchOffsetsForTopics(ctx, t.s.cfg.ApplicationID, names...)
+		cancel()
+		var out []committedOffset
 		if err == nil {
-			// A partition can fail on its own (an offset commit of a
-			// transaction that is still completing: UNSTABLE_OFFSET_COMMIT);
-			// its offset is then no offset at all, never "from the start".
-			for _, p := range committed {
-				if p.Error != nil {
-					err = fmt.Errorf("%s [%d]: %w", *p.Topic, p.Partition, p.Error)
-					break
+			for _, tp := range parts {
+				c := committedOffset{tp: tp, offset: -1}
+				if o, ok := resp.Lookup(tp.topic, tp.partition); ok {
+					// A partition can fail on its own (an offset commit of
+					// a transaction that is still completing:
+					// UNSTABLE_OFFSET_COMMIT); its offset is then no offset
+					// at all, never "from the start".
+					if o.Err != nil {
+						err = fmt.Errorf("%s [%d]: %w", tp.topic, tp.partition, o.Err)
+						break
+					}
+					c.offset, c.metadata = o.At, o.Metadata
 				}
+				out = append(out, c)
 			}
 		}
 		if err == nil {
-			return committed, nil
+			return out, nil
 		}
-		var ke kafka.Error
-		if (errors.As(err, &ke) && ke.IsFatal()) || interrupted(err) || time.Now().After(deadline) {
-			return nil, err
+		if t.ctx.Err() != nil {
+			return nil, fmt.Errorf("committed offsets: %w; gave up: %w", err, context.Cause(t.ctx))
 		}
-		t.log.Warn("reading committed offsets to rewind; retrying", "err", err)
+		var ke *kerr.Error
+		if (errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, kerr.UnstableOffsetCommit)) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("committed offsets: %w", err)
+		}
+		t.log.Warn("reading committed offsets; retrying", "err", err)
 		select {
 		case <-t.ctx.Done():
-			return nil, fmt.Errorf("%w; gave up: %w", err, context.Cause(t.ctx))
+			return nil, fmt.Errorf("committed offsets: %w; gave up: %w", err, context.Cause(t.ctx))
 		case <-time.After(time.Second):
 		}
 	}
@@ -1120,24 +1368,24 @@ func (t *streamThread) committedOffsets(parts []kafka.TopicPartition) ([]kafka.T
 // restorePartitionTime sets a partition's time from its committed offset's
 // metadata, as Kafka Streams initializes a task's partition times; without
 // metadata the partition time is unknown.
-func (t *streamThread) restorePartitionTime(p kafka.TopicPartition) {
-	a := t.byTP[tpKey{*p.Topic, p.Partition}]
+func (t *streamThread) restorePartitionTime(p committedOffset) {
+	a := t.byTP[p.tp]
 	if a == nil {
 		return
 	}
 	ts := int64(-1)
-	if p.Metadata != nil {
-		if v, ok := decodeCommitMetadata(*p.Metadata); ok {
+	if p.offset >= 0 && p.metadata != "" {
+		if v, ok := decodeCommitMetadata(p.metadata); ok {
 			ts = v
 		}
 	}
 	for _, q := range a.queues {
-		if q.tp.topic == *p.Topic && q.tp.partition == p.Partition {
+		if q.tp == p.tp {
 			q.partTime, q.committedPartTime = ts, ts
 		}
 	}
 	if a.task != nil {
-		a.task.SetPartitionTime(*p.Topic, ts)
+		a.task.SetPartitionTime(p.tp.topic, ts)
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // Causes of the runtime's contexts ending, told apart with errors.Is.
@@ -30,56 +31,48 @@ func interrupted(err error) bool {
 	return errors.Is(err, errShuttingDown) || errors.Is(err, errShutdownDeadline)
 }
 
-// waitSlice bounds one blocking librdkafka call (metadata, watermarks,
-// committed offsets). Those calls take a timeout in milliseconds and cannot
-// be cancelled, so a wait of up to a bound is made of calls of at most a
-// second, with ctx checked in between: a shutdown is never held up longer.
-const waitSlice = time.Second
-
-// sliced calls call with timeouts of at most waitSlice, until it returns
-// something other than a timeout or transport error, bound has passed, or
-// ctx ends. It calls once even when ctx has ended already (a look-up that
-// answers at once is not refused). The error names what was waited for;
-// when ctx ended, it wraps ctx's cause.
-func sliced(ctx context.Context, what string, bound time.Duration, call func(timeoutMs int) error) error {
-	until := time.Now().Add(bound)
-	ctxFirst := false // ctx's deadline comes before bound
-	if d, ok := ctx.Deadline(); ok && d.Before(until) {
-		until, ctxFirst = d, true
+// retriable reports whether a failed broker request may succeed when made
+// again: a broker not reachable (yet, or any more), or a Kafka error marked
+// retriable. A context that ended, a closed client or a final answer of
+// Kafka are not.
+func retriable(err error) bool {
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return ke.Retriable
 	}
+	return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
+		!errors.Is(err, kgo.ErrClientClosed)
+}
+
+// retryRequest calls call until it succeeds, fails with an error that is
+// not retriable, or ctx ends. franz-go retries a request on one connection
+// failure but returns a refused dial at once; a broker that is starting or
+// restarting comes back. When ctx ended, the error wraps ctx's cause.
+func retryRequest(ctx context.Context, call func(ctx context.Context) error) error {
+	backoff := 50 * time.Millisecond
 	for {
-		left := time.Until(until)
-		if left <= 0 {
-			left = time.Millisecond // one last try
-		}
-		err := call(int(min(left, waitSlice).Milliseconds()) + 1)
+		err := call(ctx)
 		if err == nil {
 			return nil
 		}
-		var ke kafka.Error
-		retriable := errors.As(err, &ke) && (ke.Code() == kafka.ErrTimedOut || ke.Code() == kafka.ErrTransport ||
-			ke.Code() == kafka.ErrAllBrokersDown || ke.Code() == kafka.ErrTimedOutQueue)
-		if !retriable {
-			return fmt.Errorf("%s: %w", what, err)
+		if ctx.Err() != nil || !retriable(err) {
+			return withCause(ctx, err)
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%s: %w; gave up: %w", what, err, context.Cause(ctx))
+		select {
+		case <-ctx.Done():
+			return withCause(ctx, err)
+		case <-time.After(backoff):
 		}
-		if !time.Now().Before(until) {
-			if ctxFirst {
-				<-ctx.Done() // its deadline has passed: it ends now, with its cause
-				return fmt.Errorf("%s: %w; gave up: %w", what, err, context.Cause(ctx))
-			}
-			return fmt.Errorf("%s: no answer within %v: %w", what, bound, err)
-		}
-		if ke.Code() != kafka.ErrTimedOut {
-			// A transport error comes back at once: do not spin.
-			select {
-			case <-ctx.Done():
-			case <-time.After(min(100*time.Millisecond, time.Until(until))):
-			}
-		}
+		backoff = min(2*backoff, time.Second)
 	}
+}
+
+// withCause adds ctx's cause to an error its end caused.
+func withCause(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
 }
 
 // activity is what a stream thread is doing or waiting for, for Close's

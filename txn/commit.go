@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/invariants"
@@ -113,11 +113,17 @@ type CommitStats struct {
 // store ever holds a write of a transaction that did not commit.
 type Committer struct {
 	Producer *Producer
-	// Consumer commits offsets under at_least_once and supplies the group
-	// metadata under exactly_once_v2.
-	Consumer *kafka.Consumer
-	EOS      bool
+	// Consumer is the thread's main consumer: it supplies the member id and
+	// generation of the offsets' commit, and sends that commit under
+	// at_least_once.
+	Consumer *kgo.Client
+	// Group is application.id; InstanceID the consumer's group.instance.id
+	// under static membership, else nil.
+	Group      string
+	InstanceID *string
+	EOS        bool
 
+	ids topicIDs
 	// changelog holds, per changelog partition, the last offset known to be
 	// committed to Kafka: from restore, then from every commit.
 	changelog map[state.TopicPartition]int64
@@ -180,7 +186,7 @@ func (e *StoreCommitError) Unwrap() []error {
 
 // Commit ends the epoch. offsets are the consumed positions (the next offset
 // to read) of the thread's input partitions.
-func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka.TopicPartition, stores []StoreCommit) (CommitStats, error) {
+func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []Offset, stores []StoreCommit) (CommitStats, error) {
 	stats := CommitStats{Trigger: trigger, Stores: len(stores)}
 	t0 := time.Now()
 	if err := c.kafkaCommit(ctx, offsets, &stats, t0); err != nil {
@@ -233,7 +239,7 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []kafka
 	return stats, nil
 }
 
-func (c *Committer) kafkaCommit(ctx context.Context, offsets []kafka.TopicPartition, stats *CommitStats, t0 time.Time) error {
+func (c *Committer) kafkaCommit(ctx context.Context, offsets []Offset, stats *CommitStats, t0 time.Time) error {
 	if err := c.Producer.Flush(ctx); err != nil {
 		return err
 	}
@@ -244,23 +250,21 @@ func (c *Committer) kafkaCommit(ctx context.Context, offsets []kafka.TopicPartit
 	stats.Flush = t1.Sub(t0)
 	defer func() { stats.KafkaCommit = time.Since(t1) }()
 	if c.EOS {
-		var group *kafka.ConsumerGroupMetadata
-		if len(offsets) > 0 {
-			g, err := c.Consumer.GetConsumerGroupMetadata()
-			if err != nil {
-				return &Error{Op: "group-metadata", Err: err}
-			}
-			group = g
-		}
-		return c.Producer.CommitTransaction(ctx, offsets, group)
+		return c.Producer.CommitTransaction(ctx, offsets, c.groupMetadata())
 	}
 	if len(offsets) == 0 {
 		return nil
 	}
-	if _, err := c.Consumer.CommitOffsets(offsets); err != nil {
-		return classify("commit-offsets", err)
+	return commitOffsets(ctx, c.Consumer, &c.ids, offsets, c.groupMetadata())
+}
+
+// groupMetadata is the consumer's current member id and generation.
+func (c *Committer) groupMetadata() GroupMetadata {
+	g := GroupMetadata{Group: c.Group, Generation: -1, InstanceID: c.InstanceID}
+	if c.Consumer != nil {
+		g.MemberID, g.Generation = c.Consumer.GroupMetadata()
 	}
-	return nil
+	return g
 }
 
 // abort ends a failed epoch: the transaction is aborted and every overlay

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
@@ -46,7 +47,7 @@ func TestBarrierEndsEpochOnIntervalAndMemoryPressure(t *testing.T) {
 // changelog is changelog.
 type fixture struct {
 	bootstrap, in, out, changelog string
-	consumer                      *kafka.Consumer
+	consumer                      *kgo.Client
 	producer                      *txn.Producer
 	store                         state.KeyValueStore
 	tp                            state.TopicPartition
@@ -59,23 +60,18 @@ func newFixture(t *testing.T, eos bool) *fixture {
 	f.in, f.out, f.changelog = testkafka.Topic(t, "in"), testkafka.Topic(t, "out"), testkafka.Topic(t, "changelog")
 	testkafka.CreateTopics(t, f.bootstrap, 1, f.in, f.out, f.changelog)
 	var err error
-	f.consumer, err = kafka.NewConsumer(&kafka.ConfigMap{
-		"bootstrap.servers":  f.bootstrap,
-		"group.id":           f.in + "-group",
-		"isolation.level":    "read_committed",
-		"auto.offset.reset":  "earliest",
-		"enable.auto.commit": false,
-	})
+	f.consumer, err = kgo.NewClient(kgo.SeedBrokers(f.bootstrap), kgo.ConsumerGroup(f.in+"-group"),
+		kgo.ConsumeTopics(f.in), kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.DisableAutoCommit(),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { f.consumer.Close() })
-	pcfg := kafka.ConfigMap{"bootstrap.servers": f.bootstrap, "linger.ms": 5}
+	t.Cleanup(f.consumer.Close)
+	popts := []kgo.Opt{kgo.SeedBrokers(f.bootstrap), kgo.ProducerLinger(5 * time.Millisecond)}
 	if eos {
-		pcfg["transactional.id"] = f.in + "-txn"
-		pcfg["transaction.timeout.ms"] = 10000
+		popts = append(popts, kgo.TransactionalID(f.in+"-txn"), kgo.TransactionTimeout(10*time.Second))
 	}
-	f.producer, err = txn.NewProducer(pcfg, eos)
+	f.producer, err = txn.NewProducer(popts, eos)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,40 +87,58 @@ func newFixture(t *testing.T, eos bool) *fixture {
 	}
 	t.Cleanup(func() { f.store.Close() })
 	f.tp = state.TopicPartition{Topic: f.changelog, Partition: 0}
-	f.committer = &txn.Committer{Producer: f.producer, Consumer: f.consumer, EOS: eos}
+	f.committer = &txn.Committer{Producer: f.producer, Consumer: f.consumer, Group: f.in + "-group", EOS: eos}
 	return f
 }
 
 // process polls n input records and, for each, writes the store, its
 // changelog record and an output record; it returns the offsets to commit.
-func (f *fixture) process(t *testing.T, n int) []kafka.TopicPartition {
+func (f *fixture) process(t *testing.T, n int) []txn.Offset {
 	t.Helper()
-	if err := f.consumer.Subscribe(f.in, nil); err != nil {
-		t.Fatal(err)
-	}
-	var next kafka.Offset
-	deadline := time.Now().Add(30 * time.Second)
+	var next int64
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	for got := 0; got < n; {
-		if time.Now().After(deadline) {
+		fs := f.consumer.PollRecords(ctx, n-got)
+		if ctx.Err() != nil {
 			t.Fatalf("polled %d of %d input records", got, n)
 		}
-		m, ok := f.consumer.Poll(100).(*kafka.Message)
-		if !ok {
-			continue
-		}
-		got++
-		next = m.TopicPartition.Offset + 1
-		if err := f.store.Put(m.Key, m.Value); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.producer.Send(context.Background(), f.changelog, 0, m.Key, m.Value, 1, nil); err != nil {
-			t.Fatal(err)
-		}
-		if err := f.producer.Send(context.Background(), f.out, 0, m.Key, m.Value, 1, nil); err != nil {
-			t.Fatal(err)
+		for _, m := range fs.Records() {
+			got++
+			next = m.Offset + 1
+			if err := f.store.Put(m.Key, m.Value); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.producer.Send(context.Background(), f.changelog, 0, m.Key, m.Value, 1, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.producer.Send(context.Background(), f.out, 0, m.Key, m.Value, 1, nil); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	return []kafka.TopicPartition{{Topic: &f.in, Partition: 0, Offset: next}}
+	return []txn.Offset{{Topic: f.in, Partition: 0, Offset: next}}
+}
+
+// committed reads the group's committed offset of the input partition, -1
+// for none.
+func (f *fixture) committed(t *testing.T) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// Stable: a transaction's offsets count once its markers are written.
+	resp, err := kadm.NewClient(f.consumer).FetchOffsets(kadm.RequireStable(ctx), f.in+"-group")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := resp.Lookup(f.in, 0)
+	if !ok {
+		return -1
+	}
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	return o.At
 }
 
 func (f *fixture) input(t *testing.T, keys ...string) {
@@ -175,9 +189,8 @@ func TestCommitWritesStoreOnlyAfterKafkaCommit(t *testing.T) {
 	if err != nil || len(out) != 3 {
 		t.Fatalf("read_committed output: %d records, %v", len(out), err)
 	}
-	committed, err := f.consumer.Committed([]kafka.TopicPartition{{Topic: &f.in, Partition: 0}}, 10000)
-	if err != nil || committed[0].Offset != 3 {
-		t.Fatalf("group offset = %v, %v; want 3", committed, err)
+	if got := f.committed(t); got != 3 {
+		t.Fatalf("group offset = %d; want 3", got)
 	}
 }
 
@@ -229,7 +242,7 @@ func TestFencedProducerIsClassifiedAndDropsOverlay(t *testing.T) {
 	f.input(t, "a")
 	offsets := f.process(t, 1)
 	// A newer instance with the same transactional.id takes over.
-	newer, err := txn.NewProducer(kafka.ConfigMap{"bootstrap.servers": f.bootstrap, "transactional.id": f.in + "-txn"}, true)
+	newer, err := txn.NewProducer([]kgo.Opt{kgo.SeedBrokers(f.bootstrap), kgo.TransactionalID(f.in + "-txn")}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,8 +276,47 @@ func TestAtLeastOnceCommitsOffsetsThenStores(t *testing.T) {
 	if off, ok, _ := f.store.CommittedOffset(f.tp); !ok || off != 1 {
 		t.Fatalf("store offset = %d, %v; want 1", off, ok)
 	}
-	committed, err := f.consumer.Committed([]kafka.TopicPartition{{Topic: &f.in, Partition: 0}}, 10000)
-	if err != nil || committed[0].Offset != 2 {
-		t.Fatalf("group offset = %v, %v; want 2", committed, err)
+	if got := f.committed(t); got != 2 {
+		t.Fatalf("group offset = %d; want 2", got)
+	}
+}
+
+// A zombie: offsets sent with a member id and generation the group does not
+// know are refused by the group coordinator (KIP-447), the transaction
+// aborts, and nothing of it is committed.
+func TestZombieGenerationCannotCommitOffsets(t *testing.T) {
+	f := newFixture(t, true)
+	f.input(t, "a", "b")
+	offsets := f.process(t, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	member, gen := f.consumer.GroupMetadata()
+	if member == "" || gen < 0 {
+		t.Fatalf("consumer not in the group: member %q generation %d", member, gen)
+	}
+	zombie := txn.GroupMetadata{Group: f.in + "-group", MemberID: member, Generation: gen + 7}
+	err := f.producer.CommitTransaction(ctx, offsets, zombie)
+	if !errors.Is(err, txn.ErrAbortable) {
+		t.Fatalf("commit with a stale generation = %v, want ErrAbortable", err)
+	}
+	if err := f.producer.AbortTransaction(ctx); err != nil {
+		t.Fatalf("abort: %v", err)
+	}
+	if got := f.committed(t); got != -1 {
+		t.Fatalf("group offset = %d after a refused commit, want none", got)
+	}
+	out, err := testkafka.ReadCommitted(f.bootstrap, f.out, 1, 3*time.Second, 0)
+	if len(out) != 0 || !errors.Is(err, testkafka.ErrTimeout) {
+		t.Fatalf("read_committed consumer saw %d records of the refused transaction (%v)", len(out), err)
+	}
+	// The real member commits.
+	if err := f.producer.Send(ctx, f.out, 0, []byte("x"), []byte("y"), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.producer.CommitTransaction(ctx, offsets, txn.GroupMetadata{Group: f.in + "-group", MemberID: member, Generation: gen}); err != nil {
+		t.Fatalf("commit by the member: %v", err)
+	}
+	if got := f.committed(t); got != 2 {
+		t.Fatalf("group offset = %d, want 2", got)
 	}
 }

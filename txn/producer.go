@@ -8,7 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 )
@@ -51,29 +53,47 @@ func (e *Error) Unwrap() []error {
 	return []error{e.Class, e.Err}
 }
 
-// classify maps a librdkafka error onto StoatFlow's error classes.
+// classify maps a franz-go or Kafka error onto StoatFlow's error classes.
+// A context that ended is no class of its own: the caller knows why it
+// ended.
 func classify(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var ke kafka.Error
-	if !errors.As(err, &ke) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Op: op, Err: err}
 	}
-	switch ke.Code() {
-	case kafka.ErrFenced, kafka.ErrProducerFenced, kafka.ErrInvalidProducerEpoch,
-		kafka.ErrTransactionalIDAuthorizationFailed:
-		return &Error{Op: op, Class: ErrFenced, Err: err}
-	}
 	switch {
-	case ke.TxnRequiresAbort(), ke.Code() == kafka.ErrMsgTimedOut:
+	case errors.Is(err, kerr.ProducerFenced), errors.Is(err, kerr.InvalidProducerEpoch),
+		errors.Is(err, kerr.TransactionalIDAuthorizationFailed), errors.Is(err, kerr.FencedInstanceID),
+		// The coordinator forgot the producer id (it expired): as Kafka
+		// Streams does, a new producer takes over the tasks.
+		errors.Is(err, kerr.InvalidProducerIDMapping), errors.Is(err, kerr.UnknownProducerID):
+		return &Error{Op: op, Class: ErrFenced, Err: err}
+	case errors.Is(err, kerr.TransactionAbortable), errors.Is(err, kgo.ErrRecordTimeout),
+		errors.Is(err, kgo.ErrRecordRetries), errors.Is(err, kgo.ErrAborting),
+		errors.Is(err, kerr.OperationNotAttempted), errors.Is(err, kerr.InvalidTxnState),
+		errors.Is(err, kerr.ConcurrentTransactions),
+		// The group moved on (a rebalance completed, the coordinator forgot
+		// this member, or moved): the offsets cannot be committed in this
+		// generation. The epoch aborts and the rebalance reassigns.
+		errors.Is(err, kerr.IllegalGeneration), errors.Is(err, kerr.UnknownMemberID),
+		errors.Is(err, kerr.RebalanceInProgress), errors.Is(err, kerr.StaleMemberEpoch),
+		errors.Is(err, kerr.CoordinatorNotAvailable), errors.Is(err, kerr.CoordinatorLoadInProgress),
+		errors.Is(err, kerr.NotCoordinator), errors.Is(err, kerr.UnknownServerError),
+		errors.Is(err, kerr.RequestTimedOut), errors.Is(err, kerr.MessageTooLarge),
+		errors.Is(err, kerr.RecordListTooLarge), errors.Is(err, kerr.UnknownTopicOrPartition),
+		errors.Is(err, kerr.NotLeaderForPartition), errors.Is(err, kerr.NotEnoughReplicas),
+		errors.Is(err, kerr.NotEnoughReplicasAfterAppend):
 		// A record that timed out (the broker was away longer than
 		// delivery.timeout.ms, bounded by transaction.timeout.ms under
 		// exactly_once_v2) aborts the epoch: the tasks rewind and retry,
 		// as Kafka Streams retries a timed-out send by re-initialising
 		// the task, instead of stopping the application.
 		return &Error{Op: op, Class: ErrAbortable, Err: err}
-	case ke.IsFatal():
+	case errors.Is(err, kerr.ClusterAuthorizationFailed), errors.Is(err, kerr.TopicAuthorizationFailed),
+		errors.Is(err, kerr.GroupAuthorizationFailed), errors.Is(err, kerr.UnsupportedVersion),
+		errors.Is(err, kerr.UnsupportedForMessageFormat), errors.Is(err, kgo.ErrClientClosed):
 		return &Error{Op: op, Class: ErrFatal, Err: err}
 	}
 	return &Error{Op: op, Err: err}
@@ -85,6 +105,31 @@ type TopicPartition struct {
 	Partition int32
 }
 
+// Offset is a consumed position to commit: the next offset to read of one
+// input partition, with the metadata committed alongside it.
+type Offset struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Metadata  string
+}
+
+// GroupMetadata is what the group coordinator checks of an offset commit
+// (KIP-447): a commit of a member that left, or of an older generation, is
+// refused, so a zombie cannot commit.
+type GroupMetadata struct {
+	Group      string
+	MemberID   string
+	Generation int32
+	InstanceID *string
+}
+
+// Header is a record header.
+type Header struct {
+	Key   string
+	Value []byte
+}
+
 // Producer is one stream thread's producer. Under exactly_once_v2 it is
 // transactional: the first Send of an epoch begins a transaction and Commit
 // ends it together with the consumed offsets. Every delivered record's offset
@@ -93,58 +138,62 @@ type TopicPartition struct {
 //
 // Send, Flush, Commit and Abort are called by the owning stream thread only.
 type Producer struct {
-	p        *kafka.Producer
+	cl       *kgo.Client
 	eos      bool
 	inTxn    bool
-	topics   map[string]*string // one string per topic, shared by its messages
-	stop     chan struct{}
-	wg       sync.WaitGroup
 	closeMu  sync.Once
 	closeErr error
 	closed   atomic.Bool
+	// promise is the one delivery callback of every record.
+	promise func(*kgo.Record, error)
+	ids     topicIDs
+	// life is the context of every record: franz-go fails a buffered
+	// record whose context ends, and a record must outlive the wait of the
+	// Send that buffered it. Close ends it.
+	life     context.Context
+	stopLife context.CancelFunc
+	// maxBuffered is the client's MaxBufferedRecords: Send waits for room
+	// below it itself, so that only its ctx bounds the wait.
+	maxBuffered int
 
 	mu struct {
 		sync.Mutex
-		pending int
-		idle    chan struct{} // closed when pending drops to 0
-		err     error         // first delivery error of the epoch
-		offsets map[TopicPartition]int64
+		pending   int
+		idle      chan struct{} // closed when pending drops to 0
+		err       error         // first delivery error of the epoch
+		delivered int           // records delivered in the epoch
+		offsets   map[TopicPartition]int64
 	}
 }
 
-// NewProducer creates a producer from a librdkafka configuration. eos
-// selects exactly_once_v2; then cfg must carry transactional.id, and Init
-// must be called before the first Send.
-func NewProducer(cfg kafka.ConfigMap, eos bool) (*Producer, error) {
-	conf := kafka.ConfigMap{}
-	for k, v := range cfg {
-		conf[k] = v
-	}
-	// Delivery reports come through the producer's one event channel: a
-	// per-message delivery channel would cost a map entry per record in
-	// confluent-kafka-go. No key, value or headers are copied back.
-	conf["go.delivery.reports"] = true
-	conf["go.delivery.report.fields"] = "none"
-	// A channel of 16 bytes per slot, every slot touched as reports cycle
-	// through it: the default of a million slots would hold 16 MiB.
-	if _, set := conf["go.events.channel.size"]; !set {
-		conf["go.events.channel.size"] = 16384
-	}
-	// ProduceChannel() is never used; its default buffer is 8 MiB.
-	conf["go.produce.channel.size"] = 1
-	p, err := kafka.NewProducer(&conf)
+// NewProducer creates a producer from franz-go options. eos selects
+// exactly_once_v2; then opts must carry kgo.TransactionalID, and Init must be
+// called before the first Send. Records go to the partition Send names: the
+// producer appends kgo.ManualPartitioner.
+func NewProducer(opts []kgo.Opt, eos bool) (*Producer, error) {
+	all := append(append([]kgo.Opt(nil), opts...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl, err := kgo.NewClient(all...)
 	if err != nil {
-		return nil, classify("create", err)
+		return nil, &Error{Op: "create", Class: ErrFatal, Err: err}
 	}
-	pr := &Producer{p: p, eos: eos, topics: map[string]*string{}, stop: make(chan struct{})}
-	pr.mu.offsets = map[TopicPartition]int64{}
-	pr.wg.Add(1)
-	go pr.events()
-	return pr, nil
+	p := &Producer{cl: cl, eos: eos}
+	p.life, p.stopLife = context.WithCancel(context.Background())
+	p.maxBuffered = 50000
+	if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int64); ok && n > 0 {
+		p.maxBuffered = int(n)
+	} else if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int); ok && n > 0 {
+		p.maxBuffered = n
+	}
+	p.mu.offsets = map[TopicPartition]int64{}
+	p.promise = func(r *kgo.Record, err error) {
+		p.done(TopicPartition{Topic: r.Topic, Partition: r.Partition}, r.Offset, err)
+	}
+	return p, nil
 }
 
-// Init registers the transactional.id with the coordinator, fencing any
-// older producer with the same id and aborting its open transaction.
+// Init registers the transactional.id with the coordinator (InitProducerId),
+// fencing any older producer with the same id and aborting its open
+// transaction.
 func (p *Producer) Init(ctx context.Context) error {
 	if p.closed.Load() {
 		return closedError("init")
@@ -152,79 +201,77 @@ func (p *Producer) Init(ctx context.Context) error {
 	if !p.eos {
 		return nil
 	}
-	return classify("init", retry(ctx, p.p.InitTransactions))
+	// A broker that is not reachable yet (starting, restarting) fails the
+	// request at once; the coordinator may be loading. Both pass: retry
+	// until ctx ends, unless Kafka's answer is final.
+	backoff := 50 * time.Millisecond
+	for {
+		_, _, err := p.cl.ProducerID(ctx)
+		if err == nil {
+			return nil
+		}
+		var ke *kerr.Error
+		if (errors.As(err, &ke) && !ke.Retriable) || ctx.Err() != nil {
+			return classify("init", withCause(ctx, err))
+		}
+		if werr := sleep(ctx, backoff); werr != nil {
+			return classify("init", fmt.Errorf("%w; gave up: %w", err, werr))
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// withCause adds ctx's cause to an error that ctx's end caused: franz-go
+// returns only the context's error.
+func withCause(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if cause := context.Cause(ctx); cause != ctx.Err() {
+		return fmt.Errorf("%w; gave up: %w", err, cause)
+	}
+	return err
 }
 
 func closedError(op string) error { return fmt.Errorf("txn: %s: %w", op, ErrClosed) }
 
-// callSlice bounds one call of a transactional API inside retry. librdkafka
-// takes only a context's deadline as the call's timeout and never looks at
-// its cancellation, so a long call is made of short ones: a call that times
-// out is resumed by the next (librdkafka documents these calls as
-// resumable), and ctx is checked in between.
-const callSlice = time.Second
-
-// retry calls a transactional API until it succeeds, fails with an error
-// librdkafka does not mark retriable (those that abort the transaction or
-// are fatal among them), or ctx ends. A coordinator that is loading or
-// moving after a broker restart, or a connection that dropped, makes these
-// calls fail retriably; librdkafka leaves the retry to the application.
-// Each call gets at most callSlice, and one call is made even when ctx has
-// ended; when ctx ends first, the last error is returned together with ctx's
-// cause.
-func retry(ctx context.Context, call func(context.Context) error) error {
-	backoff := 50 * time.Millisecond
-	for {
-		sctx, cancel := context.WithTimeout(ctx, callSlice)
-		err := call(sctx)
-		cancel()
-		var ke kafka.Error
-		if err == nil || !errors.As(err, &ke) || !ke.IsRetriable() || ke.TxnRequiresAbort() || ke.IsFatal() {
-			return err
-		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
-		}
-		if ke.Code() == kafka.ErrTimedOut {
-			backoff = 0 // the slice ran out: resume at once
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%w; gave up: %w", err, context.Cause(ctx))
-		case <-time.After(backoff):
-		}
-		backoff = min(max(2*backoff, 50*time.Millisecond), time.Second)
+func (p *Producer) begin() error {
+	if err := p.cl.BeginTransaction(); err != nil {
+		return classify("begin", err)
 	}
+	p.inTxn = true
+	return nil
 }
 
-// Send writes one record. Under exactly_once_v2 it begins the epoch's
-// transaction if none is open. partition -1 lets the partitioner choose
-// (murmur2 of the key, as Java's default partitioner). While librdkafka's
-// queue is full Send waits for room until ctx ends; the record then fails,
-// and with it the epoch's next Flush.
-func (p *Producer) Send(ctx context.Context, topic string, partition int32, key, value []byte, timestamp int64, headers []kafka.Header) error {
+// Send writes one record to partition (which must be set: the caller
+// chooses partitions). Under exactly_once_v2 it begins the epoch's
+// transaction if none is open. While the producer's buffer is full Send
+// waits for room until ctx ends; the record then fails, and with it the
+// epoch's next Flush.
+func (p *Producer) Send(ctx context.Context, topic string, partition int32, key, value []byte, timestamp int64, headers []Header) error {
 	if p.closed.Load() {
 		return closedError("send")
 	}
+	if partition < 0 {
+		return &Error{Op: "send", Err: fmt.Errorf("record for %s has no partition", topic)}
+	}
 	if p.eos && !p.inTxn {
-		if err := p.p.BeginTransaction(); err != nil {
-			return classify("begin", err)
+		if err := p.begin(); err != nil {
+			return err
 		}
-		p.inTxn = true
 	}
-	tp, ok := p.topics[topic]
-	if !ok {
-		tp = &topic
-		p.topics[topic] = tp
-	}
-	msg := &kafka.Message{
-		TopicPartition: kafka.TopicPartition{Topic: tp, Partition: partition},
-		Key:            key,
-		Value:          value,
-		Headers:        headers,
-	}
+	r := &kgo.Record{Topic: topic, Partition: partition, Key: key, Value: value}
 	if timestamp >= 0 {
-		msg.Timestamp = time.UnixMilli(timestamp)
+		r.Timestamp = unixMilli(timestamp)
+	}
+	if len(headers) > 0 {
+		r.Headers = make([]kgo.RecordHeader, len(headers))
+		for i, h := range headers {
+			r.Headers[i] = kgo.RecordHeader{Key: h.Key, Value: h.Value}
+		}
+	}
+	if err := p.waitRoom(ctx); err != nil {
+		return err
 	}
 	p.mu.Lock()
 	if p.mu.pending == 0 {
@@ -232,26 +279,39 @@ func (p *Producer) Send(ctx context.Context, topic string, partition int32, key,
 	}
 	p.mu.pending++
 	p.mu.Unlock()
+	p.cl.Produce(p.life, r, p.promise)
+	return nil
+}
+
+// waitRoom waits until the producer's buffer has room for a record, or ctx
+// ends: then the Send fails, and the epoch cannot commit.
+func (p *Producer) waitRoom(ctx context.Context) error {
 	for {
-		err := p.p.Produce(msg, nil)
-		if err == nil {
+		p.mu.Lock()
+		full := p.mu.pending >= p.maxBuffered
+		idle := p.mu.idle
+		p.mu.Unlock()
+		if !full {
 			return nil
 		}
-		var ke kafka.Error
-		if errors.As(err, &ke) && ke.Code() == kafka.ErrQueueFull {
-			if ctx.Err() != nil {
-				err = fmt.Errorf("librdkafka's queue stayed full (queue.buffering.max.messages / "+
-					"queue.buffering.max.kbytes; the broker takes records slower than they come): %w", context.Cause(ctx))
-				p.done(TopicPartition{}, -1, err)
-				return &Error{Op: "send", Err: err}
+		if ctx.Err() != nil {
+			err := fmt.Errorf("the producer's buffer stayed full (%d records; the broker takes records slower than they come): %w",
+				p.maxBuffered, context.Cause(ctx))
+			p.mu.Lock()
+			if p.mu.err == nil {
+				p.mu.err = err
 			}
-			// Let librdkafka drain its queue; the stream thread has nothing
-			// better to do than wait for room.
-			p.p.Flush(100)
-			continue
+			p.mu.Unlock()
+			return &Error{Op: "send", Err: err}
 		}
-		p.done(TopicPartition{}, -1, err)
-		return classify("send", err)
+		// Deliveries come back a batch at a time: look again soon.
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-idle:
+		case <-t.C:
+		}
+		t.Stop()
 	}
 }
 
@@ -264,9 +324,12 @@ func (p *Producer) done(tp TopicPartition, offset int64, err error) {
 	if err != nil && p.mu.err == nil {
 		p.mu.err = err
 	}
-	if err == nil && offset >= 0 {
-		if cur, ok := p.mu.offsets[tp]; !ok || offset > cur {
-			p.mu.offsets[tp] = offset
+	if err == nil {
+		p.mu.delivered++
+		if offset >= 0 {
+			if cur, ok := p.mu.offsets[tp]; !ok || offset > cur {
+				p.mu.offsets[tp] = offset
+			}
 		}
 	}
 	p.mu.pending--
@@ -275,103 +338,232 @@ func (p *Producer) done(tp TopicPartition, offset int64, err error) {
 	}
 }
 
-// events reads the producer's event channel: a delivery report per record
-// (the offset it got, or its error); errors and statistics are dropped, as
-// their effects reach the thread through the next call.
-func (p *Producer) events() {
-	defer p.wg.Done()
-	for {
-		select {
-		case ev, ok := <-p.p.Events():
-			if !ok {
-				return
-			}
-			if m, isMsg := ev.(*kafka.Message); isMsg {
-				tp := TopicPartition{Topic: *m.TopicPartition.Topic, Partition: m.TopicPartition.Partition}
-				p.done(tp, int64(m.TopicPartition.Offset), m.TopicPartition.Error)
-			}
-		case <-p.stop:
-			return
-		}
-	}
-}
-
-// Flush sends everything buffered and waits for every delivery report. It
-// returns the epoch's first delivery error, classified.
+// Flush sends everything buffered and waits for every delivery. It returns
+// the epoch's first delivery error, classified.
 func (p *Producer) Flush(ctx context.Context) error {
 	if p.closed.Load() {
 		return closedError("flush")
 	}
-	for {
-		p.mu.Lock()
-		pending, idle, err := p.mu.pending, p.mu.idle, p.mu.err
-		p.mu.Unlock()
-		if err != nil {
-			return p.deliveryError(err)
-		}
-		if pending == 0 {
-			return nil
-		}
-		// Flush makes librdkafka send now, ignoring linger.ms.
-		p.p.Flush(10)
-		select {
-		case <-idle:
-		case <-ctx.Done():
-			return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, context.Cause(ctx))}
-		case <-time.After(50 * time.Millisecond):
-		}
+	// An epoch with a failed record cannot commit: say so at once.
+	p.mu.Lock()
+	err := p.mu.err
+	p.mu.Unlock()
+	if err != nil {
+		return p.deliveryError(err)
 	}
+	if err := p.cl.Flush(ctx); err != nil {
+		p.mu.Lock()
+		pending, derr := p.mu.pending, p.mu.err
+		p.mu.Unlock()
+		if derr != nil {
+			// The record that failed is what held the flush up.
+			return p.deliveryError(derr)
+		}
+		return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, withCause(ctx, err))}
+	}
+	p.waitIdle(ctx)
+	p.mu.Lock()
+	pending := 0
+	err, pending = p.mu.err, p.mu.pending
+	p.mu.Unlock()
+	if err != nil {
+		return p.deliveryError(err)
+	}
+	if pending > 0 {
+		return &Error{Op: "flush", Err: fmt.Errorf("%d records undelivered: %w", pending, context.Cause(ctx))}
+	}
+	return nil
 }
 
-// deliveryError classifies a failed delivery. A record librdkafka purged
-// from its queues failed because of something else: the producer's fatal
-// error when there is one (fencing purges the queues), otherwise an abort.
+// deliveryError classifies a failed delivery. A record that failed because
+// the send's context ended (the buffer stayed full) says so; the epoch
+// cannot commit without it.
 func (p *Producer) deliveryError(err error) error {
-	var ke kafka.Error
-	if errors.As(err, &ke) && (ke.Code() == kafka.ErrPurgeQueue || ke.Code() == kafka.ErrPurgeInflight) {
-		if fatal := p.p.GetFatalError(); fatal != nil {
-			return classify("send", fatal)
-		}
-		return &Error{Op: "send", Class: ErrAbortable, Err: err}
+	var te *Error
+	if errors.As(err, &te) {
+		return err
 	}
-	return classify("send", err)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// The producer closed under its records.
+		return &Error{Op: "send", Err: fmt.Errorf("record not delivered: %w", err)}
+	}
+	e := classify("send", err)
+	if p.eos && errors.As(e, &te) && te.Class == nil {
+		// Any failed record of a transaction dooms it: franz-go refuses
+		// to commit it.
+		te.Class = ErrAbortable
+	}
+	return e
 }
 
 // CommitTransaction ends the epoch under exactly_once_v2: it flushes, adds
 // the consumed offsets (the next offset to read per input partition) to the
 // transaction with the consumer's group metadata, and commits. Without an
 // open transaction and without offsets it does nothing.
-func (p *Producer) CommitTransaction(ctx context.Context, offsets []kafka.TopicPartition, group *kafka.ConsumerGroupMetadata) error {
+//
+// When the epoch wrote no record, there is no data the offsets must be
+// atomic with: they are committed to the group directly, still carrying the
+// member id and generation, so a zombie is refused as in a transaction.
+func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, group GroupMetadata) error {
 	if p.closed.Load() {
 		return closedError("commit")
 	}
 	if !p.eos {
 		return &Error{Op: "commit", Err: errors.New("not a transactional producer")}
 	}
-	if !p.inTxn {
-		if len(offsets) == 0 {
-			return nil
-		}
-		if err := p.p.BeginTransaction(); err != nil {
-			return classify("begin", err)
-		}
-		p.inTxn = true
+	if !p.inTxn && len(offsets) == 0 {
+		return nil
 	}
 	if err := p.Flush(ctx); err != nil {
 		return err
 	}
+	p.mu.Lock()
+	wrote := p.mu.delivered > 0
+	p.mu.Unlock()
 	if len(offsets) > 0 {
-		if err := retry(ctx, func(ctx context.Context) error { return p.p.SendOffsetsToTransaction(ctx, offsets, group) }); err != nil {
-			return classify("send-offsets", err)
+		if wrote {
+			if err := p.sendOffsets(ctx, offsets, group); err != nil {
+				return err
+			}
+		} else if err := commitOffsets(ctx, p.cl, &p.ids, offsets, group); err != nil {
+			return err
 		}
 	}
 	if err := failpoint.Hit(failpoint.AfterSendOffsets); err != nil {
 		return &Error{Op: "send-offsets", Class: ErrAbortable, Err: err}
 	}
-	if err := retry(ctx, p.p.CommitTransaction); err != nil {
-		return classify("commit", err)
+	if p.inTxn {
+		if err := p.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+			return classify("commit", withCause(ctx, err))
+		}
 	}
 	p.inTxn = false
+	p.mu.Lock()
+	p.mu.delivered = 0
+	p.mu.Unlock()
+	return nil
+}
+
+// sendOffsets adds the group's offsets partition to the transaction
+// (AddOffsetsToTxn) and writes the offsets into it (TxnOffsetCommit, with
+// the member id, generation and instance id of KIP-447).
+func (p *Producer) sendOffsets(ctx context.Context, offsets []Offset, group GroupMetadata) error {
+	id, epoch, err := p.cl.ProducerID(ctx)
+	if err != nil {
+		return classify("send-offsets", withCause(ctx, err))
+	}
+	txnID := p.transactionalID()
+	add := kmsg.NewPtrAddOffsetsToTxnRequest()
+	add.TransactionalID, add.ProducerID, add.ProducerEpoch, add.Group = txnID, id, epoch, group.Group
+	for {
+		resp, err := add.RequestWith(ctx, p.cl)
+		if err != nil {
+			return classify("send-offsets", withCause(ctx, err))
+		}
+		err = kerr.ErrorForCode(resp.ErrorCode)
+		if errors.Is(err, kerr.ConcurrentTransactions) && ctx.Err() == nil {
+			// The previous transaction's markers are still being written.
+			if werr := sleep(ctx, concurrentTxnBackoff); werr == nil {
+				continue
+			}
+		}
+		if err != nil {
+			return classify("send-offsets", withCause(ctx, err))
+		}
+		break
+	}
+	req := kmsg.NewPtrTxnOffsetCommitRequest()
+	req.TransactionalID, req.Group, req.ProducerID, req.ProducerEpoch = txnID, group.Group, id, epoch
+	req.Generation, req.MemberID, req.InstanceID = group.Generation, group.MemberID, group.InstanceID
+	ids, err := p.ids.lookup(ctx, p.cl, offsets)
+	if err != nil {
+		return classify("send-offsets", withCause(ctx, err))
+	}
+	req.Topics = txnTopics(offsets, ids)
+	resp, err := req.RequestWith(ctx, p.cl)
+	if err != nil {
+		return classify("send-offsets", withCause(ctx, err))
+	}
+	for _, t := range resp.Topics {
+		for _, pt := range t.Partitions {
+			if err := kerr.ErrorForCode(pt.ErrorCode); err != nil {
+				if errors.Is(err, kerr.UnknownTopicID) {
+					p.ids.forget()
+				}
+				return classify("send-offsets", fmt.Errorf("%s [%d]: %w", topicName(t.Topic, t.TopicID, ids), pt.Partition, err))
+			}
+		}
+	}
+	return nil
+}
+
+func txnTopics(offsets []Offset, ids map[string][16]byte) []kmsg.TxnOffsetCommitRequestTopic {
+	idx := map[string]int{}
+	var out []kmsg.TxnOffsetCommitRequestTopic
+	for _, o := range offsets {
+		i, ok := idx[o.Topic]
+		if !ok {
+			i = len(out)
+			idx[o.Topic] = i
+			t := kmsg.NewTxnOffsetCommitRequestTopic()
+			t.Topic, t.TopicID = o.Topic, ids[o.Topic]
+			out = append(out, t)
+		}
+		pt := kmsg.NewTxnOffsetCommitRequestTopicPartition()
+		pt.Partition, pt.Offset, pt.LeaderEpoch = o.Partition, o.Offset, -1
+		md := o.Metadata
+		pt.Metadata = &md
+		out[i].Partitions = append(out[i].Partitions, pt)
+	}
+	return out
+}
+
+// CommitOffsets commits offsets to the group outside any transaction
+// (at_least_once, or an exactly_once_v2 epoch that wrote nothing), as the
+// member and generation of group: a member that left or an older generation
+// is refused. cl sends the request to the group's coordinator.
+func CommitOffsets(ctx context.Context, cl *kgo.Client, offsets []Offset, group GroupMetadata) error {
+	var ids topicIDs
+	return commitOffsets(ctx, cl, &ids, offsets, group)
+}
+
+func commitOffsets(ctx context.Context, cl *kgo.Client, cache *topicIDs, offsets []Offset, group GroupMetadata) error {
+	ids, err := cache.lookup(ctx, cl, offsets)
+	if err != nil {
+		return classify("commit-offsets", withCause(ctx, err))
+	}
+	req := kmsg.NewPtrOffsetCommitRequest()
+	req.Group, req.Generation, req.MemberID, req.InstanceID = group.Group, group.Generation, group.MemberID, group.InstanceID
+	idx := map[string]int{}
+	for _, o := range offsets {
+		i, ok := idx[o.Topic]
+		if !ok {
+			i = len(req.Topics)
+			idx[o.Topic] = i
+			t := kmsg.NewOffsetCommitRequestTopic()
+			t.Topic, t.TopicID = o.Topic, ids[o.Topic]
+			req.Topics = append(req.Topics, t)
+		}
+		pt := kmsg.NewOffsetCommitRequestTopicPartition()
+		pt.Partition, pt.Offset, pt.LeaderEpoch = o.Partition, o.Offset, -1
+		md := o.Metadata
+		pt.Metadata = &md
+		req.Topics[i].Partitions = append(req.Topics[i].Partitions, pt)
+	}
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		return classify("commit-offsets", withCause(ctx, err))
+	}
+	for _, t := range resp.Topics {
+		for _, pt := range t.Partitions {
+			if err := kerr.ErrorForCode(pt.ErrorCode); err != nil {
+				if errors.Is(err, kerr.UnknownTopicID) {
+					cache.forget()
+				}
+				return classify("commit-offsets", fmt.Errorf("%s [%d]: %w", topicName(t.Topic, t.TopicID, ids), pt.Partition, err))
+			}
+		}
+	}
 	return nil
 }
 
@@ -385,13 +577,23 @@ func (p *Producer) AbortTransaction(ctx context.Context) error {
 	if !p.eos || !p.inTxn {
 		return nil
 	}
-	if err := retry(ctx, p.p.AbortTransaction); err != nil {
-		return classify("abort", err)
+	if err := p.abort(ctx); err != nil {
+		return err
 	}
 	p.inTxn = false
-	// Purged records report their failure; wait for those reports so the
-	// next epoch starts clean.
+	return nil
+}
+
+// abort drops every buffered record (their deliveries fail) and ends the
+// transaction with an abort.
+func (p *Producer) abort(ctx context.Context) error {
+	if err := p.cl.AbortBufferedRecords(ctx); err != nil {
+		return classify("abort", withCause(ctx, err))
+	}
 	p.waitIdle(ctx)
+	if err := p.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
+		return classify("abort", withCause(ctx, err))
+	}
 	return nil
 }
 
@@ -419,6 +621,7 @@ func (p *Producer) TakeOffsets() map[TopicPartition]int64 {
 	out := p.mu.offsets
 	p.mu.offsets = map[TopicPartition]int64{}
 	p.mu.err = nil
+	p.mu.delivered = 0
 	return out
 }
 
@@ -427,11 +630,12 @@ func (p *Producer) resetEpoch() {
 	defer p.mu.Unlock()
 	p.mu.offsets = map[TopicPartition]int64{}
 	p.mu.err = nil
+	p.mu.delivered = 0
 }
 
-// Client returns the underlying librdkafka producer, for metadata calls. It
-// must not be used after Close.
-func (p *Producer) Client() *kafka.Producer { return p.p }
+// Client returns the underlying franz-go client, for metadata and admin
+// requests. It must not be used after Close.
+func (p *Producer) Client() *kgo.Client { return p.cl }
 
 // Close aborts an open transaction (bounded by ctx) and closes the producer;
 // every later call returns ErrClosed. It returns the abort's error, if any:
@@ -442,14 +646,54 @@ func (p *Producer) Close(ctx context.Context) error {
 	p.closeMu.Do(func() {
 		p.closed.Store(true)
 		if p.eos && p.inTxn {
-			if err := retry(ctx, p.p.AbortTransaction); err != nil {
-				p.closeErr = classify("abort", err)
+			if err := p.abort(ctx); err != nil {
+				p.closeErr = err
 			}
 			p.inTxn = false
 		}
-		close(p.stop)
-		p.wg.Wait()
-		p.p.Close()
+		if !p.eos {
+			// Records still buffered cannot be delivered by a closed
+			// client; fail them now rather than block.
+			_ = p.cl.AbortBufferedRecords(ctx)
+		}
+		p.stopLife()
+		p.cl.Close()
 	})
 	return p.closeErr
+}
+
+// transactionalID is the id the client was configured with.
+func (p *Producer) transactionalID() string {
+	id, _ := p.cl.OptValue(kgo.TransactionalID).(string)
+	return id
+}
+
+// concurrentTxnBackoff is the wait before asking again while the
+// coordinator still completes the previous transaction.
+const concurrentTxnBackoff = 20 * time.Millisecond
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-t.C:
+		return nil
+	}
+}
+
+func unixMilli(ms int64) time.Time { return time.UnixMilli(ms) }
+
+// topicName names a topic of a response, which carries its name or its id.
+func topicName(name string, id [16]byte, ids map[string][16]byte) string {
+	if name != "" {
+		return name
+	}
+	for n, i := range ids {
+		if i == id {
+			return n
+		}
+	}
+	return fmt.Sprintf("topic id %x", id)
 }
