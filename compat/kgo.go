@@ -172,6 +172,8 @@ func (l *loader) mapKgo(kind ClientKind, java map[string]clientSetting, eos bool
 		}
 		v := javaTrim(s.value)
 		switch {
+		case l.reported(s.from):
+			// StreamsConfig's own check already said what becomes of it.
 		case r.outcome == kgoWarn && v != r.quiet && v != "":
 			l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; %s", s.from, v, r.why)
 		case r.outcome == kgoError && v != r.quiet && v != "":
@@ -328,9 +330,13 @@ func (k *kgoClient) producer(eos bool) {
 		}
 		k.add("idempotent writes", "true", from, nil)
 	} else {
+		// Off by the user's choice, or because acks or retries=0 turn it
+		// off in the Java producer (checkIdempotence).
 		from := origin(k.java["enable.idempotence"], "")
-		if from == "" {
-			from = "acks or retries (Java turns idempotence off)"
+		for _, key := range []string{"acks", "retries"} {
+			if s, ok := k.user(key); ok && from == "" {
+				from = s.from + " (no idempotence, as in the Java producer)"
+			}
 		}
 		k.add("kgo.DisableIdempotentWrite", "true", from, opt(kgo.DisableIdempotentWrite()))
 		inflight := k.setting("max.in.flight.requests.per.connection", "5")
