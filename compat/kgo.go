@@ -171,13 +171,17 @@ func (l *loader) mapKgo(kind ClientKind, java map[string]clientSetting, eos bool
 			continue
 		}
 		v := javaTrim(s.value)
+		shown := v
+		if IsSecretKey(key) {
+			shown = "[hidden]"
+		}
 		switch {
 		case l.reported(s.from):
 			// StreamsConfig's own check already said what becomes of it.
 		case r.outcome == kgoWarn && v != r.quiet && v != "":
-			l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; %s", s.from, v, r.why)
+			l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; %s", s.from, shown, r.why)
 		case r.outcome == kgoError && v != r.quiet && v != "":
-			l.errorf(s.from, "remove it", "%s = %s cannot be honoured by StoatFlow's Kafka client: %s", s.from, v, r.why)
+			l.errorf(s.from, "remove it", "%s = %s cannot be honoured by StoatFlow's Kafka client: %s", s.from, shown, r.why)
 		}
 	}
 

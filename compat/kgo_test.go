@@ -126,7 +126,11 @@ func TestUnmappedKeysAreReportedAsTheirRuleSays(t *testing.T) {
 			if r.outcome == kgoError {
 				want = SeverityError
 			}
-			if len(got) != 1 || got[0].Severity != want || !strings.Contains(got[0].Message, v) || !strings.Contains(got[0].Message, r.why) {
+			shown := v
+			if IsSecretKey(key) {
+				shown = "[hidden]"
+			}
+			if len(got) != 1 || got[0].Severity != want || !strings.Contains(got[0].Message, shown) || !strings.Contains(got[0].Message, r.why) {
 				t.Errorf("%s=%s: want one %v naming the value and %q, got %v", key, v, want, r.why, got)
 			}
 			if r.quiet != "" {
