@@ -260,7 +260,9 @@ func (k *kgoClient) consumer(eos bool) {
 		k.add("kgo.DisableAutoCommit", "true", fromStreams, opt(kgo.DisableAutoCommit()))
 		k.add("kgo.Balancers", "range", fromStoat, opt(kgo.Balancers(kgo.RangeBalancer())))
 		if eos {
-			k.add("kgo.RequireStableFetchOffsets", "true", ProcessingGuaranteeConfig, opt(kgo.RequireStableFetchOffsets()))
+			// franz-go's group consumers always fetch offsets with
+			// require_stable (its RequireStableFetchOffsets is a no-op).
+			k.add("require_stable offset fetches", "true", ProcessingGuaranteeConfig+" (always, in franz-go)", nil)
 		}
 	}
 	mpr := k.setting("max.poll.records", "500")

@@ -190,7 +190,7 @@ func TestMappedKeysReachTheOptions(t *testing.T) {
 		{"admin.retries=3\n", Admin, "kgo.RequestRetries", "3"},
 		{eos + "producer.transaction.timeout.ms=20000\n", Producer, "kgo.TransactionTimeout", "20s"},
 		{eos, Producer, "kgo.TransactionalID", "app-pid-1"},
-		{eos, MainConsumer, "kgo.RequireStableFetchOffsets", "true"},
+		{eos, MainConsumer, "require_stable offset fetches", "true"},
 		{eos, RestoreConsumer, "kgo.FetchIsolationLevel", "read_committed"},
 		{"", MainConsumer, "kgo.ConsumerGroup", "app"},
 		{"client.id=me\n", RestoreConsumer, "kgo.ClientID", "me-StreamThread-1-restore-consumer"},
