@@ -26,7 +26,7 @@ const (
 	scramModule  = "org.apache.kafka.common.security.scram.ScramLoginModule"
 	oauthModule  = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
 	krb5Module   = "com.sun.security.auth.module.Krb5LoginModule"
-	noGSSAPIHint = "use SCRAM-SHA-512, SCRAM-SHA-256, PLAIN or OAUTHBEARER; GSSAPI (Kerberos) is not available"
+	mechHint     = "use GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"
 )
 
 // oauthLoginHandlers are the Java login callback handlers whose work StoatFlow
@@ -90,16 +90,8 @@ func (k *kgoClient) sasl(protoFrom string) {
 	fail := func(key, hint, format string, args ...any) {
 		k.l.errorf(key, hint, format, args...)
 	}
-	if m == "GSSAPI" {
-		key := mech.from
-		if key == fromJava {
-			key = protoFrom
-		}
-		fail(key, noGSSAPIHint+"; set sasl.mechanism", "sasl.mechanism = GSSAPI (the Java default) cannot be honoured by StoatFlow's Kafka client: Kerberos is not available")
-		return
-	}
-	if m != "PLAIN" && m != "SCRAM-SHA-256" && m != "SCRAM-SHA-512" && m != "OAUTHBEARER" {
-		fail(mech.from, noGSSAPIHint, "sasl.mechanism = %s is not a SASL mechanism StoatFlow's Kafka client has", mech.value)
+	if m != "GSSAPI" && m != "PLAIN" && m != "SCRAM-SHA-256" && m != "SCRAM-SHA-512" && m != "OAUTHBEARER" {
+		fail(mech.from, mechHint, "sasl.mechanism = %s is not a SASL mechanism StoatFlow's Kafka client has", mech.value)
 		return
 	}
 	js, ok := k.java["sasl.jaas.config"]
@@ -115,8 +107,12 @@ func (k *kgoClient) sasl(protoFrom string) {
 	}
 	from := mech.from + ", " + js.from
 	switch {
+	case m == "GSSAPI" && j.module != krb5Module:
+		fail(js.from, "use "+krb5Module, "sasl.jaas.config uses %s, but sasl.mechanism = GSSAPI (the Java default when it is not set) needs Krb5LoginModule", shortClass(j.module))
+	case m == "GSSAPI":
+		k.kerberos(j, js.from, from)
 	case j.module == krb5Module:
-		fail(js.from, noGSSAPIHint, "sasl.jaas.config uses Krb5LoginModule, which StoatFlow's Kafka client cannot honour: Kerberos is not available")
+		fail(js.from, "set sasl.mechanism=GSSAPI", "sasl.jaas.config uses Krb5LoginModule, but sasl.mechanism = %s", m)
 	case m == "OAUTHBEARER" && j.module != oauthModule:
 		fail(js.from, "use "+oauthModule, "sasl.jaas.config uses %s, but sasl.mechanism = OAUTHBEARER needs OAuthBearerLoginModule", shortClass(j.module))
 	case m == "OAUTHBEARER":

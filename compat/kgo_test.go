@@ -285,9 +285,12 @@ func TestKgoDefaultsFollowTheJavaClients(t *testing.T) {
 func TestSecurityThatCannotBeHonouredIsAnError(t *testing.T) {
 	scram := "sasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";\n"
 	cases := []struct{ src, key, msg string }{
-		{"security.protocol=SASL_SSL\n", "security.protocol", "sasl.mechanism = GSSAPI (the Java default) cannot be honoured"},
-		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=\"/k\" principal=\"p@R\";\n", "sasl.mechanism", "Kerberos is not available"},
-		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required;\n", "sasl.jaas.config", "uses Krb5LoginModule"},
+		{"security.protocol=SASL_SSL\n", "security.protocol", "sasl.jaas.config is not set"},
+		{"security.protocol=SASL_SSL\n" + scram[strings.Index(scram, "sasl.jaas"):], "sasl.jaas.config", "but sasl.mechanism = GSSAPI (the Java default when it is not set) needs Krb5LoginModule"},
+		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab=\"/k\" principal=\"p@R\";\n", "sasl.jaas.config", "needs sasl.kerberos.service.name"},
+		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true principal=\"p@R\";\n", "sasl.jaas.config", "needs keyTab and principal"},
+		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=GSSAPI\nsasl.kerberos.service.name=kafka\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required;\n", "sasl.jaas.config", "would prompt for a password"},
+		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.sun.security.auth.module.Krb5LoginModule required;\n", "sasl.jaas.config", "uses Krb5LoginModule, but sasl.mechanism = PLAIN"},
 		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=AWS_MSK_IAM\nsasl.jaas.config=software.amazon.msk.auth.iam.IAMLoginModule required;\n", "sasl.mechanism", "sasl.mechanism = AWS_MSK_IAM is not a SASL mechanism"},
 		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n", "security.protocol", "sasl.jaas.config is not set"},
 		{"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=com.acme.LoginModule required;\n", "sasl.jaas.config", "login module com.acme.LoginModule cannot give"},
