@@ -22,11 +22,11 @@ import (
 )
 
 const (
-	plainModule  = "org.apache.kafka.common.security.plain.PlainLoginModule"
-	scramModule  = "org.apache.kafka.common.security.scram.ScramLoginModule"
-	oauthModule  = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
-	krb5Module   = "com.sun.security.auth.module.Krb5LoginModule"
-	mechHint     = "use GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"
+	plainModule = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	scramModule = "org.apache.kafka.common.security.scram.ScramLoginModule"
+	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+	krb5Module  = "com.sun.security.auth.module.Krb5LoginModule"
+	mechHint    = "use GSSAPI, PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER"
 )
 
 // oauthLoginHandlers are the Java login callback handlers whose work StoatFlow
