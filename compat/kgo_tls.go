@@ -90,7 +90,11 @@ func (k *kgoClient) tlsSetup() (*tlsSpec, []string, bool) {
 		fail(enabled.from, "enable a version no higher than ssl.protocol", "%s (%s) enables no version allowed by ssl.protocol = %s", enabled.from, enabled.value, proto.value)
 	}
 	if ok {
-		desc = append(desc, fmt.Sprintf("%s to %s", tls.VersionName(t.minVersion), tls.VersionName(t.maxVersion)))
+		if t.minVersion == t.maxVersion {
+			desc = append(desc, tls.VersionName(t.minVersion)+" only")
+		} else {
+			desc = append(desc, fmt.Sprintf("%s to %s", tls.VersionName(t.minVersion), tls.VersionName(t.maxVersion)))
+		}
 	}
 	if s, ok := get("ssl.cipher.suites"); ok {
 		byName := map[string]uint16{}
