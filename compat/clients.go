@@ -574,6 +574,7 @@ func jaasTokens(s string) ([]string, error) {
 func (l *loader) clients(c *Config) {
 	eos := l.values[ProcessingGuaranteeConfig].Str == "exactly_once_v2"
 	c.clients = map[ClientKind]map[string]string{}
+	c.kgo = map[ClientKind][]ClientOption{}
 	c.MaxPollRecords = 1000
 	for _, kind := range []ClientKind{MainConsumer, RestoreConsumer, GlobalConsumer, Producer, Admin} {
 		java := l.javaClientConfig(kind, eos)
@@ -585,7 +586,15 @@ func (l *loader) clients(c *Config) {
 					invalid("max.poll.records", java["max.poll.records"].value, "Value must be at least 1"))
 			}
 		}
+		if kind == MainConsumer {
+			c.groupInstance = java["group.instance.id"]
+		}
+		c.kgo[kind] = l.mapKgo(kind, java, eos)
+		// The librdkafka settings are kept for the runtime that still uses
+		// them; their findings are not reported, the franz-go mapping's are.
+		n := len(l.diags)
 		c.clients[kind] = l.translate(kind, java)
+		l.diags = l.diags[:n]
 	}
 	l.dedupe()
 }

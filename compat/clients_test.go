@@ -131,7 +131,8 @@ ssl.protocol=TLSv1.3
 	for _, d := range diags {
 		msgs = append(msgs, d.Key)
 	}
-	if got := strings.Join(msgs, ","); got != "key.deserializer,interceptor.classes,ssl.protocol" {
+	// ssl.keystore.location is unused under PLAINTEXT, and said to be.
+	if got := strings.Join(msgs, ","); got != "key.deserializer,interceptor.classes,ssl.keystore.location" {
 		t.Errorf("warned about %s", got)
 	}
 }
@@ -186,10 +187,23 @@ func TestRestoreConsumerConfigIsWhatTheThreadUses(t *testing.T) {
 	if err := c.WriteClientConfigs(&b, "pid"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"librdkafka main consumer (StreamThread-1) values: \n", "librdkafka restore consumer (StreamThread-1) values: \n",
-		"\tenable.partition.eof = true\n", "\tgroup.id = app-restore\n", "librdkafka producer (StreamThread-1) values: \n", "librdkafka admin values: \n"} {
+	for _, want := range []string{"franz-go main consumer (StreamThread-1) options: \n", "franz-go restore consumer (StreamThread-1) options: \n",
+		"\tkgo.FetchMaxWait = 200ms  (restore.consumer.fetch.max.wait.ms)\n", "\tkgo.ConsumeResetOffset = none (an out-of-range offset is an error)  (Kafka Streams default)\n",
+		"franz-go producer (StreamThread-1) options: \n", "franz-go admin options: \n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("printed client configs lack %q:\n%s", want, b.String())
 		}
+	}
+	restore := c.ClientOptions(RestoreConsumer, "pid", 1)
+	for _, o := range restore.Options {
+		if o.Option == "kgo.ConsumerGroup" || o.Option == "kgo.InstanceID" {
+			t.Errorf("the restore consumer joins a group: %v", o)
+		}
+	}
+	c, _ = load(t, base)
+	var d strings.Builder
+	c.WriteClientConfigs(&d, "pid")
+	if !strings.Contains(d.String(), "\tkgo.FetchMaxWait = 50ms  (StoatFlow (ends of changelogs show sooner))\n") {
+		t.Errorf("restore consumer without a user fetch wait:\n%s", d.String())
 	}
 }

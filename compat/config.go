@@ -186,6 +186,12 @@ type Config struct {
 	// clients holds the librdkafka settings shared by all instances of a
 	// client kind; the per-thread methods add the derived ids.
 	clients map[ClientKind]map[string]string
+	// kgo holds the franz-go options shared by all instances of a client
+	// kind; kgoOptions adds the derived ids.
+	kgo map[ClientKind][]ClientOption
+	// groupInstance is the user's group.instance.id of the main consumer,
+	// to which each thread's index is appended.
+	groupInstance clientSetting
 }
 
 // EffectiveClientID returns client.id, or <ApplicationID>-<processID> when it is empty.

@@ -42,7 +42,7 @@ func render(t *testing.T, file string) string {
 }
 
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"sasl_ssl_eos", "minimal", "not_honoured", "kafka_defaults"} {
+	for _, name := range []string{"sasl_ssl_eos", "minimal", "not_honoured", "kafka_defaults", "kgo_clients"} {
 		t.Run(name, func(t *testing.T) {
 			got := render(t, filepath.Join("testdata", name+".properties"))
 			golden := filepath.Join("testdata", name+".golden")

@@ -30,6 +30,16 @@ func (l *loader) add(sev Severity, key, msg, hint string) {
 	l.diags = append(l.diags, Diagnostic{Severity: sev, Key: key, Pos: e.Pos, Message: msg, Hint: hint})
 }
 
+// reported reports whether key already has a finding.
+func (l *loader) reported(key string) bool {
+	for _, d := range l.diags {
+		if d.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *loader) errorf(key, hint, format string, args ...any) {
 	l.add(SeverityError, key, fmt.Sprintf(format, args...), hint)
 }

@@ -81,29 +81,26 @@ func WriteClientConfig(w io.Writer, title string, m map[string]string) error {
 	return err
 }
 
-// WriteClientConfigs writes the librdkafka configurations of every client the
-// runtime creates, for processID, with secrets hidden: thread 1's main
-// consumer, restore consumer and producer (the other threads' differ only in
-// their ids) and the admin client. They are the maps the runtime passes to the
-// clients, built by the same functions. There is no global consumer block:
-// without global stores no global thread runs.
+// WriteClientConfigs writes the franz-go options of every client the runtime
+// creates, for processID, with secrets hidden: thread 1's main consumer,
+// restore consumer and producer (the other threads' differ only in their ids)
+// and the admin client, each option with the key it came from. They are built
+// by the same functions as the options the runtime passes to the clients.
+// There is no global consumer block: without global stores no global thread
+// runs.
 func (c *Config) WriteClientConfigs(w io.Writer, processID string) error {
-	blocks := []struct {
-		title string
-		m     map[string]string
-	}{
-		{"librdkafka main consumer (StreamThread-1)", c.MainConsumerConfig(processID, 1)},
-		{"librdkafka restore consumer (StreamThread-1)", c.RestoreConsumerConfig(processID, 1)},
-		{"librdkafka producer (StreamThread-1)", c.ProducerConfig(processID, 1)},
-		{"librdkafka admin", c.AdminConfig(processID)},
-	}
-	for i, bl := range blocks {
+	for i, o := range []ClientOptions{
+		c.ClientOptions(MainConsumer, processID, 1),
+		c.ClientOptions(RestoreConsumer, processID, 1),
+		c.ClientOptions(Producer, processID, 1),
+		c.ClientOptions(Admin, processID, 0),
+	} {
 		if i > 0 {
 			if _, err := io.WriteString(w, "\n"); err != nil {
 				return err
 			}
 		}
-		if err := WriteClientConfig(w, bl.title, bl.m); err != nil {
+		if _, err := o.WriteTo(w); err != nil {
 			return err
 		}
 	}

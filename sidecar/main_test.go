@@ -43,8 +43,8 @@ func TestConfigPrintsWordcountBlock(t *testing.T) {
 		t.Fatalf("err %v\n%s", err, stderr)
 	}
 	for _, want := range []string{"StreamsConfig values: \n", "\tapplication.id = streams-wordcount\n", "\tcommit.interval.ms = 100\n",
-		"\tprocessing.guarantee = exactly_once_v2\n", "\tstoatflow.topology = wordcount\n", "librdkafka producer (StreamThread-1) values: \n",
-		"\tisolation.level = read_committed\n"} {
+		"\tprocessing.guarantee = exactly_once_v2\n", "\tstoatflow.topology = wordcount\n", "franz-go producer (StreamThread-1) options: \n",
+		"\tkgo.FetchIsolationLevel = read_committed  (processing.guarantee)\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
@@ -91,7 +91,7 @@ func TestConfigSecretsMasked(t *testing.T) {
 			t.Errorf("secret %q printed", s)
 		}
 	}
-	if !strings.Contains(out, "\tsasl.password = [hidden]\n") || !strings.Contains(out, "\tstoatflow.http.auth-token = [hidden]\n") {
+	if !strings.Contains(out, "\tkgo.SASL = SCRAM-SHA-512 user orders-enricher password [hidden]  (sasl.mechanism, sasl.jaas.config)\n") || !strings.Contains(out, "\tstoatflow.http.auth-token = [hidden]\n") {
 		t.Error("secrets not shown as [hidden]")
 	}
 }
@@ -133,7 +133,7 @@ func TestConfigProviderAndSyntaxErrorsArePositioned(t *testing.T) {
 		"config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"+
 		"client.id=${env:STOATFLOW_TEST_SET}\n"), 0o644)
 	out, stderr, err := runArgs(t, "config", "--config", f)
-	if err != nil || !strings.Contains(out, "\tclient.id = from-env\n") || !strings.Contains(out, "client.id = from-env-admin") {
+	if err != nil || !strings.Contains(out, "\tclient.id = from-env\n") || !strings.Contains(out, "\tkgo.ClientID = from-env-admin  (client.id)\n") {
 		t.Errorf("resolved: %v\n%s", err, stderr)
 	}
 	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=b:1\nx=\\u00zz\n"), 0o644)

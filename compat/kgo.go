@@ -1,0 +1,496 @@
+package compat
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// ClientOption is one effective franz-go setting of a client: the option,
+// its value as printed (secrets hidden) and where it came from.
+type ClientOption struct {
+	// Option names the franz-go option, e.g. "kgo.FetchMaxWait", or a
+	// setting the runtime applies itself, e.g. "PollRecords".
+	Option string
+	// Value is the value as printed; secrets are never in it.
+	Value string
+	// From is the .properties key the value came from, or the origin of a
+	// default ("Kafka Streams default", "Java client default", "StoatFlow").
+	From string
+	// build returns the franz-go options; nil for a setting the runtime
+	// applies itself.
+	build func() ([]kgo.Opt, error)
+}
+
+// ClientOptions are the effective franz-go settings of one client.
+type ClientOptions struct {
+	// Client names the client as the printer shows it.
+	Client string
+	// Options are sorted by Option.
+	Options []ClientOption
+}
+
+// Opts returns the franz-go options, loading key and trust stores and
+// setting up SASL; a store that cannot be read is an error naming it.
+func (o ClientOptions) Opts() ([]kgo.Opt, error) {
+	var out []kgo.Opt
+	for _, op := range o.Options {
+		if op.build == nil {
+			continue
+		}
+		opts, err := op.build()
+		if err != nil {
+			return nil, fmt.Errorf("compat: %s: %w", o.Client, err)
+		}
+		out = append(out, opts...)
+	}
+	return out, nil
+}
+
+// WriteTo prints the options, one a line, as `sidecar config` shows them.
+func (o ClientOptions) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "franz-go %s options: \n", o.Client)
+	for _, op := range o.Options {
+		fmt.Fprintf(&b, "\t%s = %s  (%s)\n", op.Option, op.Value, op.From)
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+const (
+	fromStreams  = "Kafka Streams default"
+	fromJava     = "Java client default"
+	fromStoat    = "StoatFlow"
+	fromDerived  = "derived"
+	maxJavaInt32 = "2147483647"
+)
+
+func opt(o ...kgo.Opt) func() ([]kgo.Opt, error) {
+	return func() ([]kgo.Opt, error) { return o, nil }
+}
+
+// kgoClient collects one client's options while mapKgo reads its keys.
+type kgoClient struct {
+	l       *loader
+	kind    ClientKind
+	java    map[string]clientSetting
+	options []ClientOption
+	// tlsSpec is the TLS setup (nil without TLS), described by tlsDesc and
+	// enabled by the key tlsFrom; dial builds the option.
+	tlsSpec          *tlsSpec
+	tlsDesc, tlsFrom string
+}
+
+func (k *kgoClient) add(option, value, from string, build func() ([]kgo.Opt, error)) {
+	k.options = append(k.options, ClientOption{Option: option, Value: value, From: from, build: build})
+}
+
+// origin is where a setting came from, for the printer: its key, or the
+// default it is.
+func origin(s clientSetting, def string) string {
+	if s.from != "" {
+		return s.from
+	}
+	return def
+}
+
+// setting returns the key's setting, or the Java default when it is unset.
+func (k *kgoClient) setting(key, javaDefault string) clientSetting {
+	if s, ok := k.java[key]; ok {
+		if s.from == "" {
+			return clientSetting{s.value, fromStreams}
+		}
+		return s
+	}
+	return clientSetting{javaDefault, fromJava}
+}
+
+func (k *kgoClient) user(key string) (clientSetting, bool) {
+	s, ok := k.java[key]
+	return s, ok && s.from != ""
+}
+
+func ms(v string) time.Duration {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return time.Duration(n) * time.Millisecond
+}
+
+func atoi32(v string) int32 {
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return int32(min(max(n, math.MinInt32), math.MaxInt32))
+}
+
+// duration adds a millisecond setting: its user value, else the Java default
+// when javaDefault is not "".
+func duration[O kgo.Opt](k *kgoClient, key, javaDefault, option string, fn func(time.Duration) O) {
+	s, ok := k.java[key]
+	switch {
+	case ok && s.from == "":
+		s.from = fromStreams
+	case ok:
+	case javaDefault != "":
+		s = clientSetting{javaDefault, fromJava}
+	default:
+		return
+	}
+	d := ms(s.value)
+	k.add(option, d.String(), s.from, opt(fn(d)))
+}
+
+// byteSize adds an int32 byte-size setting the user set.
+func byteSize[O kgo.Opt](k *kgoClient, key, option string, fn func(int32) O) {
+	if s, ok := k.user(key); ok {
+		k.add(option, s.value, s.from, opt(fn(atoi32(s.value))))
+	}
+}
+
+// mapKgo maps a client's Java-level settings onto franz-go options, reporting
+// every key franz-go cannot honour. The options shared by every client of the
+// kind are returned; clientOptions adds the per-thread ids.
+func (l *loader) mapKgo(kind ClientKind, java map[string]clientSetting, eos bool) []ClientOption {
+	k := &kgoClient{l: l, kind: kind, java: java}
+	keys := make([]string, 0, len(java))
+	for key := range java {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		s := java[key]
+		r, ok := kgoRuleFor(kind, key)
+		if !ok || r.outcome == kgoMapped || s.from == "" {
+			continue
+		}
+		v := javaTrim(s.value)
+		shown := v
+		if IsSecretKey(key) {
+			shown = "[hidden]"
+		}
+		switch {
+		case l.reported(s.from):
+			// StreamsConfig's own check already said what becomes of it.
+		case r.outcome == kgoWarn && v != r.quiet && v != "":
+			l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; %s", s.from, shown, r.why)
+		case r.outcome == kgoError && v != r.quiet && v != "":
+			l.errorf(s.from, "remove it", "%s = %s cannot be honoured by StoatFlow's Kafka client: %s", s.from, shown, r.why)
+		}
+	}
+
+	servers := strings.Split(java["bootstrap.servers"].value, ",")
+	k.add("kgo.SeedBrokers", strings.Join(servers, ","), BootstrapServersConfig, opt(kgo.SeedBrokers(servers...)))
+	k.common()
+	k.security()
+	k.dial()
+	switch {
+	case kind.isConsumer():
+		k.consumer(eos)
+	case kind == Producer:
+		k.producer(eos)
+	case kind == Admin:
+		if s, ok := k.user("retries"); ok {
+			n, _ := strconv.Atoi(s.value)
+			k.add("kgo.RequestRetries", s.value, s.from, opt(kgo.RequestRetries(n)))
+		}
+	}
+	return k.options
+}
+
+// common maps the keys every client has.
+func (k *kgoClient) common() {
+	if s, ok := k.user("client.dns.lookup"); ok && s.value == "resolve_canonical_bootstrap_servers_only" {
+		k.l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; it connects to every address a bootstrap server's name resolves to, without canonical name lookups", s.from, s.value)
+	}
+	if s, ok := k.user("metadata.recovery.strategy"); ok && strings.EqualFold(s.value, "none") {
+		k.l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; it goes back to the bootstrap servers whenever it knows no live broker", s.from, s.value)
+	}
+	duration(k, "connections.max.idle.ms", "", "kgo.ConnIdleTimeout", kgo.ConnIdleTimeout)
+	duration(k, "metadata.max.age.ms", "", "kgo.MetadataMaxAge", kgo.MetadataMaxAge)
+	if k.kind != Producer {
+		// A producer's request.timeout.ms is the broker's wait for acks
+		// (producer below); elsewhere it bounds a request beyond its own wait.
+		duration(k, "request.timeout.ms", "", "kgo.RequestTimeoutOverhead", kgo.RequestTimeoutOverhead)
+	}
+	lo, loOK := k.user("retry.backoff.ms")
+	hi, hiOK := k.user("retry.backoff.max.ms")
+	if loOK || hiOK {
+		base, limit := k.setting("retry.backoff.ms", "100"), k.setting("retry.backoff.max.ms", "1000")
+		from := lo.from
+		if !loOK {
+			from = hi.from
+		} else if hiOK {
+			from += ", " + hi.from
+		}
+		b, m := ms(base.value), ms(limit.value)
+		k.add("kgo.RetryBackoffFn", fmt.Sprintf("exponential %s to %s, 20%% jitter", b, max(b, m)), from, opt(kgo.RetryBackoffFn(javaBackoff(b, m))))
+	}
+	if s, ok := k.java["enable.metrics.push"]; ok && s.value == "false" {
+		k.add("kgo.DisableClientMetrics", "true", origin(s, fromStreams), opt(kgo.DisableClientMetrics()))
+	}
+}
+
+// javaBackoff is the Java clients' exponential retry backoff: base·2^(n-1),
+// at most limit (when limit > base), with ±20% jitter.
+func javaBackoff(base, limit time.Duration) func(int) time.Duration {
+	return func(tries int) time.Duration {
+		d := float64(base)
+		if limit > base {
+			d = math.Min(float64(base)*math.Pow(2, float64(max(tries-1, 0))), float64(limit))
+		}
+		return time.Duration(d * (0.8 + 0.4*rand.Float64()))
+	}
+}
+
+// consumer maps the consumer keys (main, restore and global consumers).
+func (k *kgoClient) consumer(eos bool) {
+	if k.kind == MainConsumer {
+		duration(k, "session.timeout.ms", "", "kgo.SessionTimeout", kgo.SessionTimeout)
+		duration(k, "heartbeat.interval.ms", "", "kgo.HeartbeatInterval", kgo.HeartbeatInterval)
+		// The Java consumer's rebalance timeout is max.poll.interval.ms
+		// (5 minutes); franz-go's own default is one minute.
+		duration(k, "max.poll.interval.ms", "300000", "kgo.RebalanceTimeout", kgo.RebalanceTimeout)
+		k.add("kgo.DisableAutoCommit", "true", fromStreams, opt(kgo.DisableAutoCommit()))
+		k.add("kgo.Balancers", "range", fromStoat, opt(kgo.Balancers(kgo.RangeBalancer())))
+		if eos {
+			// franz-go's group consumers always fetch offsets with
+			// require_stable (its RequireStableFetchOffsets is a no-op).
+			k.add("require_stable offset fetches", "true", ProcessingGuaranteeConfig+" (always, in franz-go)", nil)
+		}
+	}
+	mpr := k.setting("max.poll.records", "500")
+	k.add("PollRecords", mpr.value, mpr.from, nil)
+	iso := k.setting("isolation.level", "read_uncommitted")
+	if iso.value == "read_committed" {
+		if iso.from == fromStreams {
+			iso.from = ProcessingGuaranteeConfig
+		}
+		k.add("kgo.FetchIsolationLevel", "read_committed", iso.from, opt(kgo.FetchIsolationLevel(kgo.ReadCommitted())))
+	} else {
+		k.add("kgo.FetchIsolationLevel", "read_uncommitted", iso.from, opt(kgo.FetchIsolationLevel(kgo.ReadUncommitted())))
+	}
+	reset := k.setting("auto.offset.reset", "latest")
+	switch v := strings.ToLower(reset.value); {
+	case v == "earliest":
+		k.add("kgo.ConsumeResetOffset", "start", reset.from, opt(kgo.ConsumeResetOffset(kgo.NewOffset().AtStart())))
+	case v == "latest":
+		k.add("kgo.ConsumeResetOffset", "end", reset.from, opt(kgo.ConsumeResetOffset(kgo.NewOffset().AtEnd())))
+	case v == "none":
+		k.add("kgo.ConsumeResetOffset", "none (an out-of-range offset is an error)", reset.from, opt(kgo.ConsumeResetOffset(kgo.NoResetOffset())))
+	default:
+		// by_duration: Java resolves the duration each time it resets;
+		// franz-go's offsets are fixed when the client is made, so a
+		// partition reset later would start at the wrong time.
+		k.l.errorf(reset.from, "use earliest, latest or none", "%s = %s cannot be honoured by StoatFlow's Kafka client: franz-go has no reset relative to the time of the reset", reset.from, reset.value)
+	}
+	if k.kind == RestoreConsumer {
+		// The end of a changelog shows only once a fetch comes back empty,
+		// and the broker holds an empty fetch for the whole wait.
+		if s, ok := k.java["fetch.max.wait.ms"]; ok {
+			k.add("kgo.FetchMaxWait", ms(s.value).String(), origin(s, fromStreams), opt(kgo.FetchMaxWait(ms(s.value))))
+		} else {
+			k.add("kgo.FetchMaxWait", (restoreFetchWait).String(), fromStoat+" (ends of changelogs show sooner)", opt(kgo.FetchMaxWait(restoreFetchWait)))
+		}
+	} else {
+		// franz-go's own default is 5 s; the Java consumer's 500 ms.
+		duration(k, "fetch.max.wait.ms", "500", "kgo.FetchMaxWait", kgo.FetchMaxWait)
+	}
+	byteSize(k, "fetch.min.bytes", "kgo.FetchMinBytes", kgo.FetchMinBytes)
+	byteSize(k, "fetch.max.bytes", "kgo.FetchMaxBytes", kgo.FetchMaxBytes)
+	byteSize(k, "max.partition.fetch.bytes", "kgo.FetchMaxPartitionBytes", kgo.FetchMaxPartitionBytes)
+	if s, ok := k.user("check.crcs"); ok && s.value == "false" {
+		k.add("kgo.DisableFetchCRCValidation", "true", s.from, opt(kgo.DisableFetchCRCValidation()))
+	}
+	if s, ok := k.user("client.rack"); ok && s.value != "" {
+		k.add("kgo.Rack", s.value, s.from, opt(kgo.Rack(s.value)))
+	}
+}
+
+// restoreFetchWait is the restore consumer's fetch wait unless the user sets
+// fetch.max.wait.ms for it (restoreFetchWaitMaxMs for librdkafka).
+const restoreFetchWait = 50 * time.Millisecond
+
+// producer maps the producer keys.
+func (k *kgoClient) producer(eos bool) {
+	acks := k.setting("acks", "all")
+	switch acks.value {
+	case "0":
+		k.add("kgo.RequiredAcks", "none", acks.from, opt(kgo.RequiredAcks(kgo.NoAck())))
+	case "1":
+		k.add("kgo.RequiredAcks", "leader", acks.from, opt(kgo.RequiredAcks(kgo.LeaderAck())))
+	default:
+		k.add("kgo.RequiredAcks", "all", acks.from, opt(kgo.RequiredAcks(kgo.AllISRAcks())))
+	}
+	idem := k.java["enable.idempotence"].value == "true"
+	if idem {
+		from := origin(k.java["enable.idempotence"], fromJava)
+		if eos && from == fromJava {
+			from = ProcessingGuaranteeConfig
+		}
+		k.add("idempotent writes", "true", from, nil)
+	} else {
+		// Off by the user's choice, or because acks or retries=0 turn it
+		// off in the Java producer (checkIdempotence).
+		from := origin(k.java["enable.idempotence"], "")
+		for _, key := range []string{"acks", "retries"} {
+			if s, ok := k.user(key); ok && from == "" {
+				from = s.from + " (no idempotence, as in the Java producer)"
+			}
+		}
+		k.add("kgo.DisableIdempotentWrite", "true", from, opt(kgo.DisableIdempotentWrite()))
+		inflight := k.setting("max.in.flight.requests.per.connection", "5")
+		n, _ := strconv.Atoi(inflight.value)
+		k.add("kgo.MaxProduceRequestsInflightPerBroker", inflight.value, inflight.from, opt(kgo.MaxProduceRequestsInflightPerBroker(n)))
+	}
+	duration(k, "linger.ms", "", "kgo.ProducerLinger", kgo.ProducerLinger)
+	duration(k, "request.timeout.ms", "30000", "kgo.ProduceRequestTimeout", kgo.ProduceRequestTimeout)
+	if s, ok := k.java["delivery.timeout.ms"]; ok && s.value == maxJavaInt32 {
+		k.add("kgo.RecordDeliveryTimeout", "none", origin(s, fromStreams), nil)
+	} else {
+		duration(k, "delivery.timeout.ms", "120000", "kgo.RecordDeliveryTimeout", kgo.RecordDeliveryTimeout)
+	}
+	if s, ok := k.user("retries"); ok && s.value != maxJavaInt32 {
+		n, _ := strconv.Atoi(s.value)
+		k.add("kgo.RecordRetries", s.value, s.from, opt(kgo.RecordRetries(n)))
+	}
+	byteSize(k, "max.request.size", "kgo.ProducerBatchMaxBytes", kgo.ProducerBatchMaxBytes)
+	if s, ok := k.user("buffer.memory"); ok {
+		n, _ := strconv.ParseInt(s.value, 10, 64)
+		k.add("kgo.MaxBufferedBytes", s.value, s.from, opt(kgo.MaxBufferedBytes(int(min(n, math.MaxInt32)))))
+	}
+	if eos {
+		tt := k.setting("transaction.timeout.ms", "60000")
+		k.add("kgo.TransactionTimeout", ms(tt.value).String(), tt.from, opt(kgo.TransactionTimeout(ms(tt.value))))
+	}
+	k.compression()
+}
+
+// compression maps compression.type and the codec's level. The Java
+// producer compresses nothing by default; franz-go would use snappy.
+func (k *kgoClient) compression() {
+	ct := k.setting("compression.type", "none")
+	codec, value := kgo.NoCompression(), ct.value
+	levelKey := ""
+	switch ct.value {
+	case "gzip":
+		codec, levelKey = kgo.GzipCompression(), "compression.gzip.level"
+	case "snappy":
+		codec = kgo.SnappyCompression()
+	case "lz4":
+		codec, levelKey = kgo.Lz4Compression(), "compression.lz4.level"
+	case "zstd":
+		codec, levelKey = kgo.ZstdCompression(), "compression.zstd.level"
+	}
+	from := ct.from
+	if s, ok := k.user(levelKey); ok {
+		n, _ := strconv.Atoi(s.value)
+		switch ct.value {
+		case "gzip":
+			codec = codec.WithLevel(n)
+		case "lz4":
+			// Java's lz4 levels run 1 to 17 (9 by default); the Go
+			// encoder's from 1 to 9.
+			codec = codec.WithLevel(int(lz4.CompressionLevel(1 << (8 + min(max(n, 1), 9)))))
+		case "zstd":
+			codec = codec.WithLevel(int(zstd.EncoderLevelFromZstd(n)))
+		}
+		value += " level " + s.value
+		from += ", " + s.from
+	}
+	k.add("kgo.ProducerBatchCompression", value, from, opt(kgo.ProducerBatchCompression(codec)))
+}
+
+// kgoOptions returns a client's options for one thread (0 for clients of the
+// instance): the shared ones and the derived ids.
+func (c *Config) kgoOptions(kind ClientKind, processID string, thread int) ClientOptions {
+	o := ClientOptions{Options: slices.Clone(c.kgo[kind])}
+	add := func(option, value, from string, build func() ([]kgo.Opt, error)) {
+		o.Options = append(o.Options, ClientOption{Option: option, Value: value, From: from, build: build})
+	}
+	clientFrom := ClientIDConfig
+	if c.ClientID == "" {
+		clientFrom = ApplicationIDConfig + " and the process id"
+	}
+	id := func(s string) { add("kgo.ClientID", s, clientFrom, opt(kgo.ClientID(s))) }
+	switch kind {
+	case MainConsumer:
+		o.Client = fmt.Sprintf("main consumer (StreamThread-%d)", thread)
+		id(c.ThreadClientID(processID, thread) + "-consumer")
+		add("kgo.ConsumerGroup", c.ApplicationID, ApplicationIDConfig, opt(kgo.ConsumerGroup(c.ApplicationID)))
+		if gi := c.groupInstance; gi.value != "" {
+			v := gi.value + "-" + strconv.Itoa(thread)
+			add("kgo.InstanceID", v, gi.from+" and the thread", opt(kgo.InstanceID(v)))
+		} else if c.StaticMembership {
+			v := processID + "-" + strconv.Itoa(thread)
+			add("kgo.InstanceID", v, StaticMembershipConfig, opt(kgo.InstanceID(v)))
+		}
+	case RestoreConsumer:
+		o.Client = fmt.Sprintf("restore consumer (StreamThread-%d)", thread)
+		id(c.ThreadClientID(processID, thread) + "-restore-consumer")
+	case GlobalConsumer:
+		o.Client = "global consumer"
+		id(c.EffectiveClientID(processID) + "-GlobalStreamThread-global-consumer")
+	case Producer:
+		o.Client = fmt.Sprintf("producer (StreamThread-%d)", thread)
+		id(c.ThreadClientID(processID, thread) + "-producer")
+		if c.ExactlyOnce() {
+			tid := c.TransactionalID(processID, thread)
+			add("kgo.TransactionalID", tid, ApplicationIDConfig+", the process id and the thread", opt(kgo.TransactionalID(tid)))
+		}
+	case Admin:
+		o.Client = "admin"
+		id(c.EffectiveClientID(processID) + "-admin")
+	}
+	slices.SortStableFunc(o.Options, func(a, b ClientOption) int { return strings.Compare(a.Option, b.Option) })
+	return o
+}
+
+// ClientOptions returns the effective franz-go settings of one client of
+// stream thread thread (ignored for the global consumer and the admin).
+func (c *Config) ClientOptions(kind ClientKind, processID string, thread int) ClientOptions {
+	return c.kgoOptions(kind, processID, thread)
+}
+
+// MainConsumerOptions returns the franz-go options of stream thread thread's
+// main consumer: group application.id, client id
+// <clientId>-StreamThread-<n>-consumer, the static member id when there is
+// one, the group timeouts, no auto commit, range balancing and, under
+// exactly_once_v2, read_committed fetches of stable offsets.
+func (c *Config) MainConsumerOptions(processID string, thread int) ([]kgo.Opt, error) {
+	return c.kgoOptions(MainConsumer, processID, thread).Opts()
+}
+
+// RestoreConsumerOptions returns the franz-go options of stream thread
+// thread's restore consumer: no group, no offset reset (an out-of-range
+// changelog offset is an error), and a 50 ms fetch wait unless the user set
+// fetch.max.wait.ms for it.
+func (c *Config) RestoreConsumerOptions(processID string, thread int) ([]kgo.Opt, error) {
+	return c.kgoOptions(RestoreConsumer, processID, thread).Opts()
+}
+
+// GlobalConsumerOptions returns the franz-go options of the global thread's
+// consumer.
+func (c *Config) GlobalConsumerOptions(processID string) ([]kgo.Opt, error) {
+	return c.kgoOptions(GlobalConsumer, processID, 0).Opts()
+}
+
+// ProducerOptions returns the franz-go options of stream thread thread's
+// producer: under exactly_once_v2 transactional id
+// <application.id>-<processID>-<n> and the transaction timeout; acks, linger,
+// compression, idempotence and the delivery timeout. It sets no partitioner:
+// the runtime chooses partitions itself.
+func (c *Config) ProducerOptions(processID string, thread int) ([]kgo.Opt, error) {
+	return c.kgoOptions(Producer, processID, thread).Opts()
+}
+
+// AdminOptions returns the franz-go options of the admin client.
+func (c *Config) AdminOptions(processID string) ([]kgo.Opt, error) {
+	return c.kgoOptions(Admin, processID, 0).Opts()
+}
