@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/VictoriaMetrics/metrics v1.45.0
-	github.com/confluentinc/confluent-kafka-go/v2 v2.11.1
 	github.com/google/btree v1.1.3
 	github.com/jcmturner/gokrb5/v8 v8.4.3
 	github.com/klauspost/compress v1.20.3
@@ -27,14 +26,12 @@ require (
 	github.com/jcmturner/dnsutils/v2 v2.0.0 // indirect
 	github.com/jcmturner/gofork v1.7.6 // indirect
 	github.com/jcmturner/rpc/v2 v2.0.3 // indirect
-	github.com/magiconair/properties v1.18.13 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
 	github.com/valyala/fastrand v1.1.0 // indirect
 	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/crypto v0.51.0 // indirect
 	golang.org/x/net v0.53.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.44.0 // indirect
 	google.golang.org/protobuf v1.36.1 // indirect
 )

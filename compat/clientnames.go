@@ -97,68 +97,10 @@ func isAnyClientName(name string) bool {
 	return commonClientNames[name] || consumerOnlyNames[name] || producerOnlyNames[name] || adminOnlyNames[name]
 }
 
-// librdkafka 2.11 properties by scope: '*' both, 'C' consumer, 'P' producer.
-var rdkGlobal = set(`
-builtin.features client.id metadata.broker.list bootstrap.servers message.max.bytes message.copy.max.bytes
-receive.message.max.bytes max.in.flight.requests.per.connection max.in.flight metadata.recovery.strategy
-metadata.recovery.rebootstrap.trigger.ms topic.metadata.refresh.interval.ms metadata.max.age.ms
-topic.metadata.refresh.fast.interval.ms topic.metadata.refresh.sparse topic.metadata.propagation.max.ms topic.blacklist
-debug socket.timeout.ms socket.send.buffer.bytes socket.receive.buffer.bytes socket.keepalive.enable socket.nagle.disable
-socket.max.fails broker.address.ttl broker.address.family socket.connection.setup.timeout.ms connections.max.idle.ms
-reconnect.backoff.ms reconnect.backoff.max.ms statistics.interval.ms log_level log.queue log.thread.name
-enable.random.seed log.connection.close internal.termination.signal api.version.request api.version.request.timeout.ms
-api.version.fallback.ms broker.version.fallback allow.auto.create.topics security.protocol ssl.cipher.suites
-ssl.curves.list ssl.sigalgs.list ssl.key.location ssl.key.password ssl.key.pem ssl.certificate.location
-ssl.certificate.pem ssl.ca.location https.ca.location https.ca.pem ssl.ca.pem ssl.ca.certificate.stores
-ssl.crl.location ssl.keystore.location ssl.keystore.password ssl.providers ssl.engine.id
-enable.ssl.certificate.verification ssl.endpoint.identification.algorithm sasl.mechanisms sasl.mechanism
-sasl.kerberos.service.name sasl.kerberos.principal sasl.kerberos.kinit.cmd sasl.kerberos.keytab
-sasl.kerberos.min.time.before.relogin sasl.username sasl.password sasl.oauthbearer.config
-enable.sasl.oauthbearer.unsecure.jwt sasl.oauthbearer.method sasl.oauthbearer.client.id
-sasl.oauthbearer.client.credentials.client.id sasl.oauthbearer.client.credentials.client.secret
-sasl.oauthbearer.client.secret sasl.oauthbearer.scope sasl.oauthbearer.extensions sasl.oauthbearer.token.endpoint.url
-sasl.oauthbearer.grant.type sasl.oauthbearer.assertion.algorithm sasl.oauthbearer.assertion.private.key.file
-sasl.oauthbearer.assertion.private.key.passphrase sasl.oauthbearer.assertion.private.key.pem
-sasl.oauthbearer.assertion.file sasl.oauthbearer.assertion.claim.aud sasl.oauthbearer.assertion.claim.exp.seconds
-sasl.oauthbearer.assertion.claim.iss sasl.oauthbearer.assertion.claim.jti.include
-sasl.oauthbearer.assertion.claim.nbf.seconds sasl.oauthbearer.assertion.claim.sub
-sasl.oauthbearer.assertion.jwt.template.file sasl.oauthbearer.metadata.authentication.type plugin.library.paths
-client.rack retry.backoff.ms retry.backoff.max.ms client.dns.lookup enable.metrics.push
-`)
-
-var rdkConsumer = set(`
-group.id group.instance.id partition.assignment.strategy session.timeout.ms heartbeat.interval.ms group.protocol.type
-group.protocol group.remote.assignor coordinator.query.interval.ms max.poll.interval.ms enable.auto.commit
-auto.commit.interval.ms enable.auto.offset.store queued.min.messages queued.max.messages.kbytes fetch.wait.max.ms
-fetch.queue.backoff.ms fetch.message.max.bytes max.partition.fetch.bytes fetch.max.bytes fetch.min.bytes
-fetch.error.backoff.ms isolation.level enable.partition.eof check.crcs auto.offset.reset consume.callback.max.messages
-`)
-
-var rdkProducer = set(`
-transactional.id transaction.timeout.ms enable.idempotence enable.gapless.guarantee queue.buffering.max.messages
-queue.buffering.max.kbytes queue.buffering.max.ms linger.ms message.send.max.retries retries
-queue.buffering.backpressure.threshold compression.codec compression.type batch.num.messages batch.size
-delivery.report.only.error sticky.partitioning.linger.ms request.required.acks acks request.timeout.ms
-message.timeout.ms delivery.timeout.ms partitioner compression.level
-`)
-
-// RdkafkaKnows reports whether librdkafka 2.11 has a property name for the
-// client kind.
-func RdkafkaKnows(k ClientKind, name string) bool {
-	if rdkGlobal[name] {
-		return true
-	}
-	if k.isConsumer() {
-		return rdkConsumer[name]
-	}
-	if k == Producer {
-		return rdkProducer[name]
-	}
-	return false
-}
-
-// secretRdkafkaKeys are librdkafka properties whose values are secrets.
-var secretRdkafkaKeys = set(`
+// secretForeignKeys are not Java client keys but names other Kafka clients
+// give their secrets (sasl.password and the like). A file that carries one
+// gets it reported as unknown, and its value is hidden all the same.
+var secretForeignKeys = set(`
 sasl.password ssl.key.password ssl.keystore.password ssl.key.pem sasl.oauthbearer.client.secret
 sasl.oauthbearer.client.credentials.client.secret sasl.oauthbearer.assertion.private.key.passphrase
 sasl.oauthbearer.assertion.private.key.pem sasl.oauthbearer.config
@@ -170,9 +112,6 @@ sasl.jaas.config ssl.key.password ssl.keystore.password ssl.truststore.password 
 sasl.oauthbearer.client.credentials.client.secret sasl.oauthbearer.assertion.private.key.passphrase
 ssl.keystore.certificate.chain ssl.truststore.certificates
 `)
-
-// IsSecretRdkafkaKey reports whether a librdkafka property holds a secret.
-func IsSecretRdkafkaKey(name string) bool { return secretRdkafkaKeys[name] }
 
 // IsSecretKey reports whether a .properties key (bare or client-prefixed) holds
 // a secret that must never be printed or logged.
@@ -186,5 +125,5 @@ func IsSecretKey(name string) bool {
 			break
 		}
 	}
-	return secretJavaKeys[name] || secretRdkafkaKeys[name]
+	return secretJavaKeys[name] || secretForeignKeys[name]
 }

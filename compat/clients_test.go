@@ -9,6 +9,19 @@ import (
 
 func newJSONLogger(w io.Writer) *slog.Logger { return slog.New(slog.NewJSONHandler(w, nil)) }
 
+// option returns the value of a client's franz-go option, and whether the
+// client has it.
+func option(c *Config, kind ClientKind, thread int, name string) (string, bool) {
+	for _, o := range c.ClientOptions(kind, "pid", thread).Options {
+		if o.Option == name {
+			return o.Value, true
+		}
+	}
+	return "", false
+}
+
+var allKinds = map[string]ClientKind{"main": MainConsumer, "restore": RestoreConsumer, "global": GlobalConsumer, "producer": Producer, "admin": Admin}
+
 // TestUnprefixedSecurityKeysReachEveryClient guards against dropping bare
 // security.protocol, ssl.* and sasl.* keys (a known JVM-product regression).
 func TestUnprefixedSecurityKeysReachEveryClient(t *testing.T) {
@@ -22,15 +35,12 @@ ssl.endpoint.identification.algorithm=
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
 	}
-	all := map[string]map[string]string{
-		"main": c.MainConsumerConfig("p", 1), "restore": c.RestoreConsumerConfig("p", 1), "global": c.GlobalConsumerConfig("p"),
-		"producer": c.ProducerConfig("p", 1), "admin": c.AdminConfig("p"),
-	}
-	for name, m := range all {
-		for k, want := range map[string]string{"security.protocol": "sasl_ssl", "sasl.mechanism": "PLAIN", "sasl.username": "u",
-			"sasl.password": "p", "ssl.ca.location": "/ca.pem", "ssl.endpoint.identification.algorithm": "none", "bootstrap.servers": "127.0.0.1:9092"} {
-			if m[k] != want {
-				t.Errorf("%s: %s = %q, want %q", name, k, m[k], want)
+	for name, kind := range allKinds {
+		for opt, want := range map[string]string{"kgo.SASL": "PLAIN user u password [hidden]",
+			"kgo.DialTLSConfig": "TLS 1.2 to TLS 1.3; trust store /ca.pem (PEM); certificate chain verified, host name not checked",
+			"kgo.SeedBrokers":   "127.0.0.1:9092"} {
+			if got, _ := option(c, kind, 1, opt); got != want {
+				t.Errorf("%s: %s = %q, want %q", name, opt, got, want)
 			}
 		}
 	}
@@ -41,19 +51,16 @@ func TestClientPrefixPrecedence(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
 	}
-	if got := c.MainConsumerConfig("p", 1)["session.timeout.ms"]; got != "30000" {
+	if got, _ := option(c, MainConsumer, 1, "kgo.SessionTimeout"); got != "30s" {
 		t.Errorf("main consumer: %s", got)
 	}
-	if got := c.RestoreConsumerConfig("p", 1)["session.timeout.ms"]; got != "20000" {
-		t.Errorf("restore consumer: %s", got)
-	}
-	if got := c.RestoreConsumerConfig("p", 1)["fetch.min.bytes"]; got != "7" {
+	if got, _ := option(c, RestoreConsumer, 1, "kgo.FetchMinBytes"); got != "7" {
 		t.Errorf("restore fetch.min.bytes: %s", got)
 	}
-	if _, ok := c.MainConsumerConfig("p", 1)["fetch.min.bytes"]; ok {
-		t.Error("restore.consumer. leaked into the main consumer")
+	if got, ok := option(c, MainConsumer, 1, "kgo.FetchMinBytes"); ok {
+		t.Errorf("restore.consumer. leaked into the main consumer: %s", got)
 	}
-	if _, ok := c.ProducerConfig("p", 1)["session.timeout.ms"]; ok {
+	if _, ok := option(c, Producer, 1, "kgo.SessionTimeout"); ok {
 		t.Error("consumer key reached the producer")
 	}
 }
@@ -63,26 +70,32 @@ func TestExactlyOnceClientOverrides(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
 	}
-	for _, m := range []map[string]string{c.MainConsumerConfig("pid", 2), c.RestoreConsumerConfig("pid", 2), c.GlobalConsumerConfig("pid")} {
-		if m["isolation.level"] != "read_committed" || m["enable.auto.commit"] != "false" {
-			t.Errorf("consumer %v", m)
+	for _, kind := range []ClientKind{MainConsumer, RestoreConsumer, GlobalConsumer} {
+		if got, _ := option(c, kind, 2, "kgo.FetchIsolationLevel"); got != "read_committed" {
+			t.Errorf("%s isolation %q", kind, got)
 		}
 	}
-	pm := c.ProducerConfig("pid", 2)
-	for k, want := range map[string]string{"enable.idempotence": "true", "transaction.timeout.ms": "10000", "transactional.id": "app-pid-2",
-		"client.id": "app-pid-StreamThread-2-producer", "linger.ms": "100", "partitioner": "murmur2_random"} {
-		if pm[k] != want {
-			t.Errorf("producer %s = %q, want %q", k, pm[k], want)
+	if got, _ := option(c, MainConsumer, 2, "kgo.DisableAutoCommit"); got != "true" {
+		t.Errorf("main consumer auto commit not disabled: %q", got)
+	}
+	for opt, want := range map[string]string{"idempotent writes": "true", "kgo.TransactionTimeout": "10s", "kgo.TransactionalID": "app-pid-2",
+		"kgo.ClientID": "app-pid-StreamThread-2-producer", "kgo.ProducerLinger": "100ms"} {
+		if got, _ := option(c, Producer, 2, opt); got != want {
+			t.Errorf("producer %s = %q, want %q", opt, got, want)
 		}
 	}
-	mm := c.MainConsumerConfig("pid", 2)
-	if mm["group.id"] != "app" || mm["client.id"] != "app-pid-StreamThread-2-consumer" || mm["auto.offset.reset"] != "earliest" {
-		t.Errorf("main consumer %v", mm)
+	for opt, want := range map[string]string{"kgo.ConsumerGroup": "app", "kgo.ClientID": "app-pid-StreamThread-2-consumer", "kgo.ConsumeResetOffset": "start"} {
+		if got, _ := option(c, MainConsumer, 2, opt); got != want {
+			t.Errorf("main consumer %s = %q, want %q", opt, got, want)
+		}
 	}
-	if got := c.RestoreConsumerConfig("pid", 2)["client.id"]; got != "app-pid-StreamThread-2-restore-consumer" {
+	if c.AutoOffsetReset() != "earliest" {
+		t.Errorf("AutoOffsetReset %q", c.AutoOffsetReset())
+	}
+	if got, _ := option(c, RestoreConsumer, 2, "kgo.ClientID"); got != "app-pid-StreamThread-2-restore-consumer" {
 		t.Errorf("restore client id %q", got)
 	}
-	if got := c.AdminConfig("pid")["client.id"]; got != "app-pid-admin" {
+	if got, _ := option(c, Admin, 0, "kgo.ClientID"); got != "app-pid-admin" {
 		t.Errorf("admin client id %q", got)
 	}
 	for _, w := range []string{
@@ -96,11 +109,11 @@ func TestExactlyOnceClientOverrides(t *testing.T) {
 		}
 	}
 	c, _ = load(t, base)
-	if _, ok := c.ProducerConfig("p", 1)["transactional.id"]; ok {
-		t.Error("transactional.id under at_least_once")
+	if _, ok := option(c, Producer, 1, "kgo.TransactionalID"); ok {
+		t.Error("transactional id under at_least_once")
 	}
-	if c.MainConsumerConfig("p", 1)["isolation.level"] != "" {
-		t.Error("isolation.level set under at_least_once")
+	if got, _ := option(c, MainConsumer, 1, "kgo.FetchIsolationLevel"); got != "read_uncommitted" {
+		t.Errorf("isolation %q under at_least_once", got)
 	}
 }
 
@@ -118,13 +131,13 @@ ssl.protocol=TLSv1.3
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
 	}
-	pm := c.ProducerConfig("p", 1)
-	if pm["queue.buffering.max.kbytes"] != "32768" || pm["message.max.bytes"] != "2097152" || pm["ssl.keystore.location"] != "/etc/k.p12" || pm["client.dns.lookup"] != "use_all_dns_ips" {
-		t.Errorf("producer %v", pm)
-	}
-	for k := range c.MainConsumerConfig("p", 1) {
-		if k == "key.deserializer" || k == "interceptor.classes" || k == "max.poll.records" || k == "ssl.protocol" {
-			t.Errorf("%s reached librdkafka", k)
+	for _, kind := range allKinds {
+		for _, o := range c.ClientOptions(kind, "pid", 1).Options {
+			for _, k := range []string{"key.deserializer", "interceptor.classes", "ssl.protocol", "ssl.keystore"} {
+				if strings.Contains(o.From, k) {
+					t.Errorf("%s reached the %s: %v", k, kind, o)
+				}
+			}
 		}
 	}
 	var msgs []string
@@ -146,42 +159,28 @@ func TestEOSConsumersReadCommittedEvenWhenPrefixed(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
 	}
-	for name, m := range map[string]map[string]string{"main": c.MainConsumerConfig("p", 1), "restore": c.RestoreConsumerConfig("p", 1), "global": c.GlobalConsumerConfig("p")} {
-		if m["isolation.level"] != "read_committed" {
-			t.Errorf("%s consumer isolation.level = %q", name, m["isolation.level"])
+	for _, kind := range []ClientKind{MainConsumer, RestoreConsumer, GlobalConsumer} {
+		if got, _ := option(c, kind, 1, "kgo.FetchIsolationLevel"); got != "read_committed" {
+			t.Errorf("%s isolation = %q", kind, got)
 		}
 	}
 	if n := len(diags.Warnings()); n != 3 {
 		t.Errorf("%d warnings, want 3: %v", n, diags)
 	}
 	c, _ = load(t, base+"main.consumer.isolation.level=read_committed\n")
-	if c.MainConsumerConfig("p", 1)["isolation.level"] != "read_committed" {
+	if got, _ := option(c, MainConsumer, 1, "kgo.FetchIsolationLevel"); got != "read_committed" {
 		t.Error("user read_committed under at_least_once lost")
 	}
 }
 
-// TestRestoreConsumerConfigIsWhatTheThreadUses pins the settings the stream
-// thread's restore consumer needs; the thread passes this map unchanged, so
-// `sidecar config` prints what runs.
-func TestRestoreConsumerConfigIsWhatTheThreadUses(t *testing.T) {
-	c, diags := load(t, base)
+// TestRestoreConsumerOptionsAreWhatTheThreadUses pins the settings the stream
+// thread's restore consumer needs; the thread builds its client from the same
+// options `sidecar config` prints.
+func TestRestoreConsumerOptionsAreWhatTheThreadUses(t *testing.T) {
+	// A user's fetch wait for the restore consumer wins over StoatFlow's 50 ms.
+	c, diags := load(t, base+"restore.consumer.fetch.max.wait.ms=200\n")
 	if diags.HasErrors() {
 		t.Fatal(diags.Errors())
-	}
-	m := c.RestoreConsumerConfig("pid", 3)
-	for k, want := range map[string]string{"group.id": "app-restore", "enable.partition.eof": "true", "fetch.wait.max.ms": "50",
-		"auto.offset.reset": "error", "enable.auto.commit": "false", "client.id": "app-pid-StreamThread-3-restore-consumer"} {
-		if m[k] != want {
-			t.Errorf("restore consumer %s = %q, want %q", k, m[k], want)
-		}
-	}
-	if _, ok := m["group.instance.id"]; ok {
-		t.Errorf("restore consumer has a group.instance.id: %v", m)
-	}
-	// A user's fetch wait for the restore consumer wins over StoatFlow's 50 ms.
-	c, _ = load(t, base+"restore.consumer.fetch.max.wait.ms=200\n")
-	if got := c.RestoreConsumerConfig("pid", 1)["fetch.wait.max.ms"]; got != "200" {
-		t.Errorf("restore.consumer.fetch.max.wait.ms=200 gave fetch.wait.max.ms=%q", got)
 	}
 	var b strings.Builder
 	if err := c.WriteClientConfigs(&b, "pid"); err != nil {

@@ -131,9 +131,10 @@ func TestProducerIdempotenceAsKafkaProducer(t *testing.T) {
 				t.Errorf("%s under %s: errors %q; the Kafka producer accepts it", set, guarantee, errs)
 				return
 			}
-			got := "ok idempotence=" + strconv.FormatBool(c.ProducerConfig("p", 1)["enable.idempotence"] == "true")
+			_, off := option(c, Producer, 1, "kgo.DisableIdempotentWrite")
+			got := "ok idempotence=" + strconv.FormatBool(!off)
 			if got != want {
-				t.Errorf("%s under %s: librdkafka %s, want %s", set, guarantee, got, want)
+				t.Errorf("%s under %s: franz-go %s, want %s", set, guarantee, got, want)
 			}
 		}
 		kvs := strings.Split(set, ";")

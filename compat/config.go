@@ -183,15 +183,14 @@ type Config struct {
 	values map[string]Value
 	// invalid holds the keys whose values were refused; the printer marks them.
 	invalid map[string]bool
-	// clients holds the librdkafka settings shared by all instances of a
-	// client kind; the per-thread methods add the derived ids.
-	clients map[ClientKind]map[string]string
 	// kgo holds the franz-go options shared by all instances of a client
 	// kind; kgoOptions adds the derived ids.
 	kgo map[ClientKind][]ClientOption
 	// groupInstance is the user's group.instance.id of the main consumer,
 	// to which each thread's index is appended.
 	groupInstance clientSetting
+	// autoOffsetReset is the main consumer's auto.offset.reset, lower case.
+	autoOffsetReset string
 }
 
 // EffectiveClientID returns client.id, or <ApplicationID>-<processID> when it is empty.

@@ -2,6 +2,8 @@ package compat
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -9,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/stoatflow/stoatflow/properties"
 )
@@ -125,11 +131,74 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 			t.Errorf("secret %q appears in output", s)
 		}
 	}
-	// The secrets are still there for the clients to use.
-	m := c.ProducerConfig(testProcessID, 1)
-	if m["sasl.password"] != "Sup3r-S3cret-Jaas" || m["ssl.keystore.password"] != "Keyst0re-S3cret" || c.HTTPAuthToken.Value() != "Http-T0ken-S3cret" {
-		t.Errorf("secrets lost: %v", m)
+	// The secrets are still there for the clients to use: the producer's
+	// SCRAM exchange proves the password (the same client proof as a SCRAM
+	// client given the password and the same nonce).
+	if c.HTTPAuthToken.Value() != "Http-T0ken-S3cret" {
+		t.Error("HTTP token lost")
 	}
+	if got, want := scramFinals(t, c, scram.Auth{User: "orders-enricher", Pass: "Sup3r-S3cret-Jaas"}); got != want {
+		t.Errorf("SCRAM password lost: client-final %q, want %q", got, want)
+	}
+}
+
+// scramFinals runs the producer's SCRAM-SHA-512 exchange against a fixed
+// server-first message, then ref's with the nonce the producer's mechanism
+// chose, and returns both client-final messages.
+func scramFinals(t *testing.T, c *Config, ref scram.Auth) (string, string) {
+	t.Helper()
+	var o ClientOption
+	for _, op := range c.ClientOptions(Producer, testProcessID, 1).Options {
+		if op.Option == "kgo.SASL" {
+			o = op
+		}
+	}
+	if o.build == nil {
+		t.Fatal("producer has no kgo.SASL option")
+	}
+	cl, err := kgo.NewClient(append(mustBuild(t, o), kgo.SeedBrokers("127.0.0.1:1"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	mechs, _ := cl.OptValue(kgo.SASL).([]sasl.Mechanism)
+	if len(mechs) != 1 {
+		t.Fatalf("SASL mechanisms %v", mechs)
+	}
+	mech := mechs[0]
+	sess, first, err := mech.Authenticate(context.Background(), "broker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce := string(first[strings.Index(string(first), ",r=")+3:])
+	raw, err := base64.RawStdEncoding.DecodeString(nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.Nonce = raw
+	refSess, _, err := ref.AsSha512Mechanism().Authenticate(context.Background(), "broker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverFirst := []byte("r=" + nonce + "srv,s=" + base64.StdEncoding.EncodeToString([]byte("fixed-salt")) + ",i=4096")
+	var finals [2]string
+	for i, s := range []sasl.Session{sess, refSess} {
+		_, final, err := s.Challenge(serverFirst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		finals[i] = string(final)
+	}
+	return finals[0], finals[1]
+}
+
+func mustBuild(t *testing.T, o ClientOption) []kgo.Opt {
+	t.Helper()
+	opts, err := o.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
 }
 
 // TestStreamsConfigBlockMatchesKafkaStreams compares the printed block with

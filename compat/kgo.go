@@ -314,7 +314,7 @@ func (k *kgoClient) consumer(eos bool) {
 }
 
 // restoreFetchWait is the restore consumer's fetch wait unless the user sets
-// fetch.max.wait.ms for it (restoreFetchWaitMaxMs for librdkafka).
+// fetch.max.wait.ms for it.
 const restoreFetchWait = 50 * time.Millisecond
 
 // producer maps the producer keys.
@@ -424,12 +424,12 @@ func (c *Config) kgoOptions(kind ClientKind, processID string, thread int) Clien
 		o.Client = fmt.Sprintf("main consumer (StreamThread-%d)", thread)
 		id(c.ThreadClientID(processID, thread) + "-consumer")
 		add("kgo.ConsumerGroup", c.ApplicationID, ApplicationIDConfig, opt(kgo.ConsumerGroup(c.ApplicationID)))
-		if gi := c.groupInstance; gi.value != "" {
-			v := gi.value + "-" + strconv.Itoa(thread)
-			add("kgo.InstanceID", v, gi.from+" and the thread", opt(kgo.InstanceID(v)))
-		} else if c.StaticMembership {
-			v := processID + "-" + strconv.Itoa(thread)
-			add("kgo.InstanceID", v, StaticMembershipConfig, opt(kgo.InstanceID(v)))
+		if v := c.GroupInstanceID(processID, thread); v != "" {
+			from := StaticMembershipConfig
+			if c.groupInstance.value != "" {
+				from = c.groupInstance.from + " and the thread"
+			}
+			add("kgo.InstanceID", v, from, opt(kgo.InstanceID(v)))
 		}
 	case RestoreConsumer:
 		o.Client = fmt.Sprintf("restore consumer (StreamThread-%d)", thread)

@@ -60,27 +60,6 @@ func writeBlock(w io.Writer, name string, keys []*Key, vals map[string]Value, in
 	return err
 }
 
-// WriteClientConfig writes one librdkafka client configuration in the same
-// format under the given title, with every secret shown as [hidden].
-func WriteClientConfig(w io.Writer, title string, m map[string]string) error {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteString(title + " values: \n")
-	for _, k := range keys {
-		v := m[k]
-		if IsSecretRdkafkaKey(k) {
-			v = "[hidden]"
-		}
-		b.WriteString("\t" + k + " = " + v + "\n")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 // WriteClientConfigs writes the franz-go options of every client the runtime
 // creates, for processID, with secrets hidden: thread 1's main consumer,
 // restore consumer and producer (the other threads' differ only in their ids)

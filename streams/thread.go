@@ -165,7 +165,7 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 		return nil, fmt.Errorf("producer: %w", err)
 	}
 	t.committer = &txn.Committer{Producer: t.producer, Group: cfg.ApplicationID, EOS: cfg.ExactlyOnce()}
-	if id := cfg.MainConsumerConfig(s.processID, idx)["group.instance.id"]; id != "" {
+	if id := cfg.GroupInstanceID(s.processID, idx); id != "" {
 		t.committer.InstanceID = &id
 	}
 	hasGlobal := false
@@ -1270,8 +1270,8 @@ func (t *streamThread) resetOffsets(parts []tpKey) (map[tpKey]int64, error) {
 	adm := kadm.NewClient(t.consumer)
 	var listed kadm.ListedOffsets
 	var err error
-	switch t.s.cfg.MainConsumerConfig(t.s.processID, t.idx)["auto.offset.reset"] {
-	case "latest", "largest", "end":
+	switch t.s.cfg.AutoOffsetReset() {
+	case "latest":
 		listed, err = t.listEnds(ctx, adm, names)
 	default:
 		listed, err = adm.ListStartOffsets(ctx, names...)
