@@ -183,8 +183,8 @@ func (l *loader) checkProducer(user map[string]clientSetting, eos bool) {
 // producers too. A producer that asks for it (exactly_once_v2 always does)
 // must keep acks=all and retries > 0; otherwise such settings turn it off.
 // Whenever it is on, max.in.flight.requests.per.connection must be at most
-// 5. librdkafka, off by default, gets enable.idempotence=true wherever the
-// Java producer would be idempotent.
+// 5. The franz-go producer is idempotent exactly where the Java producer
+// would be.
 func (l *loader) checkIdempotence(java map[string]clientSetting) {
 	asked, explicit := java["enable.idempotence"]
 	if explicit && asked.value != "true" {

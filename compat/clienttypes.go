@@ -14,7 +14,7 @@ import (
 // ConsumerConfig and AdminClientConfig of Kafka 4.4; a key has one type in
 // all three), so a bad client value is reported with its position at
 // start-up, in the words the Java client would use, instead of failing later
-// inside librdkafka. STRING keys are left out: their values pass as written,
+// inside the Kafka client. STRING keys are left out: their values pass as written,
 // trimmed as Java trims them.
 var clientTypes = func() map[string]Type {
 	m := map[string]Type{}
@@ -176,7 +176,7 @@ func parseJavaDuration(text string) (nanos *big.Int, ok bool) {
 }
 
 // normalizeClientValue parses a Java client value as the Java client would and
-// renders it for librdkafka (trimmed, booleans lower-case, lists joined with
+// renders it for the franz-go mapping (trimmed, booleans lower-case, lists joined with
 // commas). It returns Kafka's message, and a hint, when the Java client would
 // refuse it.
 func normalizeClientValue(name, raw string) (string, string, error) {

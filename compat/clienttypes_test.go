@@ -104,7 +104,7 @@ func TestClientValuesCheckedAsKafkaClientsCheckThem(t *testing.T) {
 // TestProducerIdempotenceAsKafkaProducer loads each set of producer settings
 // of testdata/clients/producer-sets.tsv and expects the Kafka 4.4 producer's
 // verdict (printed by ClientConfigFacts.java): its message, or whether it is
-// idempotent, which librdkafka must then be told. Under exactly_once_v2,
+// idempotent, which the franz-go producer must then be (no kgo.DisableIdempotentWrite). Under exactly_once_v2,
 // where Kafka Streams sets enable.idempotence=true, the sets that set it
 // explicitly must give the same verdict without it.
 func TestProducerIdempotenceAsKafkaProducer(t *testing.T) {

@@ -145,8 +145,8 @@ type Config struct {
 	// UpgradeFrom (upgrade.from; default "").
 	UpgradeFrom string
 	// MaxPollRecords is what the main consumer's max.poll.records resolves to
-	// (consumer./main.consumer. prefixes apply; default 1000). librdkafka has no
-	// such setting, so the engine bounds its own batches with it.
+	// (consumer./main.consumer. prefixes apply; default 1000). The engine
+	// bounds its own batches (PollRecords) with it.
 	MaxPollRecords int
 
 	// Topology names the registered Go topology to run (stoatflow.topology; default "").

@@ -120,7 +120,8 @@ type keyUse struct {
 	// either name.
 	sameAs string
 	// client: the key is a client setting; the sample must change the
-	// librdkafka settings of at least one client.
+	// franz-go options of at least one client, unless kgoRules says it has no
+	// effect on a Go client.
 	client bool
 	// warned: StoatFlow does not honour the sample; Load must report it as
 	// for fieldUse.warn.

@@ -506,7 +506,7 @@ func (l *loader) fill(c *Config) {
 	classSetting(l, RocksDBConfigSetterConfig, map[string]struct{}{}, struct{}{}, SeverityWarning,
 		"StoatFlow ignores it; tune RocksDB with stoatflow.rocksdb.write-buffer-bytes and stoatflow.store.<store>.rocksdb.write-buffer-bytes")
 	classSetting(l, "default.client.supplier", map[string]struct{}{"org.apache.kafka.streams.processor.internals.DefaultKafkaClientSupplier": {}}, struct{}{}, SeverityWarning,
-		"StoatFlow ignores it: its clients are librdkafka clients configured from this file")
+		"StoatFlow ignores it: its clients are franz-go clients configured from this file")
 	classSetting(l, "processor.wrapper.class", map[string]struct{}{"org.apache.kafka.streams.processor.internals.NoOpProcessorWrapper": {}}, struct{}{}, SeverityWarning,
 		"StoatFlow ignores it (Kafka Streams also needs it passed to the StreamsBuilder to apply); wrap processors in the Go topology instead")
 

@@ -40,7 +40,7 @@ var notHonouredKeys = []notHonoured{
 	{key: "max.warmup.replicas", sev: SeverityWarning,
 		instead: "StoatFlow assigns tasks without warm-up replicas: a task moves at once and restores its state from the changelog before it processes"},
 	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
-		instead: "StoatFlow's librdkafka clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
+		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "metrics.num.samples", sev: SeverityWarning,
 		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
 	{key: "metrics.recording.level", sev: SeverityWarning,
@@ -64,7 +64,7 @@ var notHonouredKeys = []notHonoured{
 	{key: "state.cleanup.dir.max.age.ms", sev: SeverityWarning,
 		instead: "StoatFlow deletes no old state directories at start-up: they stay under state.dir until removed by hand"},
 	{key: "task.timeout.ms", sev: SeverityWarning,
-		instead: "StoatFlow has no per-task timeout: librdkafka retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
+		instead: "StoatFlow has no per-task timeout: franz-go retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
 	{key: "topology.description.push.enabled", sev: SeverityWarning,
 		instead: "StoatFlow uses the classic rebalance protocol, under which no topology description is pushed, so the setting changes nothing"},
 

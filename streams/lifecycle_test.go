@@ -260,7 +260,7 @@ func (c *openCounter) OnTaskOpened(int, kstreams.TaskID)                { c.open
 
 // An assignment can reach the main consumer after the thread's last poll,
 // while Close is under way. The thread is leaving the group then: it opens
-// no task for it (that would wait for committed offsets librdkafka never
+// no task for it (that would wait for committed offsets the client never
 // fetches once the consumer closes), it hands the assignment back while the
 // group can still answer (an assign call the group never answers blocks for
 // good), and Close returns with the state directory released.

@@ -169,7 +169,7 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 		return fmt.Errorf("stopped: %v", ks.Err())
 	}
 	// How much of the process's memory the Go runtime holds; the rest of
-	// the RSS is librdkafka's and RocksDB's.
+	// the RSS is RocksDB's C memory.
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("GOMEM %d %d\n", ms.Sys-ms.HeapReleased, ms.HeapInuse)

@@ -240,7 +240,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		}
 		if sf := find(aggs, wl, engStoat); sf != nil && len(gm) > 0 {
 			b.notes = append(b.notes, fmt.Sprintf("%s: the Go runtime held %.0f MiB of StoatFlow's %.0f MiB peak RSS (medians); "+
-				"the rest is librdkafka's and RocksDB's", wl, median(gm)/(1<<20), sf.rss/(1<<20)))
+				"the rest is RocksDB's (C memory)", wl, median(gm)/(1<<20), sf.rss/(1<<20)))
 		}
 	}
 	if len(b.notes) > 0 {
