@@ -149,6 +149,16 @@ func (s *TimestampedKeyValueStore) flushWrite(e *cacheEntry) (bool, error) {
 	if old == nil && e.value == nil {
 		return false, nil
 	}
+	e.old = nil
+	if old != nil { // the old value a table forwards with the flushed one
+		_, raw, err := s.splitTimestamped(old)
+		if err != nil {
+			return false, err
+		}
+		if e.old, err = s.val.DeserializeAny(s.topic, raw); err != nil {
+			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
+		}
+	}
 	return true, s.write(e.kb, e.value, e.ts)
 }
 
