@@ -39,6 +39,7 @@ public final class Main {
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
+        APPS.put("tableops", TableOps::topology);
     }
 
     private Main() {
