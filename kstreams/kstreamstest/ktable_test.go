@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
@@ -178,5 +179,40 @@ func TestStreamToTable(t *testing.T) {
 	check(t, "lower", d.Records("lower"), []kv{{"a", []byte("1"), 1}, {"a", []byte("x"), 2}, {"a", nil, 4}, {"b", []byte("x"), 5}})
 	if got := len(d.Dropped()); got != 1 {
 		t.Errorf("dropped %d records, want 1 (the null key): %+v", got, d.Dropped())
+	}
+}
+
+// A windowed aggregation always holds the old aggregate, so a filter over it
+// (KTableFilter asks its parent for old values) forwards nothing while a
+// window's count has not passed yet, rather than a tombstone per update.
+func TestTableFilterOverWindowedCounts(t *testing.T) {
+	atLeastTwo := func(_ kstreams.Windowed[string], n int64) bool { return n >= 2 }
+	show := func(k kstreams.Windowed[string], n int64) (string, string) {
+		return k.Key + "@" + strconv.FormatInt(k.Window.Start, 10), strconv.FormatInt(n, 10)
+	}
+	for _, caching := range []bool{false, true} {
+		b := kstreams.NewStreamsBuilder()
+		src := stringStream(b, "in")
+		timed := kstreams.WindowedBy(src.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second)).Count()
+		kstreams.Map(timed.Filter(atLeastTwo).ToStream(), show).To("timed")
+		sessions := kstreams.WindowedBySession(kstreams.GroupBy(src, func(k, _ string) string { return k }),
+			kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)).Count()
+		kstreams.Map(sessions.Filter(atLeastTwo).ToStream(), show).To("sessions")
+		cfg := stringDefaults
+		cfg.Caching = caching
+		d := build(t, b, cfg)
+		for _, r := range []struct {
+			k  string
+			ts int64
+		}{{"A", 0}, {"A", 1000}, {"B", 2000}, {"A", 3000}, {"A", 60000}} {
+			if err := d.Pipe("in", []byte(r.k), []byte("x"), r.ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(t, "timed", d.Records("timed"), []kv{{"A@0", []byte("2"), 1000}, {"A@0", []byte("3"), 3000}})
+		// The merge of [0,0] into [0,1000] retracts a count of 1 (never passed):
+		// nothing; [0,1000] is retracted when A@3000 merges it, with a count of
+		// 2 that passed: a tombstone.
+		check(t, "sessions", d.Records("sessions"), []kv{{"A@0", []byte("2"), 1000}, {"A@0", nil, 1000}, {"A@0", []byte("3"), 3000}})
 	}
 }
