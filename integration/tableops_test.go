@@ -94,3 +94,72 @@ func TestTableOpsMatchKafkaStreams(t *testing.T) {
 	})
 	checkTombstones(t, out, nulls, values)
 }
+
+// TestWindowedTableFilterMatchKafkaStreams: filters over a tumbling-window
+// count and a session count on both engines. The aggregations send their
+// old counts to the filters, so a window whose count has not reached two is
+// never deleted downstream, and a merged session whose count had passed is
+// (a tombstone); a null-key record is dropped.
+func TestWindowedTableFilterMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := str("a"), str("b")
+	x := str("x")
+	events := []tombstoneEvent{{a, x, 0}, {a, x, 1}, {b, x, 2}, {a, x, 3}, {a, x, 12}, {a, x, 14}, {a, x, 16},
+		{b, x, 30}, {b, x, 31}, {nil, x, 32}, {a, x, 50}}
+	// Tumbling windows of ten seconds: an output whenever a count reaches two
+	// or more (a count that passed never falls back).
+	windows := map[string]int{}
+	type session struct{ start, end, n int64 }
+	sessions := map[string][]session{}
+	outputs, nulls, timedLog, sessionLog := 0, 0, 0, 0
+	var values []string
+	var recs []testkafka.Record
+	for _, e := range events {
+		recs = append(recs, e.record())
+		if e.key == nil {
+			continue
+		}
+		ts := epochBase + e.sec*1000
+		start := ts - ts%10000
+		w := fmt.Sprintf("%s@%d", *e.key, start)
+		windows[w]++
+		timedLog++
+		if windows[w] >= 2 {
+			outputs++
+			values = append(values, fmt.Sprintf("t:%s=%d", w, windows[w]))
+		}
+		merged := session{ts, ts, 1}
+		var keep []session
+		for _, s := range sessions[*e.key] {
+			if s.end >= ts-5000 && s.start <= ts+5000 {
+				merged.start, merged.end, merged.n = min(merged.start, s.start), max(merged.end, s.end), merged.n+s.n
+				sessionLog++ // the merged session is removed
+				if s.n >= 2 {
+					outputs++
+					nulls++
+				}
+			} else {
+				keep = append(keep, s)
+			}
+		}
+		sessions[*e.key] = append(keep, merged)
+		sessionLog++
+		if merged.n >= 2 {
+			outputs++
+			values = append(values, fmt.Sprintf("s:%s@%d=%d", *e.key, merged.start, merged.n))
+		}
+	}
+	if nulls != 2 || outputs != 12 {
+		t.Fatalf("the model expects 12 outputs with 2 tombstones, got %d and %d", outputs, nulls)
+	}
+	out := runDifferential(t, diffCase{
+		app: tableops.WindowedName, props: filepath.Join(root, "examples", "tableops", "streams.properties"),
+		input: recs, outputs: outputs,
+		changelogs: map[string]int{"KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog": timedLog,
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000006-changelog": sessionLog},
+	})
+	checkTombstones(t, out, nulls, values)
+}

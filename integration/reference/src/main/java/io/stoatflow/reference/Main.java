@@ -40,6 +40,7 @@ public final class Main {
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
+        APPS.put("tableopswindowed", TableOpsWindowed::topology);
     }
 
     private Main() {
