@@ -351,11 +351,15 @@ func (k *kgoClient) producer(eos bool) {
 	}
 	duration(k, "linger.ms", "", "kgo.ProducerLinger", kgo.ProducerLinger)
 	duration(k, "request.timeout.ms", "30000", "kgo.ProduceRequestTimeout", kgo.ProduceRequestTimeout)
-	if s, ok := k.java["delivery.timeout.ms"]; ok && s.value == maxJavaInt32 {
-		k.add("kgo.RecordDeliveryTimeout", "none", origin(s, fromStreams), nil)
-	} else {
-		duration(k, "delivery.timeout.ms", "120000", "kgo.RecordDeliveryTimeout", kgo.RecordDeliveryTimeout)
+	// franz-go times a record out by its Timestamp, and a stream's records
+	// carry their event time, which may be far in the past: any bound would
+	// fail such records at once. So no record times out; a produce request
+	// is still bounded by request.timeout.ms and retried.
+	if s, ok := k.user("delivery.timeout.ms"); ok && s.value != maxJavaInt32 {
+		k.l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) would time a record out by its timestamp, which in a stream is the event time, so records never time out", s.from, s.value)
 	}
+	dt := k.setting("delivery.timeout.ms", "120000")
+	k.add("kgo.RecordDeliveryTimeout", "none (franz-go would measure it from the record's event time)", dt.from, nil)
 	if s, ok := k.user("retries"); ok && s.value != maxJavaInt32 {
 		n, _ := strconv.Atoi(s.value)
 		k.add("kgo.RecordRetries", s.value, s.from, opt(kgo.RecordRetries(n)))

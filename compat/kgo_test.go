@@ -182,7 +182,7 @@ func TestMappedKeysReachTheOptions(t *testing.T) {
 		{"producer.compression.type=gzip\nproducer.compression.gzip.level=2\n", Producer, "kgo.ProducerBatchCompression", "gzip level 2"},
 		{"producer.compression.type=lz4\nproducer.compression.lz4.level=12\n", Producer, "kgo.ProducerBatchCompression", "lz4 level 12"},
 		{"producer.compression.type=snappy\n", Producer, "kgo.ProducerBatchCompression", "snappy"},
-		{"producer.delivery.timeout.ms=60000\n", Producer, "kgo.RecordDeliveryTimeout", "1m0s"},
+		{"producer.delivery.timeout.ms=60000\n", Producer, "kgo.RecordDeliveryTimeout", "none (franz-go would measure it from the record's event time)"},
 		{"producer.linger.ms=5\n", Producer, "kgo.ProducerLinger", "5ms"},
 		{"producer.enable.idempotence=false\nproducer.max.in.flight.requests.per.connection=2\n", Producer, "kgo.MaxProduceRequestsInflightPerBroker", "2"},
 		{"producer.max.request.size=2097152\n", Producer, "kgo.ProducerBatchMaxBytes", "2097152"},
@@ -241,7 +241,7 @@ func TestKgoDefaultsFollowTheJavaClients(t *testing.T) {
 	want := map[ClientKind]map[string]string{
 		MainConsumer:    {"kgo.FetchMaxWait": "500ms", "kgo.RebalanceTimeout": "5m0s", "kgo.ConsumeResetOffset": "start", "PollRecords": "1000", "kgo.DisableAutoCommit": "true", "kgo.InstanceID": "pid-1"},
 		RestoreConsumer: {"kgo.FetchMaxWait": "50ms", "kgo.ConsumeResetOffset": "none (an out-of-range offset is an error)"},
-		Producer:        {"kgo.ProducerBatchCompression": "none", "kgo.RecordDeliveryTimeout": "2m0s", "kgo.ProducerLinger": "100ms", "kgo.RequiredAcks": "all", "idempotent writes": "true"},
+		Producer:        {"kgo.ProducerBatchCompression": "none", "kgo.RecordDeliveryTimeout": "none (franz-go would measure it from the record's event time)", "kgo.ProducerLinger": "100ms", "kgo.RequiredAcks": "all", "idempotent writes": "true"},
 	}
 	for kind, opts := range want {
 		got := map[string]string{}
@@ -267,7 +267,7 @@ func TestKgoDefaultsFollowTheJavaClients(t *testing.T) {
 				t.Errorf("EOS transaction timeout %s", o.Value)
 			}
 		case "kgo.RecordDeliveryTimeout":
-			if o.Value != "none" {
+			if o.Value != "none (franz-go would measure it from the record's event time)" {
 				t.Errorf("EOS delivery timeout %s", o.Value)
 			}
 		case "kgo.TransactionalID":
