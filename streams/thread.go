@@ -1090,7 +1090,13 @@ func (t *streamThread) maybeCommit(force bool) error {
 	case errors.As(err, &sce):
 		return err
 	case errors.Is(err, txn.ErrAbortable) || errors.Is(err, txn.ErrFenced):
-		t.log.Warn("commit failed; transaction aborted, tasks rewind to their last commit", "err", err)
+		if t.s.cfg.ExactlyOnce() {
+			t.log.Warn("commit failed; transaction aborted, tasks rewind to their last commit", "err", err)
+		} else {
+			// No transaction under at_least_once: the epoch's output may be
+			// partly written, and is written again after the rewind.
+			t.log.Warn("commit failed; tasks rewind to their last commit and reprocess from it", "err", err)
+		}
 		return t.rewind(errors.Is(err, txn.ErrFenced))
 	default:
 		return err

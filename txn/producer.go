@@ -22,10 +22,10 @@ var (
 	// tasks have migrated: drop every overlay, close the tasks without
 	// committing, and rejoin. Kafka Streams calls this TaskMigratedException.
 	ErrFenced = errors.New("txn: producer fenced by a newer instance")
-	// ErrAbortable: the transaction failed and must be aborted; the producer
-	// stays usable. Overlays are dropped and the tasks rewind to their last
-	// committed offsets.
-	ErrAbortable = errors.New("txn: transaction failed and was aborted")
+	// ErrAbortable: the epoch failed (under exactly_once_v2 its transaction
+	// must be aborted); the producer stays usable. Overlays are dropped and
+	// the tasks rewind to their last committed offsets.
+	ErrAbortable = errors.New("txn: epoch failed and was abandoned (under exactly_once_v2 its transaction aborted)")
 	// ErrFatal: the producer cannot be used any more.
 	ErrFatal = errors.New("txn: fatal producer error")
 	// ErrClosed is returned by every call on a Producer after Close.
