@@ -49,6 +49,7 @@ type cacheEntry struct {
 	start   int64        // window stores
 	win     serde.Window // session stores
 	value   any          // the value as the processor saw it; nil deletes
+	old     any          // at a flush: the value the store held before it
 	ts      int64        // timestamp of the value (timestamped stores)
 	ctxTs   int64        // timestamp of the record that wrote it
 	headers []Header

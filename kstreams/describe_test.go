@@ -29,6 +29,30 @@ func wordCount(opts ...kstreams.AggOption[string, int64]) *kstreams.StreamsBuild
 }
 
 var describeCases = map[string]func() *kstreams.StreamsBuilder{
+	"ktable-ops": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		t := kstreams.Table(b, "tin", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		f := t.Filter(func(string, string) bool { return true }).
+			FilterNot(func(string, string) bool { return false }, kstreams.MaterializedAs[string, string]("not-store"))
+		m := kstreams.MapTableValues(f, func(string, string) int32 { return 1 }, kstreams.Named("mv"))
+		m2 := kstreams.MapTableValues(m, func(string, int32) string { return "x" },
+			kstreams.Materialized[string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}})
+		m2.Filter(func(string, string) bool { return true }, kstreams.Named("f2")).ToStream().To("tout")
+		t2 := kstreams.Table(b, "tin2", kstreams.Consumed[string, string]{}, kstreams.MaterializedAs[string, string]("src-store"))
+		kstreams.MapTableValues(t2, func(_, v string) string { return v }, kstreams.MaterializedAs[string, string]("mv-store")).
+			ToStream(kstreams.Named("ts")).To("tout2")
+		return b
+	},
+	"totable": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		s := kstreams.Stream(b, []string{"sin"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		s.ToTable().ToStream().To("sout1")
+		byValue := func(_, v string) string { return v }
+		kstreams.SelectKey(s, byValue).ToTable(kstreams.Named("keyed"), kstreams.MaterializedAs[string, string]("keyed-store")).
+			Filter(func(string, string) bool { return true }, kstreams.MaterializedAs[string, string]("f-store")).ToStream().To("sout2")
+		kstreams.SelectKey(s, byValue).ToTable().ToStream().To("sout3")
+		return b
+	},
 	"wordcount": func() *kstreams.StreamsBuilder { return wordCount() },
 	"wordcount-materialized": func() *kstreams.StreamsBuilder {
 		return wordCount(kstreams.MaterializedAs[string, int64]("counts-store"))

@@ -25,6 +25,9 @@ const (
 	prefixReduce        = "KSTREAM-REDUCE-"
 	prefixTableSource   = "KTABLE-SOURCE-"
 	prefixToStream      = "KTABLE-TOSTREAM-"
+	prefixTableFilter   = "KTABLE-FILTER-"
+	prefixTableMapVals  = "KTABLE-MAPVALUES-"
+	prefixToTable       = "KSTREAM-TOTABLE-"
 	prefixProcessor     = "KSTREAM-PROCESSOR-"
 	prefixMerge         = "KSTREAM-MERGE-"
 	repartitionSuffix   = "-repartition"
@@ -217,12 +220,13 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	if materialized {
 		store = storeName
 	}
-	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store)})
+	old := sourceOldValues(store)
+	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store, old)})
 	if materialized {
 		b.fail(b.topo.addStore(kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
 		b.fail(b.topo.connectStore(tableName, storeName))
 	}
-	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store}
+	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: old}
 }
 
 func kvStoreSpec(name string, st StoreType, noLog bool, logCfg map[string]string, noCache bool, key, val serdeSpec) *StoreSpec {
@@ -505,10 +509,11 @@ func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
-	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
+	old := aggregateOldValues()
+	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
 		func() any { return int64(0) },
 		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }))
-	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
 }
 
 // Count is g.Count, as a function.
@@ -528,14 +533,15 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 	key, val := orSpec(o.mat.KeySerde, g.key), viewSpec(g.view, o.mat.ValueSerde, g.val)
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
 	arg, view := valueArg[V](g.view), g.view
-	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, nil,
+	old := aggregateOldValues()
+	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, old, nil,
 		func(_ any, v any, agg any) any {
 			// kvAggregate skips null values, and a stored aggregate is never null.
 			a, _ := arg(agg)
 			x, _ := arg(v)
 			return view.unboxed(reducer(a, x))
 		}))
-	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, view: view}
+	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, view: view, old: old}
 }
 
 // Aggregate folds the values of each key into an aggregate:
@@ -551,13 +557,14 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
 	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
 	arg := valueArg[V](g.view)
-	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName,
+	old := aggregateOldValues()
+	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
 		func() any { return nullable(init()) },
 		func(k any, v any, a any) any {
 			x, _ := arg(v) // never null here: kvAggregate skips null values
 			return nullable(agg(as[K](k), x, as[VA](a)))
 		}))
-	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName}
+	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
 }
 
 // KTable is a changelog stream: Kafka's KTable<K, V>. Internally its records
@@ -568,6 +575,7 @@ type KTable[K, V any] struct {
 	key, val  serdeSpec
 	storeName string
 	view      *valueView // a Reduce over a Nullable view: the records hold base values
+	old       *oldValues // nil: the table cannot send old values
 }
 
 // QueryableStoreName is the name of the table's store, or "" if it has none.

@@ -35,31 +35,38 @@ type kvAggregate struct {
 	storeName string
 	init      func() any // nil for reduce: the first value is the aggregate
 	agg       func(k, v, agg any) any
+	old       *oldValues
+	sendOld   bool
 }
 
-func kvAggregateSupplier(store string, init func() any, agg func(k, v, agg any) any) func() Processor {
-	return func() Processor { return &kvAggregate{storeName: store, init: init, agg: agg} }
+func kvAggregateSupplier(store string, old *oldValues, init func() any, agg func(k, v, agg any) any) func() Processor {
+	return func() Processor { return &kvAggregate{storeName: store, old: old, init: init, agg: agg} }
 }
 
 func (p *kvAggregate) Init(ctx ProcessorContext) (err error) {
-	p.ctx = ctx
+	p.ctx, p.sendOld = ctx, p.old.sending()
 	if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
 		return err
 	}
-	p.store.onFlush(forwardChange(ctx))
+	p.store.onFlush(forwardChange(ctx, p.sendOld))
 	return nil
 }
 
 // forwardChange forwards a flushed cache entry of a key-value store as a
 // table update, stamped with the value's timestamp (Kafka's
-// TimestampedCacheFlushListener).
-func forwardChange(ctx ProcessorContext) func(e *cacheEntry) error {
+// TimestampedCacheFlushListener). The old value, sent when sendOld, is the
+// one the store held before the flush, as Kafka's caching store reads it.
+func forwardChange(ctx ProcessorContext, sendOld bool) func(e *cacheEntry) error {
 	return func(e *cacheEntry) error {
 		ts := e.ctxTs
 		if e.value != nil {
 			ts = e.ts
 		}
-		return ctx.Forward(Record{Key: e.keyVal, Value: Change{New: e.value}, Timestamp: ts, Headers: e.headers})
+		c := Change{New: e.value}
+		if sendOld {
+			c.Old = e.old
+		}
+		return ctx.Forward(Record{Key: e.keyVal, Value: c, Timestamp: ts, Headers: e.headers})
 	}
 }
 
@@ -89,7 +96,11 @@ func (p *kvAggregate) Process(r Record) error {
 	if p.store.Caching() {
 		return nil // forwarded when the cache is flushed
 	}
-	return p.ctx.Forward(Record{Key: r.Key, Value: Change{New: next}, Timestamp: ts, Headers: r.Headers})
+	c := Change{New: next}
+	if p.sendOld && ok {
+		c.Old = old
+	}
+	return p.ctx.Forward(Record{Key: r.Key, Value: c, Timestamp: ts, Headers: r.Headers})
 }
 
 func (p *kvAggregate) Close() error { return nil }
@@ -100,19 +111,21 @@ type tableSource struct {
 	ctx       ProcessorContext
 	storeName string
 	store     *TimestampedKeyValueStore
+	old       *oldValues
+	sendOld   bool
 }
 
-func tableSourceSupplier(store string) func() Processor {
-	return func() Processor { return &tableSource{storeName: store} }
+func tableSourceSupplier(store string, old *oldValues) func() Processor {
+	return func() Processor { return &tableSource{storeName: store, old: old} }
 }
 
 func (p *tableSource) Init(ctx ProcessorContext) (err error) {
-	p.ctx = ctx
+	p.ctx, p.sendOld = ctx, p.old.sending()
 	if p.storeName != "" {
 		if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
 			return err
 		}
-		p.store.onFlush(forwardChange(ctx))
+		p.store.onFlush(forwardChange(ctx, p.sendOld))
 	}
 	return nil
 }
@@ -122,7 +135,15 @@ func (p *tableSource) Process(r Record) error {
 		p.ctx.RecordDropped("Skipping record due to null key.")
 		return nil
 	}
+	c := Change{New: r.Value}
 	if p.store != nil {
+		if p.sendOld {
+			old, _, _, err := p.store.Get(r.Key)
+			if err != nil {
+				return err
+			}
+			c.Old = old
+		}
 		if err := p.store.Put(r.Key, r.Value, r.Timestamp); err != nil {
 			return err
 		}
@@ -130,7 +151,7 @@ func (p *tableSource) Process(r Record) error {
 			return nil // forwarded when the cache is flushed
 		}
 	}
-	return p.ctx.Forward(Record{Key: r.Key, Value: Change{New: r.Value}, Timestamp: r.Timestamp, Headers: r.Headers})
+	return p.ctx.Forward(Record{Key: r.Key, Value: c, Timestamp: r.Timestamp, Headers: r.Headers})
 }
 
 func (p *tableSource) Close() error { return nil }

@@ -149,6 +149,16 @@ func (s *TimestampedKeyValueStore) flushWrite(e *cacheEntry) (bool, error) {
 	if old == nil && e.value == nil {
 		return false, nil
 	}
+	e.old = nil
+	if old != nil { // the old value a table forwards with the flushed one
+		_, raw, err := s.splitTimestamped(old)
+		if err != nil {
+			return false, err
+		}
+		if e.old, err = s.val.DeserializeAny(s.topic, raw); err != nil {
+			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
+		}
+	}
 	return true, s.write(e.kb, e.value, e.ts)
 }
 
@@ -281,6 +291,16 @@ func (s *TimestampedWindowStore) flushWrite(e *cacheEntry) (bool, error) {
 	if old == nil && e.value == nil {
 		return false, nil
 	}
+	e.old = nil
+	if old != nil { // the old value a table forwards with the flushed one
+		_, raw, err := s.splitTimestamped(old)
+		if err != nil {
+			return false, err
+		}
+		if e.old, err = s.val.DeserializeAny(s.topic, raw); err != nil {
+			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
+		}
+	}
 	return true, s.write(e.kb, e.start, e.value, e.ts)
 }
 
@@ -380,8 +400,11 @@ func (s *SessionStore) Remove(key any, w Window) error {
 
 func (s *SessionStore) flushWrite(e *cacheEntry) (bool, error) {
 	existed := false
-	err := s.inner.FindSessions(e.kb, e.win.End, e.win.Start, func(w serde.Window, _ []byte) bool {
-		existed = existed || w == e.win
+	var old []byte
+	err := s.inner.FindSessions(e.kb, e.win.End, e.win.Start, func(w serde.Window, v []byte) bool {
+		if w == e.win {
+			existed, old = true, v
+		}
 		return !existed
 	})
 	if err != nil {
@@ -389,6 +412,12 @@ func (s *SessionStore) flushWrite(e *cacheEntry) (bool, error) {
 	}
 	if !existed && e.value == nil {
 		return false, nil
+	}
+	e.old = nil
+	if old != nil { // the old value a table forwards with the flushed one
+		if e.old, err = s.val.DeserializeAny(s.topic, old); err != nil {
+			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
+		}
 	}
 	return true, s.write(e.kb, e.win, e.value, e.ctxTs)
 }

@@ -118,15 +118,16 @@ func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat M
 		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: w.retention(storeName, mat.Retention.Milliseconds()),
 		WindowSize: w.windows.SizeMs, key: key, val: val}
 	windows := w.windows
+	old := aggregateOldValues()
 	name := g.aggregation(prefix, named, storeName, st, func() Processor {
-		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K]}
+		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K], old: old}
 	})
 	tkey := serdeSpec{explicit: key.explicit, wrap: timeWindowedKey[K](w.windows.SizeMs)}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old}
 }
 
 func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
-	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName, view: t.view}
+	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName, view: t.view, old: t.old}
 }
 
 // windowReducer is the aggregator of a windowed or session reduce. Kafka
@@ -225,11 +226,12 @@ func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, ma
 	st := &StoreSpec{Name: storeName, Kind: SessionStoreKind, Type: mat.StoreType, Caching: !mat.CachingDisabled,
 		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: ret, key: key, val: val}
 	windows := w.windows
+	old := aggregateOldValues()
 	name := g.aggregation(prefix, named, storeName, st, func() Processor {
-		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K]}
+		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K], old: old}
 	})
 	tkey := serdeSpec{explicit: key.explicit, wrap: sessionWindowedKey[K]()}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old}
 }
 
 // Count counts records per key and session.
@@ -292,10 +294,12 @@ type windowAggregate struct {
 	agg        func(k, v, agg any) any
 	mk         func(k any, w Window) any
 	streamTime int64
+	old        *oldValues
+	sendOld    bool
 }
 
 func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
-	p.ctx = ctx
+	p.ctx, p.sendOld = ctx, p.old.sending()
 	p.streamTime = -1 << 63
 	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
 		return err
@@ -306,7 +310,11 @@ func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 			ts = e.ts
 		}
 		end := storeformat.WindowEnd(e.start, p.windows.SizeMs)
-		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: end}), Value: Change{New: e.value}, Timestamp: ts, Headers: e.headers})
+		c := Change{New: e.value}
+		if p.sendOld {
+			c.Old = e.old
+		}
+		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: end}), Value: c, Timestamp: ts, Headers: e.headers})
 	})
 	return nil
 }
@@ -345,7 +353,11 @@ func (p *windowAggregate) Process(r Record) error {
 		if p.store.Caching() {
 			continue // forwarded when the cache is flushed
 		}
-		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: Change{New: next}, Timestamp: ts, Headers: r.Headers}
+		c := Change{New: next}
+		if p.sendOld && ok {
+			c.Old = old
+		}
+		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: c, Timestamp: ts, Headers: r.Headers}
 		if err := p.ctx.Forward(wk); err != nil {
 			return err
 		}
@@ -370,16 +382,22 @@ type sessionAggregate struct {
 	merge      func(k, a, b any) any
 	mk         func(k any, w Window) any
 	streamTime int64
+	old        *oldValues
+	sendOld    bool
 }
 
 func (p *sessionAggregate) Init(ctx ProcessorContext) (err error) {
-	p.ctx = ctx
+	p.ctx, p.sendOld = ctx, p.old.sending()
 	p.streamTime = -1 << 63
 	if p.store, err = storeAs[*SessionStore](ctx, p.storeName); err != nil {
 		return err
 	}
 	p.store.onFlush(func(e *cacheEntry) error {
-		return ctx.Forward(Record{Key: p.mk(e.keyVal, e.win), Value: Change{New: e.value}, Timestamp: e.win.End, Headers: e.headers})
+		c := Change{New: e.value}
+		if p.sendOld {
+			c.Old = e.old
+		}
+		return ctx.Forward(Record{Key: p.mk(e.keyVal, e.win), Value: c, Timestamp: e.win.End, Headers: e.headers})
 	})
 	return nil
 }
@@ -417,7 +435,12 @@ func (p *sessionAggregate) Process(r Record) error {
 			if p.store.Caching() {
 				continue
 			}
-			if err := p.ctx.Forward(Record{Key: p.mk(r.Key, s.Window), Value: Change{}, Timestamp: s.Window.End, Headers: r.Headers}); err != nil {
+			// A merged session is retracted; its aggregate is the old value.
+			c := Change{}
+			if p.sendOld {
+				c.Old = s.Value
+			}
+			if err := p.ctx.Forward(Record{Key: p.mk(r.Key, s.Window), Value: c, Timestamp: s.Window.End, Headers: r.Headers}); err != nil {
 				return err
 			}
 		}

@@ -146,5 +146,24 @@ public class Check {
             b.<String, String>stream("y").filter((k, v) -> true).to("y-out");
             out("split-named", b);
         }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            KTable<String, String> t = b.table("tin", Consumed.with(Serdes.String(), Serdes.String()));
+            KTable<String, String> f = t.filter((k, v) -> true).filterNot((k, v) -> false, Materialized.as("not-store"));
+            KTable<String, Integer> m = f.mapValues((k, v) -> 1, Named.as("mv"));
+            KTable<String, String> m2 = m.mapValues(v -> "x", Materialized.with(Serdes.String(), Serdes.String()));
+            m2.filter((k, v) -> true, Named.as("f2")).toStream().to("tout");
+            b.table("tin2", Materialized.as("src-store")).mapValues(v -> v, Materialized.as("mv-store")).toStream(Named.as("ts")).to("tout2");
+            out("ktable-ops", b);
+        }
+        {
+            StreamsBuilder b = new StreamsBuilder();
+            KStream<String, String> s = b.stream("sin", Consumed.with(Serdes.String(), Serdes.String()));
+            s.toTable().toStream().to("sout1");
+            s.selectKey((k, v) -> v).toTable(Named.as("keyed"), Materialized.as("keyed-store"))
+             .filter((k, v) -> true, Materialized.as("f-store")).toStream().to("sout2");
+            s.selectKey((k, v) -> v).toTable().toStream().to("sout3");
+            out("totable", b);
+        }
     }
 }

@@ -39,6 +39,8 @@ public final class Main {
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
+        APPS.put("tableops", TableOps::topology);
+        APPS.put("tableopswindowed", TableOpsWindowed::topology);
     }
 
     private Main() {
