@@ -452,24 +452,19 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 // assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
 // every assignment follows the revocation of everything).
 func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
-	<-t.joined
-	if t.closing.Load() || t.cbErr != nil {
-		return
-	}
-	t.inCallback = true
-	defer func() { t.inCallback = false }()
-	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
-		t.cbErr = err
-		return
-	}
-	if err := t.onAssigned(parts); err != nil {
-		t.cbErr = err
-	}
+	t.inRebalance(func() error { return t.onAssigned(parts) })
 }
 
 // revokedCallback is franz-go's OnPartitionsRevoked (lost false) and
 // OnPartitionsLost (lost true).
 func (t *streamThread) revokedCallback(lost bool) {
+	t.inRebalance(func() error { return t.onRevoked(lost) })
+}
+
+// inRebalance runs one rebalance callback's work once the thread has
+// joined, unless it is closing or an earlier callback failed; a failure
+// (the failpoint's included) is kept in cbErr for the loop to return.
+func (t *streamThread) inRebalance(work func() error) {
 	<-t.joined
 	if t.closing.Load() || t.cbErr != nil {
 		return
@@ -480,7 +475,7 @@ func (t *streamThread) revokedCallback(lost bool) {
 		t.cbErr = err
 		return
 	}
-	if err := t.onRevoked(lost); err != nil {
+	if err := work(); err != nil {
 		t.cbErr = err
 	}
 }
