@@ -23,11 +23,15 @@ import (
 // same name in both engines) on the same input, under exactly_once_v2 with
 // transactional stores and caching off on both sides.
 type diffCase struct {
-	app        string
-	props      string             // the shared .properties file
-	input      []testkafka.Record // Topic is filled in
-	outputs    int                // output records both must produce
-	changelogs map[string]int     // changelog suffix (after <app>-) → records expected
+	app   string
+	props string             // the shared .properties file
+	input []testkafka.Record // Topic is filled in; passed as the "input" argument
+	// inputs are further input topics by argument name (a join's "left" and
+	// "right"): each is created as <input>-<name> and passed as that argument.
+	// Their records are produced after input's, in the order of the names.
+	inputs     map[string][]testkafka.Record
+	outputs    int            // output records both must produce
+	changelogs map[string]int // changelog suffix (after <app>-) → records expected
 }
 
 // runDifferential runs c on Kafka Streams 4.4 and on StoatFlow and compares:
@@ -40,10 +44,33 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	in := testkafka.Topic(t, "in")
 	outJVM, outGo := in+"-out-jvm", in+"-out-go"
 	testkafka.CreateTopics(t, bootstrap, 2, in, outJVM, outGo)
+	topics := map[string]string{"input": in}
 	for i := range c.input {
 		c.input[i].Topic = in
 	}
 	testkafka.Produce(t, bootstrap, c.input...)
+	names := make([]string, 0, len(c.inputs))
+	for name := range c.inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		topic := in + "-" + name
+		testkafka.CreateTopics(t, bootstrap, 2, topic)
+		topics[name] = topic
+		recs := c.inputs[name]
+		for i := range recs {
+			recs[i].Topic = topic
+		}
+		testkafka.Produce(t, bootstrap, recs...)
+	}
+	argsFor := func(out string) map[string]string {
+		m := map[string]string{"output": out}
+		for k, v := range topics {
+			m[k] = v
+		}
+		return m
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -68,7 +95,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	ref, err := StartReference(ctx, ReferenceOptions{
 		App: c.app, Configs: []string{c.props},
 		Set:  with(map[string]string{"application.id": jvmApp, "state.dir": t.TempDir()}),
-		Args: map[string]string{"input": in, "output": outJVM},
+		Args: argsFor(outJVM),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +117,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, c.app, map[string]string{"input": in, "output": outGo}, cfg)
+	ks, err := StartStoatFlow(ctx, c.app, argsFor(outGo), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +152,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Errorf("internal topics differ:\n Kafka Streams %v\n StoatFlow     %v", jvmTopics, goTopics)
 	}
 
-	args := map[string]string{"input": in, "output": outGo}
+	args := argsFor(outGo)
 	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: c.app, Args: args})
 	if err != nil {
 		t.Fatal(err)
