@@ -145,6 +145,7 @@ type KafkaStreams struct {
 
 	dir       *state.Directory
 	processID string
+	health    *kgolog.Health // what every client of the instance saw of the brokers
 	wg        sync.WaitGroup
 	done      chan struct{}
 	doneOnce  sync.Once
@@ -183,11 +184,29 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{})}
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{}),
+		health: kgolog.NewHealth()}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
 	return s, nil
+}
+
+// clientObservers are the options that connect a Kafka client of the
+// instance to its logger (tagged with role) and to its broker health.
+func (s *KafkaStreams) clientObservers(log *slog.Logger, role string) []kgo.Opt {
+	return []kgo.Opt{kgo.WithLogger(kgolog.NewWithHealth(log, role, s.health)), kgo.WithHooks(s.health)}
+}
+
+// BrokerFailure describes the connection failure to a Kafka broker that the
+// instance's clients see now (refused, unresolvable, TLS or SASL failure),
+// with what to check; "" while the brokers answer. It clears by itself when
+// a broker answers again.
+func (s *KafkaStreams) BrokerFailure() string {
+	if f, ok := s.health.Current(); ok {
+		return f.String()
+	}
+	return ""
 }
 
 // SetStateListener sets the function called on every state change, from
@@ -456,7 +475,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("streams: admin client: %w", err)
 	}
-	aopts = append(aopts, kgo.WithLogger(kgolog.New(s.log, "admin")))
+	aopts = append(aopts, s.clientObservers(s.log, "admin")...)
 	cl, err := kgo.NewClient(aopts...)
 	if err != nil {
 		return nil, fmt.Errorf("streams: admin client: %w", err)
