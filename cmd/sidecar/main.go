@@ -12,6 +12,7 @@ package main
 import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tombstones"
 	"github.com/stoatflow/stoatflow/examples/twostores"
@@ -28,6 +29,7 @@ func main() {
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,
 		tableops.WindowedName:  tableops.BuildWindowed,
+		tablegroupby.Name:      tablegroupby.Build,
 		twostores.Name:         twostores.Build,
 		windowedcount.Name:     windowedcount.Build,
 		wordcount.Name:         wordcount.Build,
