@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
+	"github.com/stoatflow/stoatflow/examples/tabletransform"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
@@ -83,4 +84,39 @@ func TestTableGroupByMatchesKafkaStreams(t *testing.T) {
 			t.Errorf("last output for %s: %q, want %q (all: %v)", region, final[region], want, fmt.Sprint(final))
 		}
 	}
+}
+
+// TestTableTransformValuesMatchesKafkaStreams: a stateful value transformer
+// with a store of its own over an unmaterialized table, its result
+// materialized, on both engines: updates, deletions (which reach the
+// transformer and become values) and a null key. Compared: output per
+// partition, both changelogs, internal topics and describe().
+func TestTableTransformValuesMatchesKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := []tombstoneEvent{
+		{str("a"), str("1"), 1}, {str("b"), str("2"), 2}, {str("a"), str("3"), 3}, {str("c"), nil, 4},
+		{nil, str("x"), 5}, {str("a"), nil, 6}, {str("b"), str(""), 7}, {str("d"), str("4"), 8}, {str("a"), str("5"), 9},
+	}
+	var recs []testkafka.Record
+	n := 0
+	for _, e := range events {
+		recs = append(recs, e.record())
+		if e.key != nil {
+			n++
+		}
+	}
+	out := runDifferential(t, diffCase{
+		app: tabletransform.Name, props: filepath.Join(root, "examples", "tabletransform", "streams.properties"),
+		input: recs, outputs: n,
+		changelogs: map[string]int{tabletransform.UpdatesStore + "-changelog": n, tabletransform.ResultStore + "-changelog": n},
+	})
+	for _, r := range out {
+		if string(r.Key) == "a" && string(r.Value) == "a->null!#3" {
+			return
+		}
+	}
+	t.Errorf("no a->null!#3 for the deletion of a: %v", out)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
+	"github.com/stoatflow/stoatflow/examples/tabletransform"
 	"github.com/stoatflow/stoatflow/examples/tombstones"
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
@@ -30,6 +31,7 @@ func main() {
 		tableops.Name:          tableops.Build,
 		tableops.WindowedName:  tableops.BuildWindowed,
 		tablegroupby.Name:      tablegroupby.Build,
+		tabletransform.Name:    tabletransform.Build,
 		twostores.Name:         twostores.Build,
 		windowedcount.Name:     windowedcount.Build,
 		wordcount.Name:         wordcount.Build,

@@ -42,6 +42,7 @@ public final class Main {
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
         APPS.put("tablegroupby", TableGroupBy::topology);
+        APPS.put("tabletransform", TableTransform::topology);
     }
 
     private Main() {
