@@ -23,7 +23,7 @@ func (c *counting) Close() error { return nil }
 // length is its StatelessTransformer: the value's length.
 type length struct{}
 
-func (length) Init(kstreams.ProcessorContext) error       { return nil }
+func (length) Init(kstreams.ProcessorContext) error        { return nil }
 func (length) Transform(_ string, v string) (int32, error) { return int32(len(v)), nil }
 func (length) Close() error                                { return nil }
 
