@@ -12,6 +12,7 @@ package main
 import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tabletransform"
@@ -26,6 +27,7 @@ func main() {
 	sidecar.Main(sidecar.Topologies{
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
+		slidingcount.Name:      slidingcount.Build,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,

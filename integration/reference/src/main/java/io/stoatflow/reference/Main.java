@@ -43,6 +43,7 @@ public final class Main {
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
         APPS.put("tablegroupby", TableGroupBy::topology);
         APPS.put("tabletransform", TableTransform::topology);
+        APPS.put("slidingcount", SlidingCount::topology);
     }
 
     private Main() {
