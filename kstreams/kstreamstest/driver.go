@@ -144,7 +144,7 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
-		GlobalStores: globals,
+		GlobalStores:              globals,
 		OnDroppedRecord:           func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
 		CacheMaxBytes:             d.cacheBytes(),
 		DefaultTimestampExtractor: d.cfg.TimestampExtractor,
