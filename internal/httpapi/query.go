@@ -216,6 +216,9 @@ func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 		return nil, errorf(http.StatusServiceUnavailable, "the application is starting; retry")
 	}
 	local := in.LocalStores(q.name)
+	if len(local) == 1 && local[0].Global {
+		return local, nil // a global store holds every key here
+	}
 	slices.SortFunc(local, func(a, b streams.LocalStore) int { return int(a.Partition - b.Partition) })
 	if key == nil {
 		if len(local) == 0 {
