@@ -41,6 +41,8 @@ public final class Main {
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
+        APPS.put("globaljoin", GlobalJoin::topology);
+        APPS.put("globalstore", GlobalStore::topology);
     }
 
     private Main() {
