@@ -54,8 +54,8 @@ func TestStreamGlobalJoinMatchesKafkaStreams(t *testing.T) {
 	stream := []tombstoneEvent{
 		{str("k1"), str("v1,a"), 0}, {str("k2"), str("v2,b"), 0}, {str("k3"), str("v3,c"), 0},
 		{str("k4"), str("v4,d"), 0}, {str("k5"), str("v5,zz"), 0},
-		{str("k6"), str("v6"), 0}, // no second token: a null selected key
-		{str("k7"), nil, 0},       // a null value: dropped by both joins
+		{str("k6"), str("v6"), 0},                               // no second token: a null selected key
+		{str("k7"), nil, 0},                                     // a null value: dropped by both joins
 		{str("k8"), str("v8,e"), 0}, {str("k9"), str("v9,"), 0}, // an empty key, not a null one
 	}
 	// The model: the inner join needs a row; the left join keeps every
