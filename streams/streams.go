@@ -168,12 +168,13 @@ type KafkaStreams struct {
 		err      error
 		threadUp map[int]bool // threads that finished restoring
 		stores   map[storeKey]*taskStore
-		globals  map[string]*globalState // global stores, for interactive queries
-		started  bool                    // threads were started (Start succeeded)
-		closed   bool                    // Close was called
-		starting chan struct{}           // non-nil while Start runs; closed when it returns
+		started  bool          // threads were started (Start succeeded)
+		closed   bool          // Close was called
+		starting chan struct{} // non-nil while Start runs; closed when it returns
 		// stopStart cancels a running Start (Close during Start).
 		stopStart context.CancelCauseFunc
+		// globals are the global stores, for interactive queries.
+		globals map[string]*globalState
 	}
 }
 
