@@ -346,3 +346,97 @@ func TestKfakeGlobalStoreIsolationAndUncommittedBudget(t *testing.T) {
 	}
 	closeApp(t, ks)
 }
+
+// dropHooks counts the records skipped, by reason.
+type dropHooks struct {
+	streams.NoHooks
+	mu      sync.Mutex
+	dropped map[string]int
+}
+
+func (h *dropHooks) OnDroppedRecord(_ kstreams.TaskID, _, reason string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.dropped[reason]++
+}
+
+// longStore keeps the global topic's Long values.
+type longStore struct{ store *kstreams.KeyValueStore }
+
+func (p *longStore) Init(ctx kstreams.ProcessorContext) error {
+	s, err := ctx.StateStore("longs")
+	if err != nil {
+		return err
+	}
+	p.store = s.(*kstreams.KeyValueStore)
+	return nil
+}
+
+func (p *longStore) Process(r kstreams.Record) error { return p.store.Put(r.Key, r.Value) }
+func (p *longStore) Close() error                    { return nil }
+
+func longGlobalTopology(t *testing.T) *kstreams.Topology {
+	t.Helper()
+	b := kstreams.NewStreamsBuilder()
+	kstreams.AddGlobalStore(b, kstreams.KeyValueStoreBuilder[string, int64]("longs", serde.String{}, serde.Long{}), "gl",
+		kstreams.ConsumedWith[string, int64](serde.String{}, serde.Long{}), func() kstreams.Processor { return &longStore{} })
+	kstreams.Stream(b, []string{"sl"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).To("outl")
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topo
+}
+
+// TestKfakeGlobalRecordFailingToDeserialize: a global topic record whose
+// value is no Long goes through deserialization.exception.handler, during
+// restore and after: LogAndContinue skips and counts it; LogAndFail stops
+// the start (restore) or the instance (update) with an error naming it.
+func TestKfakeGlobalRecordFailingToDeserialize(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 1, "gl", "sl", "outl")
+	eight := []byte{0, 0, 0, 0, 0, 0, 0, 8}
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "gl", Partition: 0, Key: []byte("a"), Value: eight},
+		testkafka.Record{Topic: "gl", Partition: 0, Key: []byte("bad"), Value: []byte("xyz")})
+	topo := longGlobalTopology(t)
+
+	hooks := &dropHooks{dropped: map[string]int{}}
+	ks := startApp(t, topo, appConfig(t, addr, "global-deser", t.TempDir(),
+		"deserialization.exception.handler=org.apache.kafka.streams.errors.LogAndContinueExceptionHandler"), streams.WithHooks(hooks))
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "gl", Partition: 0, Key: []byte("bad2"), Value: []byte("no")},
+		testkafka.Record{Topic: "gl", Partition: 0, Key: []byte("c"), Value: eight})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		v, err := ks.LocalStores("longs")[0].Store.(state.KeyValueStore).ReadOnly(state.ReadUncommitted).Get([]byte("c"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the record after the bad one never reached the global store")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	hooks.mu.Lock()
+	if n := hooks.dropped["deserialization-error"]; n != 2 {
+		t.Errorf("%d records skipped for deserialization, want 2 (one restored, one updated)", n)
+	}
+	hooks.mu.Unlock()
+	closeApp(t, ks)
+
+	// LogAndFail (the default): the restore stops the start.
+	cfg := appConfig(t, addr, "global-deser-fail", t.TempDir())
+	ks2, err := streams.New(topo, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err = ks2.Start(ctx)
+	if err == nil || !strings.Contains(err.Error(), "gl-0@1") || !strings.Contains(err.Error(), "deserialization") {
+		t.Errorf("Start = %v, want the deserialization failure of gl-0@1", err)
+	}
+	_ = ks2.Close(ctx)
+}
