@@ -623,6 +623,13 @@ func (s *Server) instanceMetadata(w http.ResponseWriter, _ *http.Request) {
 				"subtopology": sub.ID, "hostedPartitions": hosted}
 		}
 	}
+	// A global store is one store over every partition of its topic, on
+	// every instance.
+	for _, g := range s.cfg.Topology.GlobalStores() {
+		hosted := in != nil && len(in.LocalStores(g.Store.Name)) > 0
+		stores[g.Store.Name] = map[string]any{"kind": g.Store.Kind.String(), "timestamped": g.Store.Timestamped,
+			"subtopology": g.ID, "global": true, "hosted": hosted}
+	}
 	pid := ""
 	if in != nil {
 		st = in.State().String()
