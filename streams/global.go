@@ -366,7 +366,6 @@ func (g *globalThread) restoreRecord(pr *partitionRestore, r *kgo.Record) error 
 		pr.batch = append(pr.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: recordTimestamp(r)})
 	}
 	pr.last = r.Offset
-	gs.offsets[pr.p] = r.Offset
 	if len(pr.batch) >= globalRestoreBatch {
 		return g.flushRestore(pr)
 	}
@@ -382,6 +381,10 @@ func (g *globalThread) flushRestore(pr *partitionRestore) error {
 	if err := pr.gs.store.ApplyChangelog(pr.batch, pr.gs.tp(pr.p), pr.last); err != nil {
 		return fmt.Errorf("streams: restoring global store %s from %s at offset %d: %w", pr.gs.info.Store.Name, pr.gs.tp(pr.p), pr.last, err)
 	}
+	// Only now does the store hold these records: a commit of the overlay
+	// (for a partition that restored already) must not write this
+	// partition's offset ahead of its data.
+	pr.gs.offsets[pr.p] = pr.last
 	pr.batch, pr.last = pr.batch[:0], -1
 	if n > 0 {
 		g.s.hks.OnRestoreBatch(pr.gs.info.Store.Name, pr.gs.tp(pr.p), n)

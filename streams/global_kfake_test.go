@@ -3,6 +3,7 @@ package streams_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -439,4 +440,35 @@ func TestKfakeGlobalRecordFailingToDeserialize(t *testing.T) {
 		t.Errorf("Start = %v, want the deserialization failure of gl-0@1", err)
 	}
 	_ = ks2.Close(ctx)
+}
+
+// TestKfakeGlobalTableRestoresInBatches: a restore of more records than one
+// write batch holds ends with every row and the topic's last offset in the
+// store.
+func TestKfakeGlobalTableRestoresInBatches(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 1, "g", "s", "out")
+	const n = 9000
+	recs := make([]testkafka.Record, 0, n)
+	for i := 0; i < n; i++ {
+		recs = append(recs, testkafka.Record{Topic: "g", Partition: 0, Key: []byte(fmt.Sprint("k", i%5000)), Value: []byte(fmt.Sprint("v", i))})
+	}
+	testkafka.Produce(t, addr, recs...)
+	hooks := &globalHooks{starts: map[int32]int64{}}
+	dir := t.TempDir()
+	topo := globalJoinTopology(t, "g", "s", "out")
+	ks := startApp(t, topo, appConfig(t, addr, "global-batches", dir), streams.WithHooks(hooks))
+	if hooks.restored != n {
+		t.Errorf("restored %d records, want %d", hooks.restored, n)
+	}
+	for _, i := range []int{0, 3999, 4000, 4999} {
+		if got, want := globalValue(t, ks, fmt.Sprint("k", i), state.ReadCommitted), fmt.Sprint("v", i+5000*((n-1-i)/5000)); got != want {
+			t.Errorf("k%d = %q, want %q", i, got, want)
+		}
+	}
+	off, ok, err := ks.LocalStores("g-store")[0].Store.CommittedOffset(state.TopicPartition{Topic: "g", Partition: 0})
+	if err != nil || !ok || off != n-1 {
+		t.Errorf("store offset of g-0 = %d %v %v, want %d", off, ok, err, n-1)
+	}
+	closeApp(t, ks)
 }
