@@ -240,9 +240,12 @@ func (g *globalThread) restore(ctx context.Context) error {
 			return fmt.Errorf("streams: global store %s restored twice", gs.info.Store.Name)
 		}
 		for p := int32(0); p < int32(gs.partitions); p++ {
-			off, ok := gs.offsets[p]
-			if len(gs.offsets) > 0 && (!ok && lo[p] > 0 || ok && off+1 < lo[p]) {
-				g.log.Warn("global store offset is missing or older than its topic's log start; restoring the store in full",
+			// A partition the store holds no offset of starts at its log
+			// start; one whose next record was deleted may have left rows
+			// the store must not keep (a removed tombstone's key), so the
+			// whole store restores again, as Kafka Streams reinitializes it.
+			if off, ok := gs.offsets[p]; ok && off+1 < lo[p] {
+				g.log.Warn("global store offset is older than its topic's log start; restoring the store in full",
 					"store", gs.info.Store.Name, "partition", p, "log_start", lo[p])
 				if err := g.reopenEmpty(gs); err != nil {
 					return err

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"github.com/stoatflow/stoatflow/internal/httpapi"
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
@@ -469,6 +471,43 @@ func TestKfakeGlobalTableRestoresInBatches(t *testing.T) {
 	off, ok, err := ks.LocalStores("g-store")[0].Store.CommittedOffset(state.TopicPartition{Topic: "g", Partition: 0})
 	if err != nil || !ok || off != n-1 {
 		t.Errorf("store offset of g-0 = %d %v %v, want %d", off, ok, err, n-1)
+	}
+	closeApp(t, ks)
+}
+
+// TestKfakeGlobalStoreOlderThanLogStartRestoresInFull: records after the
+// offset a stopped instance's global store holds were deleted (the log
+// start moved past it), so the store is emptied and restored from the log
+// start: rows of the deleted records do not survive.
+func TestKfakeGlobalStoreOlderThanLogStartRestoresInFull(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 1, "g", "s", "out")
+	rec := func(k, v string) testkafka.Record {
+		return testkafka.Record{Topic: "g", Partition: 0, Key: []byte(k), Value: []byte(v)}
+	}
+	testkafka.Produce(t, addr, rec("a", "A"), rec("b", "B"))
+	dir := t.TempDir()
+	topo := globalJoinTopology(t, "g", "s", "out")
+	ks := startApp(t, topo, appConfig(t, addr, "global-logstart", dir))
+	closeApp(t, ks) // the store holds offset 1
+
+	testkafka.Produce(t, addr, rec("c", "C"), rec("d", "D")) // offsets 2 and 3
+	adm := testkafka.Admin(t, addr)
+	offs := kadm.Offsets{}
+	offs.Add(kadm.Offset{Topic: "g", Partition: 0, At: 3})
+	if _, err := adm.DeleteRecords(context.Background(), offs); err != nil {
+		t.Fatal(err)
+	}
+	hooks := &globalHooks{starts: map[int32]int64{}}
+	ks = startApp(t, topo, appConfig(t, addr, "global-logstart", dir), streams.WithHooks(hooks))
+	if !hooks.full || hooks.starts[0] != 3 || hooks.restored != 1 {
+		t.Errorf("restore full=%v from %d, %d records; want a full restore of the 1 record from the log start 3",
+			hooks.full, hooks.starts[0], hooks.restored)
+	}
+	for key, want := range map[string]string{"a": "", "b": "", "c": "", "d": "D"} {
+		if got := globalValue(t, ks, key, state.ReadCommitted); got != want {
+			t.Errorf("%s = %q, want %q", key, got, want)
+		}
 	}
 	closeApp(t, ks)
 }
