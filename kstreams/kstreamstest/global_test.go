@@ -214,7 +214,7 @@ func TestStreamGlobalTableLeftJoinKafkaCases(t *testing.T) {
 		h.pushToStream(4, "XX", true, false)
 		h.checkAndClear(kvt{k(0), "XX0,FKey0+null", 4}, kvt{k(1), "XX1,FKey1+null", 5}, kvt{k(2), "XX2,FKey2+Y2", 6}, kvt{k(3), "XX3,FKey3+Y3", 7})
 	})
-	t.Run("shouldNotJoinOnNullKeyMapperValues", func(t *testing.T) {
+	t.Run("nullKeyMapperValuesJoinWithNull", func(t *testing.T) {
 		// Kafka Streams 4.4 keeps a left-join record that has a value but
 		// whose selected key is null: it joins with null
 		// (KStreamKTableJoinProcessor.maybeDropRecord tests the selected
