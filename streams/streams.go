@@ -150,6 +150,8 @@ type KafkaStreams struct {
 	done      chan struct{}
 	doneOnce  sync.Once
 	threads   []*streamThread
+	// global is the global thread; nil without global stores.
+	global *globalThread
 
 	// cancel ends the threads' run context (cause errShuttingDown): Close,
 	// or a fatal error. Waits on the processing and rebalance paths honour
@@ -172,6 +174,8 @@ type KafkaStreams struct {
 		starting chan struct{} // non-nil while Start runs; closed when it returns
 		// stopStart cancels a running Start (Close during Start).
 		stopStart context.CancelCauseFunc
+		// globals are the global stores, for interactive queries.
+		globals map[string]*globalState
 	}
 }
 
@@ -341,6 +345,22 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	// The global stores are restored before any stream thread starts, as
+	// Kafka Streams' start waits for its global thread (see global.go).
+	if len(s.topo.GlobalStores()) > 0 {
+		var g *globalThread
+		if g, err = newGlobalThread(ctx, s); err != nil {
+			return err
+		}
+		defer func() {
+			if err != nil {
+				g.close(false)
+				s.global = nil
+			}
+		}()
+		s.global = g
+		s.registerGlobals(g)
+	}
 
 	var threads []*streamThread
 	for i := 1; i <= s.cfg.NumStreamThreads; i++ {
@@ -374,6 +394,15 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	s.mu.started = true
 	s.mu.Unlock()
 	s.setState(Rebalancing)
+	if g := s.global; g != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := g.run(runCtx); err != nil {
+				s.fail(fmt.Errorf("streams: global thread: %w", err))
+			}
+		}()
+	}
 	for _, t := range s.threads {
 		s.wg.Add(1)
 		go func(t *streamThread) {

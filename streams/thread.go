@@ -167,7 +167,7 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	if id := cfg.GroupInstanceID(s.processID, idx); id != "" {
 		t.committer.InstanceID = &id
 	}
-	hasGlobal := false
+	hasGlobal := len(s.topo.GlobalStores()) > 0
 	t.barrier = txn.Barrier{
 		Interval:       cfg.CommitInterval,
 		MaxUncommitted: cfg.UncommittedBytesPerThread(cfg.NumStreamThreads, hasGlobal),
@@ -695,7 +695,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
-		Stores: byName, Output: collector{t},
+		Stores: byName, Output: collector{t}, GlobalStores: t.s.globalViews(),
 		CacheMaxBytes:             t.cacheShare(),
 		OnDroppedRecord:           func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
 		DefaultTimestampExtractor: timestampExtractor(cfg.TimestampExtractor),

@@ -1,8 +1,10 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
-// the example topologies: passthrough, sessioncount, sessiontombstones,
-// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
-// package of a few lines of its own; see package sidecar.
+// the example topologies (see examples/): globaljoin, globalstore, passthrough,
+// sessioncount, sessiontombstones, slidingcount, tablegroupby, tabletombstones,
+// tableops, tableopswindowed, tabletransform, twostores, windowedcount and
+// wordcount. A binary with other topologies is a main package of a few lines
+// of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
@@ -10,6 +12,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -25,6 +28,8 @@ import (
 
 func main() {
 	sidecar.Main(sidecar.Topologies{
+		globaljoin.Name:        globaljoin.Build,
+		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,
