@@ -13,7 +13,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
-	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 )
@@ -88,8 +87,8 @@ func newGlobalThread(ctx context.Context, s *KafkaStreams) (_ *globalThread, err
 	// Markers come through, so that the restore sees its position pass the
 	// end of a transactional topic; an offset out of range is an error, never
 	// a silent jump.
-	copts = append(copts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()),
-		kgo.WithLogger(kgolog.New(g.log, "global-consumer")))
+	copts = append(copts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()))
+	copts = append(copts, s.clientObservers(g.log, "global-consumer")...)
 	if g.consumer, err = kgo.NewClient(copts...); err != nil {
 		return nil, fmt.Errorf("streams: global consumer: %w", err)
 	}
