@@ -220,13 +220,16 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	if materialized {
 		store = storeName
 	}
-	old := sourceOldValues(store)
-	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store, old)})
+	newSpec := func() *StoreSpec {
+		return kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+	}
+	src := newSourceTable(b, tableName, storeName, materialized, newSpec)
+	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: src.supplier()})
 	if materialized {
-		b.fail(b.topo.addStore(kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
+		b.fail(b.topo.addStore(newSpec()))
 		b.fail(b.topo.connectStore(tableName, storeName))
 	}
-	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: old}
+	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: src.old, getter: src.getter}
 }
 
 func kvStoreSpec(name string, st StoreType, noLog bool, logCfg map[string]string, noCache bool, key, val serdeSpec) *StoreSpec {
@@ -576,6 +579,9 @@ type KTable[K, V any] struct {
 	storeName string
 	view      *valueView // a Reduce over a Nullable view: the records hold base values
 	old       *oldValues // nil: the table cannot send old values
+	// getter, if set, gives the table's value getter (getter.go); without
+	// it the table's own store is read.
+	getter func() (getterSupplier, error)
 }
 
 // QueryableStoreName is the name of the table's store, or "" if it has none.
