@@ -128,6 +128,9 @@ type KStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	view                *valueView // set on a Nullable view: its records hold the base values
+	// joinRepartition is the repartition a join of this stream last
+	// created, which later joins under the stream's own name reuse.
+	joinRepartition *joinRepartition
 }
 
 // same is the stream a type-preserving operation named name yields: s's

@@ -1,0 +1,472 @@
+package kstreamstest_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// joinInput is one step of AbstractJoinIntegrationTest's input: a value (nil
+// for null) under key 0 on the left or right topic.
+type joinInput struct {
+	topic string
+	value *string
+	ts    int64
+}
+
+func sp(s string) *string { return &s }
+
+// joinInputs is AbstractJoinIntegrationTest.input, out-of-order records
+// and nulls included.
+var joinInputs = []joinInput{
+	{"left", nil, 1}, {"right", nil, 2}, {"left", sp("A"), 3}, {"right", sp("a"), 4},
+	{"left", sp("B"), 5}, {"right", sp("b"), 6}, {"left", nil, 7}, {"right", nil, 8},
+	{"left", sp("C"), 9}, {"right", sp("c"), 10}, {"right", nil, 11}, {"left", nil, 12},
+	{"right", nil, 13}, {"right", sp("d"), 7}, {"left", sp("D"), 6}, {"left", nil, 2},
+	{"right", nil, 3}, {"right", sp("e"), 14}, {"left", sp("E"), 15}, {"left", nil, 10},
+	{"right", nil, 9}, {"left", sp("F"), 4}, {"right", sp("f"), 3},
+}
+
+var longString = kstreamstest.Config{ApplicationID: "join",
+	DefaultKeySerde: serde.Erase[int64](serde.Long{}), DefaultValueSerde: serde.Erase[string](serde.String{})}
+
+// runJoinMatrix pipes joinInputs and checks each step's output: want[i] is
+// "" for nothing, else "value@ts" ("<null>@ts" for a null value), as the
+// expected results of Kafka's join integration tests. It returns the driver.
+func runJoinMatrix(t *testing.T, b *kstreams.StreamsBuilder, caching bool, want []string) *kstreamstest.Driver {
+	t.Helper()
+	if len(want) != len(joinInputs) {
+		t.Fatalf("%d expectations for %d inputs", len(want), len(joinInputs))
+	}
+	cfg := longString
+	cfg.Caching = caching
+	d := build(t, b, cfg)
+	for i, in := range joinInputs {
+		var v []byte
+		if in.value != nil {
+			v = []byte(*in.value)
+		}
+		if err := d.Pipe(in.topic, make([]byte, 8), v, in.ts); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		out, err := kstreamstest.ReadOutput(d, "output", serde.Long{}, serde.String{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range out {
+			v := r.Value
+			if r.ValueNull {
+				v = "<null>"
+			}
+			if r.Key != 0 || r.KeyNull {
+				t.Errorf("step %d: key %d (null %v), want 0", i, r.Key, r.KeyNull)
+			}
+			got = append(got, fmt.Sprintf("%s@%d", v, r.Timestamp))
+		}
+		if g := strings.Join(got, ","); g != want[i] {
+			t.Errorf("step %d (%s %v@%d): output %q, want %q", i, in.topic, deref(in.value), in.ts, g, want[i])
+		}
+	}
+	return d
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<null>"
+	}
+	return *s
+}
+
+func dashJoin(a, b string) string { return a + "-" + b }
+
+// javaString is Java's string concatenation of a possibly null string.
+func javaString(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+func joinSources(b *kstreams.StreamsBuilder) (*kstreams.KStream[int64, string], *kstreams.KTable[int64, string]) {
+	return kstreams.Stream[int64, string](b, []string{"left"}), kstreams.Table(b, "right", kstreams.Consumed[int64, string]{})
+}
+
+// StreamTableJoinIntegrationTest.testInner, with and without caching.
+func TestStreamTableInnerJoinIntegrationMatrix(t *testing.T) {
+	for _, caching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("caching=%v", caching), func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			s, tbl := joinSources(b)
+			kstreams.StreamTableJoin(s, tbl, func(_ int64, v, vo string) string { return dashJoin(v, vo) }).To("output")
+			runJoinMatrix(t, b, caching, []string{"", "", "", "", "B-a@5", "", "", "", "", "", "", "", "", "",
+				"D-d@6", "", "", "", "E-e@15", "", "", "", ""})
+		})
+	}
+}
+
+// StreamTableJoinIntegrationTest.testLeft, with and without caching: a
+// missing table row reaches the joiner as a nil pointer.
+func TestStreamTableLeftJoinIntegrationMatrix(t *testing.T) {
+	for _, caching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("caching=%v", caching), func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			s, tbl := joinSources(b)
+			kstreams.StreamTableLeftJoin(s, tbl, func(_ int64, v string, vo *string) string { return v + "-" + javaString(vo) }).To("output")
+			d := runJoinMatrix(t, b, caching, []string{"", "", "A-null@3", "", "B-a@5", "", "", "", "C-null@9", "", "", "", "", "",
+				"D-d@6", "", "", "", "E-e@15", "", "", "F-null@4", ""})
+			// The stream's null values (steps 0, 6, 11, 15, 19) are dropped and counted.
+			n := 0
+			for _, dr := range d.Dropped() {
+				if dr.Reason == "Skipping record due to null join key or value." {
+					n++
+				}
+			}
+			if n != 5 {
+				t.Errorf("%d records dropped for a null join key or value, want 5: %+v", n, d.Dropped())
+			}
+		})
+	}
+}
+
+func tableSources(b *kstreams.StreamsBuilder) (*kstreams.KTable[int64, string], *kstreams.KTable[int64, string]) {
+	m := func(name string) kstreams.Materialized[int64, string] {
+		return kstreams.Materialized[int64, string]{Name: name, LoggingDisabled: true}
+	}
+	return kstreams.Table(b, "left", kstreams.Consumed[int64, string]{}, m("left")),
+		kstreams.Table(b, "right", kstreams.Consumed[int64, string]{}, m("right"))
+}
+
+// joinStore is TableTableJoinIntegrationTest's materialized: the result
+// store, serdes given, caching and logging off.
+var joinStore = kstreams.Materialized[int64, string]{Name: "anyStoreName", KeySerde: serde.Long{}, ValueSerde: serde.String{},
+	CachingDisabled: true, LoggingDisabled: true}
+
+// checkJoinStore is AbstractJoinIntegrationTest.checkQueryableStore: the
+// result store holds the last result under key 0.
+func checkJoinStore(t *testing.T, d *kstreamstest.Driver, value string, ts int64) {
+	t.Helper()
+	task, ok := d.Task(kstreams.TaskID{})
+	if !ok {
+		t.Fatal("no task 0_0")
+	}
+	st, ok := task.Store(joinStore.Name)
+	if !ok {
+		t.Fatalf("no store %s", joinStore.Name)
+	}
+	v, gotTs, found, err := st.(*kstreams.TimestampedKeyValueStore).Get(int64(0))
+	if err != nil || !found || v != value || gotTs != ts {
+		t.Errorf("store %s[0] = %v@%d (found %v, err %v), want %s@%d", joinStore.Name, v, gotTs, found, err, value, ts)
+	}
+}
+
+// lastOutput is the last record written to output, as "value@ts".
+func lastOutput(t *testing.T, d *kstreamstest.Driver) string {
+	t.Helper()
+	out := d.Records("output")
+	if len(out) == 0 {
+		t.Fatal("no output")
+	}
+	r := out[len(out)-1]
+	return fmt.Sprintf("%s@%d", r.Value, r.Timestamp)
+}
+
+var tableJoinMatrix = map[string]struct {
+	join func(l, r *kstreams.KTable[int64, string]) *kstreams.KTable[int64, string]
+	want []string
+}{
+	// TableTableJoinIntegrationTest.testInner.
+	"inner": {
+		join: func(l, r *kstreams.KTable[int64, string]) *kstreams.KTable[int64, string] {
+			return kstreams.TableTableJoin(l, r, dashJoin, kstreams.AggOption[int64, string](joinStore))
+		},
+		want: []string{"", "", "", "A-a@4", "B-a@5", "B-b@6", "<null>@7", "", "", "C-c@10", "<null>@11", "", "", "",
+			"D-d@7", "<null>@7", "", "", "E-e@15", "<null>@14", "", "", "F-f@4"},
+	},
+	// TableTableJoinIntegrationTest.testLeft.
+	"left": {
+		join: func(l, r *kstreams.KTable[int64, string]) *kstreams.KTable[int64, string] {
+			return kstreams.TableTableLeftJoin(l, r, func(v string, vo *string) string { return v + "-" + javaString(vo) },
+				kstreams.AggOption[int64, string](joinStore))
+		},
+		want: []string{"", "", "A-null@3", "A-a@4", "B-a@5", "B-b@6", "<null>@7", "", "C-null@9", "C-c@10", "C-null@11", "<null>@12", "", "",
+			"D-d@7", "<null>@7", "", "", "E-e@15", "<null>@14", "", "F-null@4", "F-f@4"},
+	},
+	// TableTableJoinIntegrationTest.testOuter.
+	"outer": {
+		join: func(l, r *kstreams.KTable[int64, string]) *kstreams.KTable[int64, string] {
+			return kstreams.TableTableOuterJoin(l, r, func(v, vo *string) string { return javaString(v) + "-" + javaString(vo) },
+				kstreams.AggOption[int64, string](joinStore))
+		},
+		want: []string{"", "", "A-null@3", "A-a@4", "B-a@5", "B-b@6", "null-b@7", "<null>@8", "C-null@9", "C-c@10", "C-null@11", "<null>@12", "",
+			"null-d@7", "D-d@7", "null-d@7", "<null>@3", "null-e@14", "E-e@15", "null-e@14", "<null>@9", "F-null@4", "F-f@4"},
+	},
+}
+
+// TableTableJoinIntegrationTest.testInner, testLeft and testOuter: every
+// step without caching; with caching, the last result (F-f at 4); and the
+// queryable result store either way.
+func TestTableTableJoinIntegrationMatrix(t *testing.T) {
+	for name, c := range tableJoinMatrix {
+		t.Run(name, func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			l, r := tableSources(b)
+			c.join(l, r).ToStream().To("output")
+			d := runJoinMatrix(t, b, false, c.want)
+			checkJoinStore(t, d, "F-f", 4)
+		})
+		t.Run(name+"/caching", func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			l, r := tableSources(b)
+			c.join(l, r).ToStream().To("output")
+			cfg := longString
+			cfg.Caching = true
+			d := build(t, b, cfg)
+			for _, in := range joinInputs {
+				var v []byte
+				if in.value != nil {
+					v = []byte(*in.value)
+				}
+				if err := d.Pipe(in.topic, make([]byte, 8), v, in.ts); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := lastOutput(t, d); got != "F-f@4" {
+				t.Errorf("last output %s, want F-f@4", got)
+			}
+			checkJoinStore(t, d, "F-f", 4)
+		})
+	}
+}
+
+var intString = kstreamstest.Config{ApplicationID: "join",
+	DefaultKeySerde: serde.Erase[int32](serde.Integer{}), DefaultValueSerde: serde.Erase[string](serde.String{})}
+
+func intStreamTable(b *kstreams.StreamsBuilder) (*kstreams.KStream[int32, string], *kstreams.KTable[int32, string]) {
+	c := kstreams.ConsumedWith[int32, string](serde.Integer{}, serde.String{})
+	return kstreams.Stream(b, []string{"streamTopic"}, c), kstreams.Table(b, "tableTopic", c)
+}
+
+type kvt struct {
+	k  int32
+	v  string
+	ts int64
+}
+
+func pipeInts(t *testing.T, d *kstreamstest.Driver, topic string, recs ...kvt) {
+	t.Helper()
+	in := kstreamstest.NewInputTopic(d, topic, serde.Integer{}, serde.String{})
+	for _, r := range recs {
+		var err error
+		if r.v == "<null>" {
+			err = in.PipeNullValue(r.k, r.ts)
+		} else {
+			err = in.Pipe(r.k, r.v, r.ts)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func expectInts(t *testing.T, d *kstreamstest.Driver, want ...kvt) {
+	t.Helper()
+	out, err := kstreamstest.ReadOutput(d, "output", serde.Integer{}, serde.String{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []kvt
+	for _, r := range out {
+		v := r.Value
+		if r.ValueNull {
+			v = "<null>"
+		}
+		got = append(got, kvt{r.Key, v, r.Timestamp})
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("output %v, want %v", got, want)
+	}
+}
+
+func seq(prefix string, n int, ts func(i int) int64) []kvt {
+	var out []kvt
+	for i := range n {
+		out = append(out, kvt{int32(i), fmt.Sprintf("%s%d", prefix, i), ts(i)})
+	}
+	return out
+}
+
+func at(ts int64) func(int) int64 { return func(int) int64 { return ts } }
+func byIndex(i int) int64      { return int64(i) }
+
+// KStreamKTableJoinTest.shouldNotJoinOnTableUpdates,
+// shouldJoinOnlyIfMatchFoundOnStreamUpdates and
+// shouldClearTableEntryOnNullValueUpdates: only stream records join, with
+// the table as it is when they arrive.
+func TestStreamTableJoinLooksTheTableUpAsOfTheStreamRecord(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	s, tbl := intStreamTable(b)
+	kstreams.StreamTableJoin(s, tbl, func(_ int32, v, vo string) string { return v + "+" + vo }).To("output")
+	d := build(t, b, intString)
+	pipeInts(t, d, "streamTopic", seq("X", 2, byIndex)...)
+	expectInts(t, d)
+	pipeInts(t, d, "tableTopic", seq("Y", 2, at(99))...)
+	expectInts(t, d)
+	pipeInts(t, d, "streamTopic", seq("X", 4, byIndex)...)
+	expectInts(t, d, kvt{0, "X0+Y0", 0}, kvt{1, "X1+Y1", 1})
+	pipeInts(t, d, "tableTopic", seq("YY", 4, at(7))...)
+	expectInts(t, d)
+	pipeInts(t, d, "streamTopic", seq("X", 4, byIndex)...)
+	expectInts(t, d, kvt{0, "X0+YY0", 0}, kvt{1, "X1+YY1", 1}, kvt{2, "X2+YY2", 2}, kvt{3, "X3+YY3", 3})
+	pipeInts(t, d, "tableTopic", kvt{0, "<null>", 0}, kvt{1, "<null>", 0})
+	expectInts(t, d)
+	pipeInts(t, d, "streamTopic", seq("XX", 4, byIndex)...)
+	expectInts(t, d, kvt{2, "XX2+YY2", 2}, kvt{3, "XX3+YY3", 3})
+}
+
+// KStreamKTableLeftJoinTest.testJoin and shouldClearTableEntryOnNullValueUpdates:
+// every stream record joins, a missing row as a nil *VO.
+func TestStreamTableLeftJoinJoinsMissingRows(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	s, tbl := intStreamTable(b)
+	kstreams.StreamTableLeftJoin(s, tbl, func(_ int32, v string, vo *string) string { return v + "+" + javaString(vo) }).To("output")
+	d := build(t, b, intString)
+	pipeInts(t, d, "streamTopic", seq("X", 2, byIndex)...)
+	expectInts(t, d, kvt{0, "X0+null", 0}, kvt{1, "X1+null", 1})
+	pipeInts(t, d, "tableTopic", seq("Y", 2, at(0))...)
+	expectInts(t, d)
+	pipeInts(t, d, "streamTopic", seq("X", 4, byIndex)...)
+	expectInts(t, d, kvt{0, "X0+Y0", 0}, kvt{1, "X1+Y1", 1}, kvt{2, "X2+null", 2}, kvt{3, "X3+null", 3})
+	pipeInts(t, d, "tableTopic", seq("YY", 4, at(0))...)
+	pipeInts(t, d, "tableTopic", kvt{0, "<null>", 0}, kvt{1, "<null>", 0})
+	pipeInts(t, d, "streamTopic", seq("XX", 4, byIndex)...)
+	expectInts(t, d, kvt{0, "XX0+null", 0}, kvt{1, "XX1+null", 1}, kvt{2, "XX2+YY2", 2}, kvt{3, "XX3+YY3", 3})
+}
+
+// KStreamKTableJoinTest.shouldLogAndMeterWhenSkippingNullLeftKey and
+// ...NullLeftValue; for a left join, a null key with a value is joined (with
+// no row) and keeps its null key, a null value is still dropped.
+func TestStreamTableJoinNullKeysAndValues(t *testing.T) {
+	for _, left := range []bool{false, true} {
+		b := kstreams.NewStreamsBuilder()
+		s, tbl := intStreamTable(b)
+		if left {
+			kstreams.StreamTableLeftJoin(s, tbl, func(k int32, v string, vo *string) string { return fmt.Sprint(k, v, javaString(vo)) }).To("output")
+		} else {
+			kstreams.StreamTableJoin(s, tbl, func(_ int32, v, vo string) string { return v + vo }).To("output")
+		}
+		d := build(t, b, intString)
+		pipeInts(t, d, "tableTopic", kvt{0, "T", 0})
+		if err := d.Pipe("streamTopic", nil, []byte("A"), 1); err != nil {
+			t.Fatal(err)
+		}
+		pipeInts(t, d, "streamTopic", kvt{0, "<null>", 2})
+		out := d.Records("output")
+		dropped := d.Dropped()
+		if left {
+			if len(out) != 1 || out[0].Key != nil || string(out[0].Value) != "0Anull" {
+				t.Errorf("left join output %+v, want one null-key record 0Anull", out)
+			}
+			if len(dropped) != 1 {
+				t.Errorf("left join dropped %+v, want the null value only", dropped)
+			}
+		} else {
+			if len(out) != 0 {
+				t.Errorf("inner join output %+v, want none", out)
+			}
+			if len(dropped) != 2 {
+				t.Errorf("inner join dropped %+v, want the null key and the null value", dropped)
+			}
+		}
+		for _, dr := range dropped {
+			if dr.Reason != "Skipping record due to null join key or value." || !strings.HasPrefix(dr.Processor, "KSTREAM-") {
+				t.Errorf("dropped %+v", dr)
+			}
+		}
+	}
+}
+
+// A stream-table join over a re-keyed stream reads the repartition topic:
+// the table is looked up under the new key.
+func TestStreamTableJoinAfterKeyChangeRepartitions(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	s := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	tbl := kstreams.Table(b, "t", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	keyed := kstreams.SelectKey(s, func(_, v string) string { return v })
+	kstreams.StreamTableJoin(keyed, tbl, func(k, v, vo string) string { return k + "=" + vo }).To("output")
+	d := build(t, b, stringDefaults)
+	if err := d.Pipe("t", []byte("x"), []byte("X"), 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Pipe("in", []byte("k"), []byte("x"), 2); err != nil {
+		t.Fatal(err)
+	}
+	check(t, "output", d.Records("output"), []kv{{"x", []byte("x=X"), 2}})
+	if n := len(d.Records("app-KSTREAM-KEY-SELECT-0000000004-repartition")); n != 1 {
+		t.Errorf("%d records on the repartition topic, want 1 (topics %v)", n, d.Topics())
+	}
+}
+
+// A forced materialization of a source table writes its changelog
+// <app>-<topic>-STATE-STORE-<n>-changelog, as Kafka Streams' does.
+func TestStreamTableJoinMaterializesTheSourceTable(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	s, tbl := intStreamTable(b)
+	kstreams.StreamTableJoin(s, tbl, func(_ int32, v, vo string) string { return v + vo }).To("output")
+	cfg := intString
+	cfg.ApplicationID = "app"
+	d := build(t, b, cfg)
+	pipeInts(t, d, "tableTopic", kvt{0, "T", 3}, kvt{0, "<null>", 4})
+	if got := d.Records("app-tableTopic-STATE-STORE-0000000001-changelog"); len(got) != 2 || got[1].Value != nil {
+		t.Errorf("changelog %+v, want the row and its tombstone (topics %v)", got, d.Topics())
+	}
+}
+
+// A grace period needs a versioned table, which a plain table is not:
+// Kafka Streams' IllegalArgumentException.
+func TestStreamTableJoinRejectsGraceOnUnversionedTable(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	s, tbl := intStreamTable(b)
+	kstreams.StreamTableJoin(s, tbl, func(_ int32, v, vo string) string { return v + vo },
+		kstreams.Joined[int32, string]{}.WithGracePeriod(0)).To("output")
+	_, err := b.Build()
+	if err == nil || err.Error() != "KTable must be versioned to use a grace period in a stream table join." {
+		t.Fatalf("Build: %v", err)
+	}
+}
+
+// KTableKTableInnerJoinTest.testJoin over unmaterialized sources (both
+// materialized by the join) and without a result store: results stamped
+// with the larger timestamp, deletions on either side delete.
+func TestTableTableJoinOverUnmaterializedSources(t *testing.T) {
+	for _, queryable := range []bool{false, true} {
+		b := kstreams.NewStreamsBuilder()
+		c := kstreams.ConsumedWith[int32, string](serde.Integer{}, serde.String{})
+		t1, t2 := kstreams.Table(b, "topic1", c), kstreams.Table(b, "topic2", c)
+		var opts []kstreams.AggOption[int32, string]
+		if queryable {
+			opts = append(opts, kstreams.Materialized[int32, string]{KeySerde: serde.Integer{}, ValueSerde: serde.String{}})
+		}
+		j := kstreams.TableTableJoin(t1, t2, func(a, b string) string { return a + "+" + b }, opts...)
+		j.ToStream().To("output", kstreams.ProducedWith[int32, string](serde.Integer{}, serde.String{}))
+		d := build(t, b, intString)
+		pipeInts(t, d, "topic1", kvt{0, "X0", 5}, kvt{1, "X1", 6})
+		expectInts(t, d)
+		pipeInts(t, d, "topic2", kvt{0, "Y0", 0}, kvt{1, "Y1", 10})
+		expectInts(t, d, kvt{0, "X0+Y0", 5}, kvt{1, "X1+Y1", 10})
+		pipeInts(t, d, "topic1", seq("XX", 4, at(7))...)
+		expectInts(t, d, kvt{0, "XX0+Y0", 7}, kvt{1, "XX1+Y1", 10})
+		pipeInts(t, d, "topic2", seq("YY", 4, func(i int) int64 { return int64(i) * 5 })...)
+		expectInts(t, d, kvt{0, "XX0+YY0", 7}, kvt{1, "XX1+YY1", 7}, kvt{2, "XX2+YY2", 10}, kvt{3, "XX3+YY3", 15})
+		pipeInts(t, d, "topic2", kvt{0, "<null>", 5}, kvt{1, "<null>", 7})
+		expectInts(t, d, kvt{0, "<null>", 7}, kvt{1, "<null>", 7})
+		pipeInts(t, d, "topic1", kvt{0, "<null>", 0}, kvt{1, "<null>", 42}, kvt{2, "<null>", 5}, kvt{3, "<null>", 20})
+		// Kafka forwards a deletion of a row the other side lacks only when
+		// it does not know the old value (no old values requested here).
+		expectInts(t, d, kvt{2, "<null>", 10}, kvt{3, "<null>", 20})
+	}
+}
