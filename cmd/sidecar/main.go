@@ -1,7 +1,7 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
 // the example topologies: passthrough, sessioncount, sessiontombstones,
-// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
+// streamtablejoin, tabletablejoin, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -10,6 +10,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/tableops"
@@ -22,6 +23,8 @@ import (
 
 func main() {
 	sidecar.Main(sidecar.Topologies{
+		joins.StreamTableName:  joins.BuildStreamTable,
+		joins.TableTableName:   joins.BuildTableTable,
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		tombstones.SessionName: tombstones.BuildSession,

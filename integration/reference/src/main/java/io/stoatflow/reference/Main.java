@@ -41,6 +41,8 @@ public final class Main {
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
+        APPS.put("streamtablejoin", StreamTableJoin::topology);
+        APPS.put("tabletablejoin", TableTableJoin::topology);
     }
 
     private Main() {

@@ -1,0 +1,104 @@
+// Package joins holds two join topologies, each the twin of a Kafka Streams
+// application built with the same calls.
+//
+// The first (StreamTableName) enriches a stream of events with a table of
+// the same keys, both as an inner and as a left join:
+//
+//	stream(input) ─┬─ join(table(table))      "inner:" + v + "+" + row → output
+//	               └─ leftJoin(table(table))  "left:" + v + "+" + row  → output (Joined "enrich-left")
+//
+// The table is not materialized by its own call: the joins need to look it
+// up, so it is materialized in the store it drew (<table>-STATE-STORE-
+// 0000000001), with a changelog, as Kafka Streams does.
+//
+// The second (TableTableName) joins two tables three ways, each written
+// with toStream to output:
+//
+//	table(input) ⋈ table(right, "tables-right")
+//	  join       "inner:" + l + "+" + r, materialized as "tables-inner"
+//	  leftJoin   "left:" + l + "+" + r
+//	  outerJoin  "outer:" + l + "+" + r, Named "tables-outer", an unnamed Materialized
+//
+// A missing row is written "null", as Java's string concatenation does; a
+// deleted join result is a tombstone. Importing the package registers both.
+// Keys and values are Strings.
+package joins
+
+import (
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// Names the topologies are registered under.
+const (
+	StreamTableName = "streamtablejoin"
+	TableTableName  = "tabletablejoin"
+)
+
+// Stores and processor names of the table-table topology.
+const (
+	RightStore = "tables-right"
+	InnerStore = "tables-inner"
+	OuterName  = "tables-outer"
+	// LeftJoinName names the stream-table left join.
+	LeftJoinName = "enrich-left"
+)
+
+func init() {
+	kstreams.RegisterTopology(StreamTableName, BuildStreamTable)
+	kstreams.RegisterTopology(TableTableName, BuildTableTable)
+}
+
+func arg(args map[string]string, name, dflt string) string {
+	if v := args[name]; v != "" {
+		return v
+	}
+	return dflt
+}
+
+// orNull is Java's string concatenation of a possibly missing value.
+func orNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+var stringsIn = kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+
+func produced() kstreams.Produced[string, string] {
+	return kstreams.ProducedWith[string, string](serde.String{}, serde.String{})
+}
+
+// BuildStreamTable returns the stream-table topology. Arguments: input (the
+// stream), table and output.
+func BuildStreamTable(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream(b, []string{arg(args, "input", "joins-stream")}, stringsIn)
+	rows := kstreams.Table(b, arg(args, "table", "joins-table"), stringsIn)
+	output := arg(args, "output", "joins-output")
+	kstreams.StreamTableJoin(events, rows, func(_, v, row string) string { return "inner:" + v + "+" + row }).
+		To(output, produced())
+	kstreams.StreamTableLeftJoin(events, rows, func(_, v string, row *string) string { return "left:" + v + "+" + orNull(row) },
+		kstreams.Joined[string, string]{Name: LeftJoinName}).
+		To(output, produced())
+	return b.Build()
+}
+
+// BuildTableTable returns the table-table topology. Arguments: input (the
+// left table), right and output.
+func BuildTableTable(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	left := kstreams.Table(b, arg(args, "input", "joins-left"), stringsIn)
+	right := kstreams.Table(b, arg(args, "right", "joins-right"), stringsIn, kstreams.MaterializedAs[string, string](RightStore))
+	output := arg(args, "output", "joins-output")
+	kstreams.TableTableJoin(left, right, func(l, r string) string { return "inner:" + l + "+" + r },
+		kstreams.MaterializedAs[string, string](InnerStore)).
+		ToStream().To(output, produced())
+	kstreams.TableTableLeftJoin(left, right, func(l string, r *string) string { return "left:" + l + "+" + orNull(r) }).
+		ToStream().To(output, produced())
+	kstreams.TableTableOuterJoin(left, right, func(l, r *string) string { return "outer:" + orNull(l) + "+" + orNull(r) },
+		kstreams.Named(OuterName), kstreams.Materialized[string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}}).
+		ToStream().To(output, produced())
+	return b.Build()
+}

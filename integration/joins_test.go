@@ -1,0 +1,300 @@
+package integration
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stoatflow/stoatflow/examples/joins"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+)
+
+// joinEvent is an input record of a join's side ("input" or a name of
+// diffCase.inputs).
+type joinEvent struct {
+	side string
+	tombstoneEvent
+}
+
+// processingOrder is the order in which both engines process the sides'
+// records, all in partition 0: each side in offset order, and of the heads
+// the one with the smallest timestamp first (the events' timestamps are
+// distinct).
+func processingOrder(events []joinEvent) []joinEvent {
+	queues := map[string][]joinEvent{}
+	var sides []string
+	for _, e := range events {
+		if _, ok := queues[e.side]; !ok {
+			sides = append(sides, e.side)
+		}
+		queues[e.side] = append(queues[e.side], e)
+	}
+	var out []joinEvent
+	for {
+		best := ""
+		for _, s := range sides {
+			if q := queues[s]; len(q) > 0 && (best == "" || q[0].sec < queues[best][0].sec) {
+				best = s
+			}
+		}
+		if best == "" {
+			return out
+		}
+		out = append(out, queues[best][0])
+		queues[best] = queues[best][1:]
+	}
+}
+
+// joinInputs splits events into the diffCase's input and further inputs.
+func joinInputs(events []joinEvent) ([]testkafka.Record, map[string][]testkafka.Record) {
+	var input []testkafka.Record
+	inputs := map[string][]testkafka.Record{}
+	for _, e := range events {
+		if e.side == "input" {
+			input = append(input, e.record())
+		} else {
+			inputs[e.side] = append(inputs[e.side], e.record())
+		}
+	}
+	return input, inputs
+}
+
+func orNull(s *string) string {
+	if s == nil {
+		return "null"
+	}
+	return *s
+}
+
+// joinResult is one expected output record: key, value (nil: tombstone)
+// and timestamp in seconds from epochBase.
+type joinResult struct {
+	key   string
+	value *string
+	sec   int64
+}
+
+// checkJoinOutput compares StoatFlow's output, per key in order, with the
+// expected results (the differential run has compared it with Kafka
+// Streams' record for record).
+func checkJoinOutput(t *testing.T, got []testkafka.Record, want []joinResult) {
+	t.Helper()
+	byKey := func(rs []joinResult) map[string][]string {
+		m := map[string][]string{}
+		for _, r := range rs {
+			m[r.key] = append(m[r.key], fmt.Sprintf("%s@%d", orNull(r.value), epochBase+r.sec*1000))
+		}
+		return m
+	}
+	var gotRes []joinResult
+	for _, r := range got {
+		var v *string
+		if r.Value != nil {
+			v = str(string(r.Value))
+		}
+		gotRes = append(gotRes, joinResult{key: string(r.Key), value: v, sec: (r.Timestamp.UnixMilli() - epochBase) / 1000})
+	}
+	g, w := byKey(gotRes), byKey(want)
+	for k, ws := range w {
+		if !slices.Equal(g[k], ws) {
+			t.Errorf("key %s: output %v, want %v", k, g[k], ws)
+		}
+	}
+	for k := range g {
+		if _, ok := w[k]; !ok {
+			t.Errorf("key %s: unexpected output %v", k, g[k])
+		}
+	}
+}
+
+// TestStreamTableJoinMatchKafkaStreams: a stream joined with a table, as an
+// inner and as a (named) left join, on both engines: table updates,
+// deletes, a delete of a row never held, a null-key table record, a null
+// stream value (dropped by both joins), a key re-inserted after its delete,
+// and a stream record that arrives after a table update with a later
+// timestamp (the table is read as it is, not as of the record's time).
+// Compared: output per partition, the changelog of the table the joins
+// materialized (<table>-STATE-STORE-0000000001), internal topics with their
+// configs, and describe().
+func TestStreamTableJoinMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1, u2, u3, u4, u5 := str("u1"), str("u2"), str("u3"), str("u4"), str("u5")
+	tbl := func(k, v *string, sec int64) joinEvent { return joinEvent{"table", tombstoneEvent{k, v, sec}} }
+	st := func(k, v *string, sec int64) joinEvent { return joinEvent{"input", tombstoneEvent{k, v, sec}} }
+	events := []joinEvent{
+		tbl(u1, str("t1"), 1), tbl(u2, str("t2"), 2), st(u1, str("a"), 3), st(u3, str("b"), 4),
+		tbl(u1, str("t1b"), 5), st(u1, str("c"), 6), tbl(u2, nil, 7), st(u2, str("d"), 8),
+		st(u2, nil, 9), tbl(u4, nil, 10), tbl(nil, str("x"), 11), tbl(u3, str("t3"), 12), st(u3, str("f"), 13),
+		tbl(u3, nil, 14), tbl(u3, str("t3b"), 15), st(u3, str("g"), 16), tbl(u5, str("t5"), 25),
+		tbl(u4, str("t4"), 30), st(u5, str(""), 40), st(u4, str("late"), 20),
+	}
+	rows := map[string]*string{}
+	var want []joinResult
+	changelog := 0
+	for _, e := range processingOrder(events) {
+		if e.side == "table" {
+			if e.key != nil {
+				rows[*e.key] = e.value
+				changelog++
+			}
+			continue
+		}
+		if e.key == nil || e.value == nil {
+			continue // dropped by both joins
+		}
+		row := rows[*e.key]
+		if row != nil {
+			want = append(want, joinResult{*e.key, str("inner:" + *e.value + "+" + *row), e.sec})
+		}
+		want = append(want, joinResult{*e.key, str("left:" + *e.value + "+" + orNull(row)), e.sec})
+	}
+	input, inputs := joinInputs(events)
+	out := runDifferential(t, diffCase{
+		app: joins.StreamTableName, props: filepath.Join(root, "examples", "joins", "streams.properties"),
+		input: input, inputs: inputs, outputs: len(want),
+		changelogs: map[string]int{"{table}-STATE-STORE-0000000001-changelog": changelog},
+	})
+	checkJoinOutput(t, out, want)
+}
+
+// tableJoinModel computes the three joins of the table-table twin as Kafka
+// Streams defines them (KTableKTable{Inner,Left,Outer}Join and the join
+// merger): an update on one side looks the other up; a result stamped with
+// the larger timestamp of the two rows; a deletion joined or forwarded as a
+// tombstone; nothing for a deletion of a row neither side holds (left and
+// outer joins know the old value, inner joins forward a tombstone for any
+// deletion that finds a partner).
+type tableJoinModel struct {
+	left, right     map[string]*string
+	leftTs, rightTs map[string]int64
+	out             []joinResult
+	inner, outer    int // records written to the inner and outer result stores
+}
+
+func (m *tableJoinModel) emit(k string, v *string, sec int64) {
+	m.out = append(m.out, joinResult{k, v, sec})
+}
+
+func (m *tableJoinModel) apply(e joinEvent) {
+	if e.key == nil {
+		return // dropped by the table sources
+	}
+	k, v, sec := *e.key, e.value, e.sec
+	cat := func(prefix string, l, r *string) *string { return str(prefix + orNull(l) + "+" + orNull(r)) }
+	if e.side == "input" { // the left table
+		old := m.left[k]
+		r, rts := m.right[k], m.rightTs[k]
+		// inner
+		if r != nil {
+			var nv *string
+			if v != nil {
+				nv = cat("inner:", v, r)
+			}
+			m.emit(k, nv, max(sec, rts))
+			m.inner++
+		}
+		// left
+		if r != nil || v != nil || old != nil {
+			var nv *string
+			if v != nil {
+				nv = cat("left:", v, r)
+			}
+			ts := sec
+			if r != nil {
+				ts = max(sec, rts)
+			}
+			m.emit(k, nv, ts)
+		}
+		// outer
+		if r != nil || v != nil || old != nil {
+			var nv *string
+			if r != nil || v != nil {
+				nv = cat("outer:", v, r)
+			}
+			ts := sec
+			if r != nil {
+				ts = max(sec, rts)
+			}
+			m.emit(k, nv, ts)
+			m.outer++
+		}
+		m.left[k], m.leftTs[k] = v, sec
+		return
+	}
+	old := m.right[k]
+	l, lts := m.left[k], m.leftTs[k]
+	if l != nil {
+		var nv *string
+		if v != nil {
+			nv = cat("inner:", l, v)
+		}
+		m.emit(k, nv, max(sec, lts))
+		m.inner++
+		m.emit(k, cat("left:", l, v), max(sec, lts))
+	}
+	if l != nil || v != nil || old != nil {
+		var nv *string
+		if l != nil || v != nil {
+			nv = cat("outer:", l, v)
+		}
+		ts := sec
+		if l != nil {
+			ts = max(sec, lts)
+		}
+		m.emit(k, nv, ts)
+		m.outer++
+	}
+	m.right[k], m.rightTs[k] = v, sec
+}
+
+// TestTableTableJoinMatchKafkaStreams: two tables joined as inner (with a
+// named result store), left and outer (named, with a generated result
+// store) joins on both engines: inserts and updates on both sides,
+// deletions of joined rows, deletions of rows never held, a null key, and a
+// late update whose partner's row is newer (the result takes the larger
+// timestamp). Compared: output per partition, the changelogs of the left
+// table the joins materialized, of the right table and of both result
+// stores, internal topics with their configs, and describe().
+func TestTableTableJoinMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1, k2, k3, k4, k5 := str("k1"), str("k2"), str("k3"), str("k4"), str("k5")
+	l := func(k, v *string, sec int64) joinEvent { return joinEvent{"input", tombstoneEvent{k, v, sec}} }
+	r := func(k, v *string, sec int64) joinEvent { return joinEvent{"right", tombstoneEvent{k, v, sec}} }
+	events := []joinEvent{
+		l(k1, str("a1"), 1), r(k1, str("b1"), 2), r(k2, str("b2"), 3), l(k2, str("a2"), 4),
+		l(k1, str("a1x"), 5), r(k1, nil, 6), l(k3, nil, 7), r(k3, nil, 8), l(nil, str("n"), 9),
+		l(k2, nil, 10), r(k2, nil, 11), r(k4, str("b4"), 12), l(k4, str("a4"), 13), l(k4, str(""), 14),
+		r(k5, str("b5"), 20), l(k1, str("a1y"), 21), l(k5, str("a5"), 15), r(k4, nil, 22), l(k4, nil, 23),
+	}
+	m := &tableJoinModel{left: map[string]*string{}, right: map[string]*string{}, leftTs: map[string]int64{}, rightTs: map[string]int64{}}
+	leftLog, rightLog := 0, 0
+	for _, e := range processingOrder(events) {
+		if e.key != nil {
+			if e.side == "input" {
+				leftLog++
+			} else {
+				rightLog++
+			}
+		}
+		m.apply(e)
+	}
+	input, inputs := joinInputs(events)
+	out := runDifferential(t, diffCase{
+		app: joins.TableTableName, props: filepath.Join(root, "examples", "joins", "streams.properties"),
+		input: input, inputs: inputs, outputs: len(m.out),
+		changelogs: map[string]int{
+			"{input}-STATE-STORE-0000000000-changelog":      leftLog,
+			joins.RightStore + "-changelog":                 rightLog,
+			joins.InnerStore + "-changelog":                 m.inner,
+			"KTABLE-MERGE-STATE-STORE-0000000015-changelog": m.outer,
+		},
+	})
+	checkJoinOutput(t, out, m.out)
+}
