@@ -83,7 +83,7 @@ func plus(a, b *string) string {
 	return s(a) + "+" + s(b)
 }
 
-func ip(i int32) *int32    { return &i }
+func ip(i int32) *int32   { return &i }
 func sv(s string) *string { return &s }
 
 // TestTableJoinsSendOldValues ports KTableKTableInnerJoinTest,

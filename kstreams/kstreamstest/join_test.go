@@ -301,7 +301,7 @@ func seq(prefix string, n int, ts func(i int) int64) []kvt {
 }
 
 func at(ts int64) func(int) int64 { return func(int) int64 { return ts } }
-func byIndex(i int) int64      { return int64(i) }
+func byIndex(i int) int64         { return int64(i) }
 
 // KStreamKTableJoinTest.shouldNotJoinOnTableUpdates,
 // shouldJoinOnlyIfMatchFoundOnStreamUpdates and
