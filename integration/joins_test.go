@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stoatflow/stoatflow/examples/joins"
@@ -297,4 +298,60 @@ func TestTableTableJoinMatchKafkaStreams(t *testing.T) {
 		},
 	})
 	checkJoinOutput(t, out, m.out)
+}
+
+// TestDerivedTableJoinMatchKafkaStreams: a stream joined with tables that
+// have no store of their own, on both engines: a filter and mapValues of a
+// table (their rows computed from the source table's store, which the join
+// materializes) and the stream's own count (its rows in the count's store,
+// updated before the left join reads it). Compared: output per partition,
+// the changelogs of the materialized source and of the count, internal
+// topics with their configs, and describe().
+func TestDerivedTableJoinMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1, u2, u3 := str("u1"), str("u2"), str("u3")
+	tbl := func(k, v *string, sec int64) joinEvent { return joinEvent{"table", tombstoneEvent{k, v, sec}} }
+	st := func(k, v *string, sec int64) joinEvent { return joinEvent{"input", tombstoneEvent{k, v, sec}} }
+	events := []joinEvent{
+		tbl(u1, str("one"), 1), st(u1, str("a"), 2), tbl(u2, str("-hidden"), 3), st(u2, str("b"), 4),
+		tbl(u2, str("two"), 5), st(u2, str("c"), 6), tbl(u1, str("-gone"), 7), st(u1, str("d"), 8),
+		st(u3, str("e"), 9), st(u3, nil, 10), tbl(u3, str("three"), 11), st(u3, str("f"), 12),
+		tbl(u3, nil, 13), st(u3, str("g"), 14), tbl(nil, str("x"), 15), st(u2, str(""), 16),
+	}
+	rows := map[string]*string{}
+	counts := map[string]int{}
+	var want []joinResult
+	source, counted := 0, 0
+	for _, e := range processingOrder(events) {
+		if e.side == "table" {
+			if e.key != nil {
+				rows[*e.key] = e.value
+				source++
+			}
+			continue
+		}
+		if e.key == nil || e.value == nil {
+			continue // dropped by the joins and by the count
+		}
+		k, v := *e.key, *e.value
+		if r := rows[k]; r != nil && !strings.HasPrefix(*r, "-") {
+			want = append(want, joinResult{k, str("derived:" + v + "+" + strings.ToUpper(*r)), e.sec})
+		}
+		counts[k]++
+		counted++
+		want = append(want, joinResult{k, str(fmt.Sprintf("count:%s+%d", v, counts[k])), e.sec})
+	}
+	input, inputs := joinInputs(events)
+	out := runDifferential(t, diffCase{
+		app: joins.DerivedName, props: filepath.Join(root, "examples", "joins", "streams.properties"),
+		input: input, inputs: inputs, outputs: len(want),
+		changelogs: map[string]int{
+			"{table}-STATE-STORE-0000000001-changelog":           source,
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000008-changelog": counted,
+		},
+	})
+	checkJoinOutput(t, out, want)
 }

@@ -44,6 +44,9 @@ type StreamsBuilder struct {
 	err           error
 	tableTopics   map[string]bool
 	streamSources []streamSource
+	// nullKeys is what the joins that accept null keys need at Build (see
+	// getter.go's relaxNullKeyFilters).
+	nullKeys nullKeyJoins
 	built         bool
 }
 
@@ -104,6 +107,7 @@ func (b *StreamsBuilder) Build() (*Topology, error) {
 		return nil, b.err
 	}
 	if !b.built {
+		b.relaxNullKeyFilters()
 		b.topo.finish()
 		b.built = true
 	}
@@ -128,9 +132,10 @@ type KStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	view                *valueView // set on a Nullable view: its records hold the base values
-	// joinRepartition is the repartition a join of this stream last
-	// created, which later joins under the stream's own name reuse.
-	joinRepartition *joinRepartition
+	// joinRepartition is the source of the repartition a join of this
+	// stream last created, which later joins under the stream's own name
+	// reuse.
+	joinRepartition string
 }
 
 // same is the stream a type-preserving operation named name yields: s's
@@ -487,6 +492,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 	})})
 	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
 	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, extractor: FailOnInvalidTimestamp{}})
+	b.nullKeys.repartition(source, filter)
 	return source
 }
 

@@ -203,3 +203,53 @@ func unionStores(a, b []string) []string {
 	}
 	return out
 }
+
+// nullKeyJoins tracks the joins that accept null keys (a stream-table left
+// join; Kafka Streams labels them NULL_KEY_RELAXED_JOIN) and the
+// repartitions of the topology: a repartition topic drops null-key records
+// in its filter unless such a join lies downstream of it, as Kafka Streams'
+// InternalStreamsBuilder rewrites the filters at build.
+type nullKeyJoins struct {
+	joins []string
+	// filters maps a repartition's source to its filter.
+	filters map[string]string
+}
+
+func (n *nullKeyJoins) relaxed(node string) { n.joins = append(n.joins, node) }
+
+func (n *nullKeyJoins) repartition(source, filter string) {
+	if n.filters == nil {
+		n.filters = map[string]string{}
+	}
+	n.filters[source] = filter
+}
+
+// relaxNullKeyFilters lets null keys through the filter of every
+// repartition upstream of a join that accepts them. Upstream follows the
+// processors' parents, and from a repartition's source to its filter.
+func (b *StreamsBuilder) relaxNullKeyFilters() {
+	seen := map[string]bool{}
+	var walk func(name string)
+	walk = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		n := b.topo.byName[name]
+		if n == nil {
+			return
+		}
+		if filter, ok := b.nullKeys.filters[name]; ok {
+			if f := b.topo.byName[filter]; f != nil {
+				f.supplier = stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })
+			}
+			walk(filter)
+		}
+		for _, p := range n.preds {
+			walk(p)
+		}
+	}
+	for _, j := range b.nullKeys.joins {
+		walk(j)
+	}
+}

@@ -104,14 +104,7 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 		if base == "" {
 			base = s.name
 		}
-		r := s.repartitionForJoin(base, key, viewSpec(s.view, j.ValueSerde, s.val))
-		streamSide = r.source
-		if left && r.filter != nil {
-			// A left join keeps null-key records, so the repartition in
-			// front of it lets them through, as Kafka Streams does for a
-			// repartition followed by a join that accepts null keys.
-			r.filter.supplier = stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })
-		}
+		streamSide = s.repartitionForJoin(base, key, viewSpec(s.view, j.ValueSerde, s.val))
 	}
 	prefix := prefixJoin
 	if left {
@@ -132,6 +125,9 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 		}}
 	}})
 	b.connectGetter(name, g)
+	if left {
+		b.nullKeys.relaxed(name)
+	}
 	return &KStream[K, VR]{b: b, name: name, key: key}
 }
 
@@ -179,31 +175,19 @@ func (p *streamTableJoinProcessor) Process(r Record) error {
 
 func (p *streamTableJoinProcessor) Close() error { return nil }
 
-// joinRepartition is a repartition topic written in front of a join: the
-// source the join reads and the filter before the sink.
-type joinRepartition struct {
-	source string
-	filter *nodeSpec
-}
-
 // repartitionForJoin is KStreamImpl.repartitionForJoin: it writes the
 // stream to <name>-repartition and returns the repartition's source. The
 // names are drawn each time, but a join under the stream's own name reuses
 // the repartition the stream's previous join created, as Kafka Streams
 // does.
-func (s *KStream[K, V]) repartitionForJoin(name string, key, val serdeSpec) *joinRepartition {
+func (s *KStream[K, V]) repartitionForJoin(name string, key, val serdeSpec) string {
 	b := s.b
-	if s.joinRepartition != nil && name == s.name {
+	if s.joinRepartition != "" && name == s.name {
 		for range 3 { // the sink, filter and source names are drawn all the same
 			b.newProcessorName(prefixSource)
 		}
 		return s.joinRepartition
 	}
-	first := len(b.topo.nodes)
-	r := &joinRepartition{source: createRepartition(b, s.name, name, key, val)}
-	if len(b.topo.nodes) == first+3 {
-		r.filter = b.topo.nodes[first]
-	}
-	s.joinRepartition = r
-	return r
+	s.joinRepartition = createRepartition(b, s.name, name, key, val)
+	return s.joinRepartition
 }

@@ -19,12 +19,25 @@
 //	  leftJoin   "left:" + l + "+" + r
 //	  outerJoin  "outer:" + l + "+" + r, Named "tables-outer", an unnamed Materialized
 //
+// The third (DerivedName) joins a stream with tables that have no store of
+// their own, which the joins read through value getters:
+//
+//	stream(input) ─┬─ join(table(table).filter(not "-…").mapValues(upper))  "derived:" + v + "+" + row
+//	               ├─ groupByKey().count() (its store is the table)
+//	               └─ leftJoin(that count)                                   "count:" + v + "+" + n
+//
+// The filter and mapValues compute a row from the source table's store,
+// which the join materializes; the count's own store holds its rows.
+//
 // A missing row is written "null", as Java's string concatenation does; a
-// deleted join result is a tombstone. Importing the package registers both.
-// Keys and values are Strings.
+// deleted join result is a tombstone. Importing the package registers them.
+// Keys and values are Strings (the count is a Long).
 package joins
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -33,6 +46,7 @@ import (
 const (
 	StreamTableName = "streamtablejoin"
 	TableTableName  = "tabletablejoin"
+	DerivedName     = "derivedtablejoin"
 )
 
 // Stores and processor names of the table-table topology.
@@ -47,6 +61,7 @@ const (
 func init() {
 	kstreams.RegisterTopology(StreamTableName, BuildStreamTable)
 	kstreams.RegisterTopology(TableTableName, BuildTableTable)
+	kstreams.RegisterTopology(DerivedName, BuildDerived)
 }
 
 func arg(args map[string]string, name, dflt string) string {
@@ -100,5 +115,26 @@ func BuildTableTable(args map[string]string) (*kstreams.Topology, error) {
 	kstreams.TableTableOuterJoin(left, right, func(l, r *string) string { return "outer:" + orNull(l) + "+" + orNull(r) },
 		kstreams.Named(OuterName), kstreams.Materialized[string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}}).
 		ToStream().To(output, produced())
+	return b.Build()
+}
+
+// BuildDerived returns the topology of joins over derived tables.
+// Arguments: input (the stream), table and output.
+func BuildDerived(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream(b, []string{arg(args, "input", "joins-stream")}, stringsIn)
+	rows := kstreams.Table(b, arg(args, "table", "joins-table"), stringsIn)
+	output := arg(args, "output", "joins-output")
+	kept := rows.Filter(func(_, v string) bool { return !strings.HasPrefix(v, "-") })
+	upper := kstreams.MapTableValues(kept, func(_, v string) string { return strings.ToUpper(v) })
+	kstreams.StreamTableJoin(events, upper, func(_, v, row string) string { return "derived:" + v + "+" + row }).
+		To(output, produced())
+	counts := events.GroupByKey().Count()
+	kstreams.StreamTableLeftJoin(events, counts, func(_, v string, n *int64) string {
+		if n == nil {
+			return "count:" + v + "+null"
+		}
+		return "count:" + v + "+" + strconv.FormatInt(*n, 10)
+	}).To(output, produced())
 	return b.Build()
 }

@@ -470,3 +470,47 @@ func TestTableTableJoinOverUnmaterializedSources(t *testing.T) {
 		expectInts(t, d, kvt{2, "<null>", 10}, kvt{3, "<null>", 20})
 	}
 }
+
+// A repartition in front of a join that accepts null keys (a left join)
+// lets null-key records through, as Kafka Streams rewrites its repartition
+// filters: downstream the left join emits the record, and an aggregation
+// between the two drops it with the dropped-records metric instead of the
+// filter dropping it unseen. Without such a join the filter drops it.
+func TestRepartitionFiltersKeepNullKeysForLeftJoins(t *testing.T) {
+	run := func(left bool) (*kstreamstest.Driver, []kstreamstest.Record) {
+		b := kstreams.NewStreamsBuilder()
+		s := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		tbl := kstreams.Table(b, "t", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+		// "" stands for the null key it was handed: the record keeps it.
+		keyed := kstreams.SelectKey(s, func(_, v string) string {
+			if v == "null-key" {
+				return ""
+			}
+			return v
+		})
+		counts := kstreams.MapValues(keyed.GroupByKey().Count().ToStream(), func(n int64) string { return fmt.Sprint(n) })
+		if left {
+			kstreams.StreamTableLeftJoin(keyed, tbl, func(k, v string, vo *string) string { return v + "+" + javaString(vo) }).To("output")
+			kstreams.StreamTableLeftJoin(counts, tbl, func(k, v string, vo *string) string { return "n" + v }).To("counts")
+		} else {
+			kstreams.StreamTableJoin(keyed, tbl, func(k, v, vo string) string { return v + "+" + vo }).To("output")
+			counts.To("counts")
+		}
+		d := build(t, b, stringDefaults)
+		if err := d.Pipe("in", nil, []byte("null-key"), 1); err != nil {
+			t.Fatal(err)
+		}
+		return d, d.Records("output")
+	}
+	d, out := run(true)
+	if len(out) != 1 || out[0].Key != nil || string(out[0].Value) != "null-key+null" {
+		t.Errorf("left join output %+v, want the null-key record joined with no row", out)
+	}
+	if dr := d.Dropped(); len(dr) != 1 || dr[0].Reason != "Skipping record due to null key or value." {
+		t.Errorf("dropped %+v, want the count's drop of the null key", dr)
+	}
+	d, out = run(false)
+	if len(out) != 0 || len(d.Dropped()) != 0 {
+		t.Errorf("inner join: output %+v, dropped %+v; want the repartition filter to drop the record unseen", out, d.Dropped())
+	}
+}

@@ -43,6 +43,7 @@ public final class Main {
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
         APPS.put("streamtablejoin", StreamTableJoin::topology);
         APPS.put("tabletablejoin", TableTableJoin::topology);
+        APPS.put("derivedtablejoin", DerivedTableJoin::topology);
     }
 
     private Main() {
