@@ -47,7 +47,7 @@ type StreamsBuilder struct {
 	// nullKeys is what the joins that accept null keys need at Build (see
 	// getter.go's relaxNullKeyFilters).
 	nullKeys nullKeyJoins
-	built         bool
+	built    bool
 }
 
 // streamSource is a source added by Stream: later Stream calls on the same
