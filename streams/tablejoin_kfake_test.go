@@ -10,7 +10,6 @@ import (
 	"github.com/stoatflow/stoatflow/state"
 )
 
-
 // TestKfakeTableJoinResultIsQueryable: the result of a table-table join
 // materialized under a name is a store like any other: both tables' rows
 // (keyed, so co-partitioned over two partitions) join on the runtime, and
