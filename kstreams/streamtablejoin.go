@@ -8,8 +8,8 @@ import (
 
 // Name prefixes of the stream–table join processors.
 const (
-	prefixJoin     = "KSTREAM-JOIN-"
-	prefixLeftJoin = "KSTREAM-LEFTJOIN-"
+	prefixStreamTableJoin     = "KSTREAM-JOIN-"
+	prefixStreamTableLeftJoin = "KSTREAM-LEFTJOIN-"
 )
 
 // Joined configures a stream–table join: Kafka's Joined. Name names the
@@ -37,7 +37,10 @@ func JoinedWith[K, V any](k serde.Serde[K], v serde.Serde[V]) Joined[K, V] {
 // WithGracePeriod is Joined.withGracePeriod: stream records wait up to
 // grace for the table, which must be versioned. StoatFlow has no versioned
 // tables yet, so a join with a grace period fails to build, with Kafka
-// Streams' message for a table that is not versioned.
+// Streams' IllegalArgumentException message for a table that is not
+// versioned. (Kafka Streams throws it when the join is built, or, over an
+// unmaterialized filter or mapValues whose versioning it cannot tell then,
+// when the task starts.)
 func (j Joined[K, V]) WithGracePeriod(grace time.Duration) Joined[K, V] {
 	j.grace, j.hasGrace = grace, true
 	return j
@@ -106,9 +109,9 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 		}
 		streamSide = s.repartitionForJoin(base, key, viewSpec(s.view, j.ValueSerde, s.val))
 	}
-	prefix := prefixJoin
+	prefix := prefixStreamTableJoin
 	if left {
-		prefix = prefixLeftJoin
+		prefix = prefixStreamTableLeftJoin
 	}
 	name := b.orGenerate(j.Name, prefix)
 	if j.hasGrace {

@@ -2,9 +2,9 @@ package kstreams
 
 // Name prefixes of the table–table join processors and result store.
 const (
-	prefixJoinThis  = "KTABLE-JOINTHIS-"
-	prefixJoinOther = "KTABLE-JOINOTHER-"
-	prefixMergeJoin = "KTABLE-MERGE-"
+	prefixTableJoinThis  = "KTABLE-JOINTHIS-"
+	prefixTableJoinOther = "KTABLE-JOINOTHER-"
+	prefixTableJoinMerge = "KTABLE-MERGE-"
 )
 
 // tableJoinKind is which of Kafka's KTableKTable*Join processors a side uses.
@@ -47,7 +47,7 @@ func TableTableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], joi
 // Joining forces t to send old values (materializing it if it is an
 // unmaterialized source), as Kafka Streams does.
 func TableTableLeftJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], joiner func(V, *VO) VR, opts ...AggOption[K, VR]) *KTable[K, VR] {
-	tv, ov := valueArg[V](t.view), pointerArg[VO](other.view)
+	tv, ov := valueArg[V](t.view), rowPointer[VO](other.view)
 	return tableJoin(t, other, leftJoinSide, opts, func(v, vo any) any {
 		x, _ := tv(v)
 		return nullable(joiner(x, ov(vo)))
@@ -59,14 +59,14 @@ func TableTableLeftJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO],
 // *VO is nil where that table has no row (never both). Joining forces both
 // tables to send old values.
 func TableTableOuterJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], joiner func(*V, *VO) VR, opts ...AggOption[K, VR]) *KTable[K, VR] {
-	tv, ov := pointerArg[V](t.view), pointerArg[VO](other.view)
+	tv, ov := rowPointer[V](t.view), rowPointer[VO](other.view)
 	return tableJoin(t, other, outerJoinSide, opts, func(v, vo any) any {
 		return nullable(joiner(tv(v), ov(vo)))
 	})
 }
 
-// pointerArg hands a table value to a joiner as a *V, nil for a missing row.
-func pointerArg[V any](view *valueView) func(raw any) *V {
+// rowPointer hands a table value to a joiner as a *V, nil for a missing row.
+func rowPointer[V any](view *valueView) func(raw any) *V {
 	arg := valueArg[V](view)
 	return func(raw any) *V {
 		if raw == nil {
@@ -92,10 +92,10 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 	if o.hasMat {
 		store = o.mat.Name
 		if store == "" {
-			store = b.newStoreName(prefixMergeJoin)
+			store = b.newStoreName(prefixTableJoinMerge)
 		}
 	}
-	mergeName := b.orGenerate(o.named, prefixMergeJoin)
+	mergeName := b.orGenerate(o.named, prefixTableJoinMerge)
 	// The co-partition requirement covers the two sides: t.name and other.name.
 	if kind == leftJoinSide || kind == outerJoinSide {
 		t.old.request(true)
@@ -103,8 +103,8 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 	if kind == outerJoinSide {
 		other.old.request(true)
 	}
-	thisName := b.suffixOrGenerate(o.named, "-join-this", prefixJoinThis)
-	otherName := b.suffixOrGenerate(o.named, "-join-other", prefixJoinOther)
+	thisName := b.suffixOrGenerate(o.named, "-join-this", prefixTableJoinThis)
+	otherName := b.suffixOrGenerate(o.named, "-join-other", prefixTableJoinOther)
 
 	thisGetter, err := t.valueGetterSupplier()
 	b.fail(err)
