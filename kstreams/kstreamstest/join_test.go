@@ -13,9 +13,10 @@ import (
 // joinInput is one step of AbstractJoinIntegrationTest's input: a value (nil
 // for null) under key 0 on the left or right topic.
 type joinInput struct {
-	topic string
-	value *string
-	ts    int64
+	topic   string
+	value   *string
+	ts      int64
+	nullKey bool
 }
 
 func sp(s string) *string { return &s }
@@ -23,12 +24,12 @@ func sp(s string) *string { return &s }
 // joinInputs is AbstractJoinIntegrationTest.input, out-of-order records
 // and nulls included.
 var joinInputs = []joinInput{
-	{"left", nil, 1}, {"right", nil, 2}, {"left", sp("A"), 3}, {"right", sp("a"), 4},
-	{"left", sp("B"), 5}, {"right", sp("b"), 6}, {"left", nil, 7}, {"right", nil, 8},
-	{"left", sp("C"), 9}, {"right", sp("c"), 10}, {"right", nil, 11}, {"left", nil, 12},
-	{"right", nil, 13}, {"right", sp("d"), 7}, {"left", sp("D"), 6}, {"left", nil, 2},
-	{"right", nil, 3}, {"right", sp("e"), 14}, {"left", sp("E"), 15}, {"left", nil, 10},
-	{"right", nil, 9}, {"left", sp("F"), 4}, {"right", sp("f"), 3},
+	{"left", nil, 1, false}, {"right", nil, 2, false}, {"left", sp("A"), 3, false}, {"right", sp("a"), 4, false},
+	{"left", sp("B"), 5, false}, {"right", sp("b"), 6, false}, {"left", nil, 7, false}, {"right", nil, 8, false},
+	{"left", sp("C"), 9, false}, {"right", sp("c"), 10, false}, {"right", nil, 11, false}, {"left", nil, 12, false},
+	{"right", nil, 13, false}, {"right", sp("d"), 7, false}, {"left", sp("D"), 6, false}, {"left", nil, 2, false},
+	{"right", nil, 3, false}, {"right", sp("e"), 14, false}, {"left", sp("E"), 15, false}, {"left", nil, 10, false},
+	{"right", nil, 9, false}, {"left", sp("F"), 4, false}, {"right", sp("f"), 3, false},
 }
 
 var longString = kstreamstest.Config{ApplicationID: "join",
@@ -39,20 +40,34 @@ var longString = kstreamstest.Config{ApplicationID: "join",
 // expected results of Kafka's join integration tests. It returns the driver.
 func runJoinMatrix(t *testing.T, b *kstreams.StreamsBuilder, caching bool, want []string) *kstreamstest.Driver {
 	t.Helper()
-	if len(want) != len(joinInputs) {
-		t.Fatalf("%d expectations for %d inputs", len(want), len(joinInputs))
+	return runJoinSteps(t, b, caching, joinInputs, want)
+}
+
+// pipeJoinInput pipes one step under key 0 (or a null key).
+func pipeJoinInput(t *testing.T, d *kstreamstest.Driver, in joinInput) {
+	t.Helper()
+	var k, v []byte
+	if in.value != nil {
+		v = []byte(*in.value)
+	}
+	if !in.nullKey {
+		k = make([]byte, 8)
+	}
+	if err := d.Pipe(in.topic, k, v, in.ts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func runJoinSteps(t *testing.T, b *kstreams.StreamsBuilder, caching bool, inputs []joinInput, want []string) *kstreamstest.Driver {
+	t.Helper()
+	if len(want) != len(inputs) {
+		t.Fatalf("%d expectations for %d inputs", len(want), len(inputs))
 	}
 	cfg := longString
 	cfg.Caching = caching
 	d := build(t, b, cfg)
-	for i, in := range joinInputs {
-		var v []byte
-		if in.value != nil {
-			v = []byte(*in.value)
-		}
-		if err := d.Pipe(in.topic, make([]byte, 8), v, in.ts); err != nil {
-			t.Fatalf("step %d: %v", i, err)
-		}
+	for i, in := range inputs {
+		pipeJoinInput(t, d, in)
 		out, err := kstreamstest.ReadOutput(d, "output", serde.Long{}, serde.String{})
 		if err != nil {
 			t.Fatal(err)
@@ -227,13 +242,7 @@ func TestTableTableJoinIntegrationMatrix(t *testing.T) {
 			cfg.Caching = true
 			d := build(t, b, cfg)
 			for _, in := range joinInputs {
-				var v []byte
-				if in.value != nil {
-					v = []byte(*in.value)
-				}
-				if err := d.Pipe(in.topic, make([]byte, 8), v, in.ts); err != nil {
-					t.Fatal(err)
-				}
+				pipeJoinInput(t, d, in)
 			}
 			if got := lastOutput(t, d); got != "F-f@4" {
 				t.Errorf("last output %s, want F-f@4", got)
@@ -512,5 +521,77 @@ func TestRepartitionFiltersKeepNullKeysForLeftJoins(t *testing.T) {
 	d, out = run(false)
 	if len(out) != 0 || len(d.Dropped()) != 0 {
 		t.Errorf("inner join: output %+v, dropped %+v; want the repartition filter to drop the record unseen", out, d.Dropped())
+	}
+}
+
+// inputWithoutOutOfOrderData is AbstractJoinIntegrationTest's input for the
+// chained joins: no out-of-order records, and two null-key records last.
+var inputWithoutOutOfOrderData = []joinInput{
+	{"left", nil, 1, false}, {"right", nil, 2, false}, {"left", sp("A"), 3, false}, {"right", sp("a"), 4, false},
+	{"left", sp("B"), 5, false}, {"right", sp("b"), 6, false}, {"left", nil, 7, false}, {"right", nil, 8, false},
+	{"left", sp("C"), 9, false}, {"right", sp("c"), 10, false}, {"right", nil, 11, false}, {"left", nil, 12, false},
+	{"right", nil, 13, false}, {"right", sp("d"), 14, false}, {"left", sp("D"), 15, false},
+	{"left", sp("E"), 16, true}, {"right", sp("e"), 17, true},
+}
+
+// chainedTableJoins are TableTableJoinIntegrationTest's multi-joins:
+// leftTable.<first>(rightTable).<second>(rightTable, materialized), with
+// the expected results without caching (the duplicates are Kafka Streams'
+// own, KAFKA-6443: the right table feeds both joins).
+var chainedTableJoins = map[string]struct {
+	first, second string
+	want          []string
+}{
+	"inner-inner": {"join", "join", []string{"", "", "", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "<null>@7", "", "", "C-c-c@10,C-c-c@10", "", "", "", "", "D-d-d@15", "", ""}},
+	"inner-left":  {"join", "leftJoin", []string{"", "", "", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "<null>@7", "", "", "C-c-c@10,C-c-c@10", "<null>@11", "", "", "", "D-d-d@15", "", ""}},
+	"inner-outer": {"join", "outerJoin", []string{"", "", "", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "null-b@7", "<null>@8", "", "C-c-c@10,C-c-c@10", "<null>@11,<null>@11", "", "", "null-d@14", "D-d-d@15", "", ""}},
+	"left-inner":  {"leftJoin", "join", []string{"", "", "", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "<null>@7", "", "", "C-c-c@10,C-c-c@10", "<null>@11", "", "", "", "D-d-d@15", "", ""}},
+	"left-left":   {"leftJoin", "leftJoin", []string{"", "", "A-null-null@3", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "<null>@7", "", "C-null-null@9", "C-c-c@10,C-c-c@10", "C-null-null@11,C-null-null@11", "<null>@12", "", "", "D-d-d@15", "", ""}},
+	"left-outer":  {"leftJoin", "outerJoin", []string{"", "", "A-null-null@3", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "null-b@7", "<null>@8", "C-null-null@9", "C-c-c@10,C-c-c@10", "C-null-null@11,C-null-null@11", "<null>@12", "", "null-d@14", "D-d-d@15", "", ""}},
+	"outer-inner": {"outerJoin", "join", []string{"", "", "", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "null-b-b@7", "", "", "C-c-c@10,C-c-c@10", "<null>@11", "", "", "null-d-d@14,null-d-d@14", "D-d-d@15", "", ""}},
+	"outer-left":  {"outerJoin", "leftJoin", []string{"", "", "A-null-null@3", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "null-b-b@7", "<null>@8", "C-null-null@9", "C-c-c@10,C-c-c@10", "C-null-null@11,C-null-null@11", "<null>@12", "", "null-d-d@14,null-d-d@14", "D-d-d@15", "", ""}},
+	"outer-outer": {"outerJoin", "outerJoin", []string{"", "", "A-null-null@3", "A-a-a@4,A-a-a@4", "B-a-a@5", "B-b-b@6,B-b-b@6", "null-b-b@7", "<null>@8,<null>@8", "C-null-null@9", "C-c-c@10,C-c-c@10", "C-null-null@11,C-null-null@11", "<null>@12", "", "null-d-d@14,null-d-d@14", "D-d-d@15", "", ""}},
+}
+
+// tableJoinOp applies one of Kafka's table joins by name, with Java's
+// string concatenation of a missing side.
+func tableJoinOp(op string, l, r *kstreams.KTable[int64, string], opts ...kstreams.AggOption[int64, string]) *kstreams.KTable[int64, string] {
+	switch op {
+	case "join":
+		return kstreams.TableTableJoin(l, r, dashJoin, opts...)
+	case "leftJoin":
+		return kstreams.TableTableLeftJoin(l, r, func(v string, vo *string) string { return v + "-" + javaString(vo) }, opts...)
+	default:
+		return kstreams.TableTableOuterJoin(l, r, func(v, vo *string) string { return javaString(v) + "-" + javaString(vo) }, opts...)
+	}
+}
+
+// TableTableJoinIntegrationTest.testInnerInner ... testOuterOuter: every
+// step without caching (inputWithoutOutOfOrderData); with caching, the last
+// result of the full input (F-f-f at 4); and the result store either way.
+func TestChainedTableTableJoinIntegrationMatrix(t *testing.T) {
+	for name, c := range chainedTableJoins {
+		chain := func() *kstreams.StreamsBuilder {
+			b := kstreams.NewStreamsBuilder()
+			l, r := tableSources(b)
+			tableJoinOp(c.second, tableJoinOp(c.first, l, r), r, joinStore).ToStream().To("output")
+			return b
+		}
+		t.Run(name, func(t *testing.T) {
+			d := runJoinSteps(t, chain(), false, inputWithoutOutOfOrderData, c.want)
+			checkJoinStore(t, d, "D-d-d", 15)
+		})
+		t.Run(name+"/caching", func(t *testing.T) {
+			cfg := longString
+			cfg.Caching = true
+			d := build(t, chain(), cfg)
+			for _, in := range joinInputs {
+				pipeJoinInput(t, d, in)
+			}
+			if got := lastOutput(t, d); got != "F-f-f@4" {
+				t.Errorf("last output %s, want F-f-f@4", got)
+			}
+			checkJoinStore(t, d, "F-f-f", 4)
+		})
 	}
 }
