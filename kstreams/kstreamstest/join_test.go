@@ -2,6 +2,7 @@ package kstreamstest_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -593,5 +594,107 @@ func TestChainedTableTableJoinIntegrationMatrix(t *testing.T) {
 			}
 			checkJoinStore(t, d, "F-f-f", 4)
 		})
+	}
+}
+
+// After KTableKTableLeftJoinTest.shouldNotThrowIllegalStateExceptionWhenMultiCacheEvictions:
+// a chain of left joins over an aggregation, five source tables and a
+// left join of a mapValues, under a cache small enough to evict on almost
+// every write, fed random updates and deletes. Whatever order the caches
+// flush in, the last update of a key recomputes it from the tables' final
+// rows, so the result store must end as the model computed from them.
+func TestChainedLeftJoinsUnderCacheEvictionsEndAtTheModel(t *testing.T) {
+	inputs := []string{"agg", "one", "two", "three", "four", "five", "six"}
+	b := kstreams.NewStreamsBuilder()
+	c := kstreams.ConsumedWith[int64, string](serde.Long{}, serde.String{})
+	concat := func(a, b string) string { return a + b }
+	agg := kstreams.Stream(b, []string{"agg"}, c).GroupByKey().Reduce(concat)
+	tables := map[string]*kstreams.KTable[int64, string]{}
+	for _, in := range inputs[1:] {
+		tables[in] = kstreams.Table(b, in, c, kstreams.MaterializedAs[int64, string](in+"-base-store"))
+	}
+	upper := func(_ int64, v string) string { return strings.ToUpper(v) }
+	plus := func(v string, vo *string) string { return v + "+" + javaString(vo) }
+	seven := kstreams.MapTableValues(tables["one"], upper)
+	eight := kstreams.TableTableLeftJoin(tables["six"], seven, plus)
+	chain := agg
+	for _, next := range []*kstreams.KTable[int64, string]{tables["one"], tables["two"], tables["three"], tables["four"], tables["five"], eight} {
+		chain = kstreams.TableTableLeftJoin(chain, next, plus)
+	}
+	kstreams.MapTableValues(chain, upper, kstreams.Materialized[int64, string]{Name: "result", ValueSerde: serde.String{}})
+	cfg := longString
+	cfg.Caching, cfg.CacheMaxBytes = true, 600
+	d := build(t, b, cfg)
+
+	values := []string{"a", "AA", "BBB", "CCCC", "DD", "EEEEEEEE", "F", "GGGGGGGGGGGGGGG", "HHH", "IIIIIIIIII"}
+	rng := rand.New(rand.NewPCG(13, 7))
+	rows := map[string]map[int64]string{}
+	for _, in := range inputs {
+		rows[in] = map[int64]string{}
+	}
+	for range 400 {
+		for _, in := range inputs {
+			k := int64(rng.IntN(40))
+			kb, _ := serde.Long{}.Serialize(in, k)
+			if in != "agg" && rng.IntN(8) == 0 {
+				delete(rows[in], k)
+				if err := d.Pipe(in, kb, nil, 0); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			v := values[rng.IntN(len(values))]
+			if in == "agg" {
+				rows[in][k] += v
+			} else {
+				rows[in][k] = v
+			}
+			if err := d.Pipe(in, kb, []byte(v), 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	row := func(in string, k int64) *string {
+		if v, ok := rows[in][k]; ok {
+			return &v
+		}
+		return nil
+	}
+	task, _ := d.Task(kstreams.TaskID{})
+	st, _ := task.Store("result")
+	store := st.(*kstreams.TimestampedKeyValueStore)
+	checked := 0
+	for k := range int64(40) {
+		var want *string
+		if a := row("agg", k); a != nil {
+			r := *a
+			for _, in := range []string{"one", "two", "three", "four", "five"} {
+				r = plus(r, row(in, k))
+			}
+			var e *string
+			if six := row("six", k); six != nil {
+				var s *string
+				if one := row("one", k); one != nil {
+					s = sp(strings.ToUpper(*one))
+				}
+				e = sp(plus(*six, s))
+			}
+			want = sp(strings.ToUpper(plus(r, e)))
+		}
+		got, _, ok, err := store.Get(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case want == nil && ok:
+			t.Errorf("key %d: result %v, want none", k, got)
+		case want != nil && (!ok || got != *want):
+			t.Errorf("key %d: result %v (found %v), want %s", k, got, ok, *want)
+		case want != nil:
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d keys with a result: the input does not exercise the joins", checked)
 	}
 }
