@@ -355,3 +355,52 @@ func TestDerivedTableJoinMatchKafkaStreams(t *testing.T) {
 	})
 	checkJoinOutput(t, out, want)
 }
+
+// TestRekeyedTableJoinMatchKafkaStreams: a stream re-keyed by its value
+// joined with a table, first through a named join (its repartition topic
+// by-user-repartition), then through an unnamed left join that reuses that
+// repartition, on both engines. The table's rows, keyed, sit in the
+// partitions their keys hash to, as the repartitioned stream's do; they all
+// come before the stream's records. Compared: output per partition, the
+// changelog of the table the joins materialized, internal topics (the
+// repartition topic with its configs) and describe().
+func TestRekeyedTableJoinMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1, u2, u3, u4 := str("u1"), str("u2"), str("u3"), str("u4")
+	tableRows := []tombstoneEvent{{u1, str("t1"), 1}, {u2, str("t2"), 2}, {u3, str("t3"), 3}, {u2, nil, 4},
+		{u1, str("t1b"), 5}, {nil, str("x"), 6}, {u4, str("t4"), 7}, {u4, nil, 8}}
+	events := []tombstoneEvent{{str("k1"), str("u1:a"), 10}, {str("k2"), str("u2:b"), 11}, {str("k3"), str("u3:c"), 12},
+		{str("k4"), str("u4:d"), 13}, {str("k5"), str("u5:e"), 14}, {str("k6"), str("u1:f"), 15}, {nil, str("u3:"), 16},
+		{str("k8"), str("u2:g"), 17}}
+	rows := map[string]*string{}
+	var table []testkafka.Record
+	changelog := 0
+	for _, e := range tableRows {
+		r := e.record()
+		r.Partition = testkafka.AnyPartition // where the key hashes, as the repartitioned stream's records
+		table = append(table, r)
+		if e.key != nil {
+			rows[*e.key] = e.value
+			changelog++
+		}
+	}
+	var input []testkafka.Record
+	var want []joinResult
+	for _, e := range events {
+		input = append(input, e.record())
+		user, _, _ := strings.Cut(*e.value, ":")
+		if row := rows[user]; row != nil {
+			want = append(want, joinResult{user, str("inner:" + *e.value + "+" + *row), e.sec})
+		}
+		want = append(want, joinResult{user, str("left:" + *e.value + "+" + orNull(rows[user])), e.sec})
+	}
+	out := runDifferential(t, diffCase{
+		app: joins.RekeyedName, props: filepath.Join(root, "examples", "joins", "streams.properties"),
+		input: input, inputs: map[string][]testkafka.Record{"table": table}, outputs: len(want),
+		changelogs: map[string]int{"{table}-STATE-STORE-0000000001-changelog": changelog},
+	})
+	checkJoinOutput(t, out, want)
+}

@@ -1,9 +1,9 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
-// the example topologies: derivedtablejoin, passthrough, sessioncount,
-// sessiontombstones, streamtablejoin, tabletablejoin, tabletombstones,
-// tableops, tableopswindowed, twostores, windowedcount and wordcount. A
-// binary with other topologies is a main
+// the example topologies: derivedtablejoin, passthrough, rekeyedtablejoin,
+// sessioncount, sessiontombstones, streamtablejoin, tabletablejoin,
+// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and
+// wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -28,6 +28,7 @@ func main() {
 		joins.StreamTableName:  joins.BuildStreamTable,
 		joins.TableTableName:   joins.BuildTableTable,
 		joins.DerivedName:      joins.BuildDerived,
+		joins.RekeyedName:      joins.BuildRekeyed,
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		tombstones.SessionName: tombstones.BuildSession,

@@ -29,6 +29,15 @@
 // The filter and mapValues compute a row from the source table's store,
 // which the join materializes; the count's own store holds its rows.
 //
+// The fourth (RekeyedName) joins a re-keyed stream: the key is the value up
+// to its first ':', so the stream goes through a repartition topic first.
+// The first join is named (Joined "by-user": by-user-repartition); the
+// second, unnamed, reuses that repartition, as Kafka Streams does for a
+// join under the stream's own name:
+//
+//	stream(input).selectKey(user) ─┬─ join(table(table), "by-user")  "inner:" + v + "+" + row
+//	                               └─ leftJoin(table(table))          "left:" + v + "+" + row
+//
 // A missing row is written "null", as Java's string concatenation does; a
 // deleted join result is a tombstone. Importing the package registers them.
 // Keys and values are Strings (the count is a Long).
@@ -47,6 +56,7 @@ const (
 	StreamTableName = "streamtablejoin"
 	TableTableName  = "tabletablejoin"
 	DerivedName     = "derivedtablejoin"
+	RekeyedName     = "rekeyedtablejoin"
 )
 
 // Stores and processor names of the table-table topology.
@@ -56,12 +66,15 @@ const (
 	OuterName  = "tables-outer"
 	// LeftJoinName names the stream-table left join.
 	LeftJoinName = "enrich-left"
+	// ByUserName names the first join of the re-keyed stream.
+	ByUserName = "by-user"
 )
 
 func init() {
 	kstreams.RegisterTopology(StreamTableName, BuildStreamTable)
 	kstreams.RegisterTopology(TableTableName, BuildTableTable)
 	kstreams.RegisterTopology(DerivedName, BuildDerived)
+	kstreams.RegisterTopology(RekeyedName, BuildRekeyed)
 }
 
 func arg(args map[string]string, name, dflt string) string {
@@ -136,5 +149,21 @@ func BuildDerived(args map[string]string) (*kstreams.Topology, error) {
 		}
 		return "count:" + v + "+" + strconv.FormatInt(*n, 10)
 	}).To(output, produced())
+	return b.Build()
+}
+
+// BuildRekeyed returns the topology of joins over a re-keyed stream.
+// Arguments: input (the stream), table and output.
+func BuildRekeyed(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream(b, []string{arg(args, "input", "joins-stream")}, stringsIn)
+	rows := kstreams.Table(b, arg(args, "table", "joins-table"), stringsIn)
+	output := arg(args, "output", "joins-output")
+	byUser := kstreams.SelectKey(events, func(_, v string) string { user, _, _ := strings.Cut(v, ":"); return user })
+	kstreams.StreamTableJoin(byUser, rows, func(_, v, row string) string { return "inner:" + v + "+" + row },
+		kstreams.Joined[string, string]{Name: ByUserName}).
+		To(output, produced())
+	kstreams.StreamTableLeftJoin(byUser, rows, func(_, v string, row *string) string { return "left:" + v + "+" + orNull(row) }).
+		To(output, produced())
 	return b.Build()
 }

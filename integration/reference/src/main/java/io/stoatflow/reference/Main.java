@@ -44,6 +44,7 @@ public final class Main {
         APPS.put("streamtablejoin", StreamTableJoin::topology);
         APPS.put("tabletablejoin", TableTableJoin::topology);
         APPS.put("derivedtablejoin", DerivedTableJoin::topology);
+        APPS.put("rekeyedtablejoin", RekeyedTableJoin::topology);
     }
 
     private Main() {
