@@ -21,13 +21,23 @@ func (discardCollector) Send(ProducerRecord) error { return nil }
 // "key:new/old@ts".
 func oldValuesJoin(t *testing.T, join func(t1, t2 *KTable[int32, string]) *KTable[int32, string]) (
 	pipe func(topic string, key *int32, value *string, ts int64), read func() string) {
+	return joinHarness(t, join, true, nil)
+}
+
+// joinHarness is oldValuesJoin with old values requested downstream or
+// not; check, if set, sees the tables before the topology is built.
+func joinHarness(t *testing.T, join func(t1, t2 *KTable[int32, string]) *KTable[int32, string], sendOld bool,
+	check func(t1, t2, joined *KTable[int32, string])) (pipe func(topic string, key *int32, value *string, ts int64), read func() string) {
 	t.Helper()
 	b := NewStreamsBuilder()
 	c := ConsumedWith[int32, string](serde.Integer{}, serde.String{})
 	t1, t2 := Table(b, "topic1", c), Table(b, "topic2", c)
 	joined := join(t1, t2)
-	if !joined.old.request(true) || !t1.old.sending() || !t2.old.sending() {
+	if sendOld && (!joined.old.request(true) || !t1.old.sending() || !t2.old.sending()) {
 		t.Fatal("old values not enabled on the join and both tables")
+	}
+	if check != nil {
+		check(t1, t2, joined)
 	}
 	var got []string
 	b.addNode(&nodeSpec{name: "proc", kind: ProcessorNode, preds: []string{joined.name}, supplier: stateless(func(_ ProcessorContext, r Record) error {
@@ -219,5 +229,44 @@ func TestJoinMaterializesSourceInItsDrawnStore(t *testing.T) {
 	other := topo.byName["KTABLE-JOINOTHER-0000000009"]
 	if this == nil || other == nil || !slices.Equal(this.stores, want[1:]) || !slices.Equal(other.stores, want[:1]) {
 		t.Errorf("join processors %+v %+v", this, other)
+	}
+}
+
+// KTableKTable{Inner,Left,Outer}JoinTest.testNotSendingOldValues: without a
+// downstream request the join forwards no old value; a left join still
+// makes its left table send old values (to skip deletions of absent rows),
+// an outer join both tables.
+func TestTableJoinsWithoutOldValues(t *testing.T) {
+	joinFns := map[string]struct {
+		join           func(t1, t2 *KTable[int32, string]) *KTable[int32, string]
+		leftOld, right bool
+	}{
+		"inner": {func(t1, t2 *KTable[int32, string]) *KTable[int32, string] {
+			return TableTableJoin(t1, t2, func(a, b string) string { return a + "+" + b })
+		}, false, false},
+		"left": {func(t1, t2 *KTable[int32, string]) *KTable[int32, string] {
+			return TableTableLeftJoin(t1, t2, func(a string, b *string) string { return plus(&a, b) })
+		}, true, false},
+		"outer": {func(t1, t2 *KTable[int32, string]) *KTable[int32, string] { return TableTableOuterJoin(t1, t2, plus) }, true, true},
+	}
+	for name, c := range joinFns {
+		t.Run(name, func(t *testing.T) {
+			pipe, read := joinHarness(t, c.join, false, func(t1, t2, joined *KTable[int32, string]) {
+				if t1.old.sending() != c.leftOld || t2.old.sending() != c.right || joined.old.sending() {
+					t.Errorf("sending old values: left %v right %v join %v, want %v %v false",
+						t1.old.sending(), t2.old.sending(), joined.old.sending(), c.leftOld, c.right)
+				}
+			})
+			for _, k := range []int32{0, 1} {
+				pipe("topic1", ip(k), sv(fmt.Sprintf("X%d", k)), 5)
+				pipe("topic2", ip(k), sv(fmt.Sprintf("Y%d", k)), 6)
+				pipe("topic1", ip(k), sv(fmt.Sprintf("XX%d", k)), 7)
+				pipe("topic2", ip(k), nil, 8)
+			}
+			out := read()
+			if out == "" || strings.Contains(out, "/X") || strings.Contains(out, "/null") {
+				t.Errorf("forwarded old values: %s", out)
+			}
+		})
 	}
 }
