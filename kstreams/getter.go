@@ -253,3 +253,48 @@ func (b *StreamsBuilder) relaxNullKeyFilters() {
 		walk(j)
 	}
 }
+
+// windowGetter is the getter of a windowed aggregation's table
+// (KStreamWindowAggregate's view): a Windowed key is looked up in the
+// window store under its key and window start.
+func windowGetter[K any](store string) func() (getterSupplier, error) {
+	return func() (getterSupplier, error) {
+		return getterSupplier{stores: []string{store}, init: func(ctx ProcessorContext) (valueGetter, error) {
+			s, err := storeAs[*TimestampedWindowStore](ctx, store)
+			if err != nil {
+				return nil, err
+			}
+			return func(key any) (any, int64, bool, error) {
+				w := key.(Windowed[K])
+				return s.Fetch(w.Key, w.Window.Start)
+			}, nil
+		}}, nil
+	}
+}
+
+// sessionGetter is the getter of a session aggregation's table
+// (KStreamSessionWindowAggregate's view): the session of exactly the key's
+// window, stamped with the session's end.
+func sessionGetter[K any](store string) func() (getterSupplier, error) {
+	return func() (getterSupplier, error) {
+		return getterSupplier{stores: []string{store}, init: func(ctx ProcessorContext) (valueGetter, error) {
+			s, err := storeAs[*SessionStore](ctx, store)
+			if err != nil {
+				return nil, err
+			}
+			return func(key any) (any, int64, bool, error) {
+				w := key.(Windowed[K])
+				sessions, err := s.FindSessions(w.Key, w.Window.End, w.Window.Start)
+				if err != nil {
+					return nil, 0, false, err
+				}
+				for _, e := range sessions {
+					if e.Window == w.Window {
+						return e.Value, w.Window.End, true, nil
+					}
+				}
+				return nil, 0, false, nil
+			}, nil
+		}}, nil
+	}
+}

@@ -3,8 +3,10 @@ package kstreamstest_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
@@ -697,4 +699,76 @@ func TestChainedLeftJoinsUnderCacheEvictionsEndAtTheModel(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("only %d keys with a result: the input does not exercise the joins", checked)
 	}
+}
+
+// Windowed tables join on their windowed keys: a windowed count's rows are
+// looked up in its window store under (key, window start), a session
+// count's under its exact session, as KStreamWindowAggregate's and
+// KStreamSessionWindowAggregate's value getters do.
+func TestTableJoinsOfWindowedTables(t *testing.T) {
+	c := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	counts := func(a, b int64) string { return fmt.Sprintf("a=%d,b=%d", a, b) }
+	t.Run("time windows", func(t *testing.T) {
+		b := kstreams.NewStreamsBuilder()
+		w := kstreams.TimeWindowsOfSizeWithNoGrace(10 * time.Second)
+		ca := kstreams.WindowedBy(kstreams.Stream(b, []string{"a"}, c).GroupByKey(), w).Count()
+		cb := kstreams.WindowedBy(kstreams.Stream(b, []string{"b"}, c).GroupByKey(), w).Count()
+		kstreams.TableTableJoin(ca, cb, counts).ToStream().To("output")
+		d := build(t, b, stringDefaults)
+		for _, in := range []struct {
+			topic string
+			ts    int64
+		}{{"a", 1000}, {"b", 2000}, {"a", 3000}, {"b", 12000}, {"a", 15000}} {
+			if err := d.Pipe(in.topic, []byte("k"), []byte("x"), in.ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := kstreamstest.ReadOutput(d, "output", serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10000}, serde.String{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range out {
+			got = append(got, fmt.Sprintf("%s@%d:%s@%d", r.Key.Key, r.Key.Window.Start, r.Value, r.Timestamp))
+		}
+		want := []string{"k@0:a=1,b=1@2000", "k@0:a=2,b=1@3000", "k@10000:a=1,b=1@15000"}
+		if !slices.Equal(got, want) {
+			t.Errorf("output %v, want %v", got, want)
+		}
+	})
+	t.Run("sessions", func(t *testing.T) {
+		b := kstreams.NewStreamsBuilder()
+		w := kstreams.SessionWindowsOfInactivityGapWithNoGrace(5 * time.Second)
+		ca := kstreams.WindowedBySession(kstreams.Stream(b, []string{"a"}, c).GroupByKey(), w).Count()
+		cb := kstreams.WindowedBySession(kstreams.Stream(b, []string{"b"}, c).GroupByKey(), w).Count()
+		kstreams.TableTableJoin(ca, cb, counts).ToStream().To("output")
+		d := build(t, b, stringDefaults)
+		// Both open [1000,1000]: joined. a's next record merges its session
+		// into [1000,2000]: the old one is deleted (the join deletes its
+		// result) and b has no [1000,2000] session to join the new one.
+		for _, in := range []struct {
+			topic string
+			ts    int64
+		}{{"a", 1000}, {"b", 1000}, {"a", 2000}, {"b", 2000}} {
+			if err := d.Pipe(in.topic, []byte("k"), []byte("x"), in.ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out, err := kstreamstest.ReadOutput(d, "output", serde.SessionWindowed[string]{Inner: serde.String{}}, serde.String{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range out {
+			v := r.Value
+			if r.ValueNull {
+				v = "<null>"
+			}
+			got = append(got, fmt.Sprintf("%s@%d-%d:%s@%d", r.Key.Key, r.Key.Window.Start, r.Key.Window.End, v, r.Timestamp))
+		}
+		want := []string{"k@1000-1000:a=1,b=1@1000", "k@1000-1000:<null>@1000", "k@1000-2000:a=2,b=2@2000"}
+		if !slices.Equal(got, want) {
+			t.Errorf("output %v, want %v", got, want)
+		}
+	})
 }
