@@ -404,3 +404,144 @@ func TestRekeyedTableJoinMatchKafkaStreams(t *testing.T) {
 	})
 	checkJoinOutput(t, out, want)
 }
+
+// windowedJoinModel is the windowedtablejoin twin as Kafka Streams computes
+// it (timestamps in epoch milliseconds), for records in timestamp order
+// that are never late: per side, counts
+// per ten-second window (the window's timestamp that of its latest record)
+// and per session (merged within five seconds, each replaced session
+// retracted); the windows inner-joined, the sessions left-joined (a session
+// of a without its exact twin in b has "b=null"; a retracted session of a
+// deletes its result).
+type windowedJoinModel struct {
+	windows  map[string]map[string]map[int64][2]int64 // side → key → start → (count, ts)
+	sessions map[string]map[string][]session3         // side → key → sessions
+	out      []joinResult
+	msOut    []int64 // the results' timestamps in milliseconds from epochBase
+}
+
+type session3 struct{ start, end, n int64 }
+
+func (m *windowedJoinModel) emit(k string, v *string, ms int64) {
+	m.out = append(m.out, joinResult{key: k, value: v})
+	m.msOut = append(m.msOut, ms)
+}
+
+func (m *windowedJoinModel) apply(side, key string, ms int64) {
+	other := "right"
+	if side == "right" {
+		other = "input"
+	}
+	counts := func(a, b string) *string { return str("a=" + a + ",b=" + b) }
+	// tumbling windows, inner join
+	start := ms - ms%10_000
+	w := m.windows[side][key]
+	if w == nil {
+		w = map[int64][2]int64{}
+		m.windows[side][key] = w
+	}
+	c := w[start]
+	c = [2]int64{c[0] + 1, max(c[1], ms)}
+	w[start] = c
+	if o, ok := m.windows[other][key][start]; ok {
+		a, b := c, o
+		if side == "right" {
+			a, b = o, c
+		}
+		m.emit(fmt.Sprintf("t:%s@%d", key, start), counts(fmt.Sprint(a[0]), fmt.Sprint(b[0])), max(ms, o[1]))
+	}
+	// sessions, left join
+	sk := func(s session3) string { return fmt.Sprintf("s:%s@%d-%d", key, s.start, s.end) }
+	find := func(side string, s session3) *session3 {
+		for _, x := range m.sessions[side][key] {
+			if x.start == s.start && x.end == s.end {
+				return &x
+			}
+		}
+		return nil
+	}
+	merged := session3{ms, ms, 1}
+	var kept, gone []session3
+	for _, s := range m.sessions[side][key] {
+		if s.end >= ms-5000 && s.start <= ms+5000 {
+			gone = append(gone, s)
+			merged = session3{min(merged.start, s.start), max(merged.end, s.end), merged.n + s.n}
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	m.sessions[side][key] = append(kept, merged)
+	for _, s := range gone {
+		if side == "input" {
+			m.emit(sk(s), nil, s.end)
+		} else if l := find("input", s); l != nil {
+			m.emit(sk(s), counts(fmt.Sprint(l.n), "null"), s.end)
+		}
+	}
+	if side == "input" {
+		b := "null"
+		if r := find("right", merged); r != nil {
+			b = fmt.Sprint(r.n)
+		}
+		m.emit(sk(merged), counts(fmt.Sprint(merged.n), b), merged.end)
+	} else if l := find("input", merged); l != nil {
+		m.emit(sk(merged), counts(fmt.Sprint(l.n), fmt.Sprint(merged.n)), merged.end)
+	}
+}
+
+// TestWindowedTableJoinMatchKafkaStreams: windowed tables joined on their
+// windowed keys on both engines: tumbling-window counts of two streams
+// inner-joined, session counts left-joined, with sessions merging (and
+// their replaced sessions retracted through the join). Compared: output
+// per partition, the four aggregation changelogs, internal topics and
+// describe().
+func TestWindowedTableJoinMatchKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type ev struct {
+		side, key string
+		sec       int64
+	}
+	evs := []ev{{"input", "k", 1}, {"right", "k", 2}, {"input", "k", 3}, {"right", "k", 12}, {"input", "k", 14},
+		{"input", "j", 15}, {"right", "j", 16}, {"right", "k", 17}, {"input", "k", 30}, {"right", "k", 31},
+		{"right", "k", 33}, {"input", "k", 40}, {"input", "j", 41}}
+	m := &windowedJoinModel{
+		windows:  map[string]map[string]map[int64][2]int64{"input": {}, "right": {}},
+		sessions: map[string]map[string][]session3{"input": {}, "right": {}},
+	}
+	var events []joinEvent
+	logs := map[string]int{}
+	for _, e := range evs {
+		events = append(events, joinEvent{e.side, tombstoneEvent{str(e.key), str("x"), e.sec}})
+	}
+	for _, e := range processingOrder(events) {
+		m.apply(e.side, *e.key, epochBase+e.sec*1000)
+		logs[e.side]++
+	}
+	for i := range m.out {
+		m.out[i].sec = (m.msOut[i] - epochBase) / 1000
+	}
+	input, inputs := joinInputs(events)
+	// Every record updates one window and one session of its side; a
+	// session merge also removes the replaced sessions (a tombstone each).
+	sessionLog := func(side string) int {
+		n := 0
+		for _, ss := range m.sessions[side] {
+			n += len(ss)
+		}
+		return logs[side] + (logs[side] - n) // puts, and one removal per merge
+	}
+	out := runDifferential(t, diffCase{
+		app: joins.WindowedName, props: filepath.Join(root, "examples", "joins", "streams.properties"),
+		input: input, inputs: inputs, outputs: len(m.out),
+		changelogs: map[string]int{
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000002-changelog": logs["input"],
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000004-changelog": logs["right"],
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000012-changelog": sessionLog("input"),
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000014-changelog": sessionLog("right"),
+		},
+	})
+	checkJoinOutput(t, out, m.out)
+}

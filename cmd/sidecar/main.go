@@ -2,8 +2,8 @@
 // application, reading the application's .properties file unchanged, with
 // the example topologies: derivedtablejoin, passthrough, rekeyedtablejoin,
 // sessioncount, sessiontombstones, streamtablejoin, tabletablejoin,
-// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and
-// wordcount. A binary with other topologies is a main
+// tabletombstones, tableops, tableopswindowed, twostores, windowedcount,
+// windowedtablejoin and wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -29,6 +29,7 @@ func main() {
 		joins.TableTableName:   joins.BuildTableTable,
 		joins.DerivedName:      joins.BuildDerived,
 		joins.RekeyedName:      joins.BuildRekeyed,
+		joins.WindowedName:     joins.BuildWindowed,
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		tombstones.SessionName: tombstones.BuildSession,

@@ -38,6 +38,14 @@
 //	stream(input).selectKey(user) ─┬─ join(table(table), "by-user")  "inner:" + v + "+" + row
 //	                               └─ leftJoin(table(table))          "left:" + v + "+" + row
 //
+// The fifth (WindowedName) joins windowed tables: the counts of two streams
+// in ten-second tumbling windows, and in sessions of five seconds'
+// inactivity, each pair joined on the windowed key and written as
+// "t:key@start" and "s:key@start-end" with "a=<n>,b=<m>":
+//
+//	count(input) per window ⋈ count(right) per window
+//	count(input) per session ⟕ count(right) per session (left join: "b=null" where b has no such session)
+//
 // A missing row is written "null", as Java's string concatenation does; a
 // deleted join result is a tombstone. Importing the package registers them.
 // Keys and values are Strings (the count is a Long).
@@ -46,6 +54,7 @@ package joins
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -57,6 +66,7 @@ const (
 	TableTableName  = "tabletablejoin"
 	DerivedName     = "derivedtablejoin"
 	RekeyedName     = "rekeyedtablejoin"
+	WindowedName    = "windowedtablejoin"
 )
 
 // Stores and processor names of the table-table topology.
@@ -75,6 +85,7 @@ func init() {
 	kstreams.RegisterTopology(TableTableName, BuildTableTable)
 	kstreams.RegisterTopology(DerivedName, BuildDerived)
 	kstreams.RegisterTopology(RekeyedName, BuildRekeyed)
+	kstreams.RegisterTopology(WindowedName, BuildWindowed)
 }
 
 func arg(args map[string]string, name, dflt string) string {
@@ -165,5 +176,32 @@ func BuildRekeyed(args map[string]string) (*kstreams.Topology, error) {
 		To(output, produced())
 	kstreams.StreamTableLeftJoin(byUser, rows, func(_, v string, row *string) string { return "left:" + v + "+" + orNull(row) }).
 		To(output, produced())
+	return b.Build()
+}
+
+// BuildWindowed returns the topology of joins over windowed tables.
+// Arguments: input, right and output.
+func BuildWindowed(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	a := kstreams.Stream(b, []string{arg(args, "input", "joins-a")}, stringsIn).GroupByKey()
+	o := kstreams.Stream(b, []string{arg(args, "right", "joins-b")}, stringsIn).GroupByKey()
+	output := arg(args, "output", "joins-output")
+	counts := func(n, m int64) string { return "a=" + strconv.FormatInt(n, 10) + ",b=" + strconv.FormatInt(m, 10) }
+	tumbling := kstreams.TimeWindowsOfSizeWithNoGrace(10 * time.Second)
+	timed := kstreams.TableTableJoin(kstreams.WindowedBy(a, tumbling).Count(), kstreams.WindowedBy(o, tumbling).Count(), counts)
+	kstreams.Map(timed.ToStream(), func(k kstreams.Windowed[string], v string) (string, string) {
+		return "t:" + k.Key + "@" + strconv.FormatInt(k.Window.Start, 10), v
+	}).To(output, produced())
+	gap := kstreams.SessionWindowsOfInactivityGapWithNoGrace(5 * time.Second)
+	sessions := kstreams.TableTableLeftJoin(kstreams.WindowedBySession(a, gap).Count(), kstreams.WindowedBySession(o, gap).Count(),
+		func(n int64, m *int64) string {
+			if m == nil {
+				return "a=" + strconv.FormatInt(n, 10) + ",b=null"
+			}
+			return counts(n, *m)
+		})
+	kstreams.Map(sessions.ToStream(), func(k kstreams.Windowed[string], v string) (string, string) {
+		return "s:" + k.Key + "@" + strconv.FormatInt(k.Window.Start, 10) + "-" + strconv.FormatInt(k.Window.End, 10), v
+	}).To(output, produced())
 	return b.Build()
 }

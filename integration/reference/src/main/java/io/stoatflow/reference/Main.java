@@ -45,6 +45,7 @@ public final class Main {
         APPS.put("tabletablejoin", TableTableJoin::topology);
         APPS.put("derivedtablejoin", DerivedTableJoin::topology);
         APPS.put("rekeyedtablejoin", RekeyedTableJoin::topology);
+        APPS.put("windowedtablejoin", WindowedTableJoin::topology);
     }
 
     private Main() {
