@@ -772,3 +772,47 @@ func TestTableJoinsOfWindowedTables(t *testing.T) {
 		}
 	})
 }
+
+// A stream joined with an unmaterialized table join reads its rows through
+// the join's value getter, computed from both tables (inner: both rows;
+// left: the left row; outer: either), with the larger timestamp.
+func TestStreamJoinOfUnmaterializedTableJoins(t *testing.T) {
+	for _, op := range []string{"join", "leftJoin", "outerJoin"} {
+		b := kstreams.NewStreamsBuilder()
+		c := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+		t1, t2 := kstreams.Table(b, "t1", c), kstreams.Table(b, "t2", c)
+		var j *kstreams.KTable[string, string]
+		switch op {
+		case "join":
+			j = kstreams.TableTableJoin(t1, t2, func(a, b string) string { return a + "-" + b })
+		case "leftJoin":
+			j = kstreams.TableTableLeftJoin(t1, t2, func(a string, b *string) string { return a + "-" + javaString(b) })
+		default:
+			j = kstreams.TableTableOuterJoin(t1, t2, func(a, b *string) string { return javaString(a) + "-" + javaString(b) })
+		}
+		s := kstreams.Stream(b, []string{"s"}, c)
+		kstreams.StreamTableLeftJoin(s, j, func(_, v string, row *string) string { return v + "=" + javaString(row) }).To("output")
+		d := build(t, b, stringDefaults)
+		for _, r := range []struct {
+			topic, k, v string
+			ts          int64
+		}{{"t1", "a", "A", 1}, {"t2", "b", "B", 2}, {"t1", "c", "C", 3}, {"t2", "c", "CC", 4},
+			{"s", "a", "x", 10}, {"s", "b", "y", 11}, {"s", "c", "z", 12}, {"s", "d", "w", 13}} {
+			if err := d.Pipe(r.topic, []byte(r.k), []byte(r.v), r.ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []string
+		for _, r := range d.Records("output") {
+			got = append(got, string(r.Key)+":"+string(r.Value))
+		}
+		want := map[string][]string{
+			"join":      {"a:x=null", "b:y=null", "c:z=C-CC", "d:w=null"},
+			"leftJoin":  {"a:x=A-null", "b:y=null", "c:z=C-CC", "d:w=null"},
+			"outerJoin": {"a:x=A-null", "b:y=null-B", "c:z=C-CC", "d:w=null"},
+		}[op]
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: output %v, want %v", op, got, want)
+		}
+	}
+}
