@@ -270,3 +270,52 @@ func TestTableJoinsWithoutOldValues(t *testing.T) {
 		})
 	}
 }
+
+type collected struct{ recs []ProducerRecord }
+
+func (c *collected) Send(r ProducerRecord) error { c.recs = append(c.recs, r); return nil }
+
+// A join reads a caching table through its cache: a row not flushed yet
+// (not in the store, not in the changelog) is joined all the same, as
+// Kafka Streams' getters read through the caching store.
+func TestStreamTableJoinReadsTheTableCache(t *testing.T) {
+	b := NewStreamsBuilder()
+	c := ConsumedWith[string, string](serde.String{}, serde.String{})
+	s, tbl := Stream(b, []string{"s"}, c), Table(b, "t", c)
+	StreamTableJoin(s, tbl, func(_, v, row string) string { return v + "+" + row }).To("out", ProducedWith[string, string](serde.String{}, serde.String{}))
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores := map[string]StateStore{}
+	for _, st := range topo.Subtopologies()[0].Stores {
+		stores[st.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: st.Name, Timestamped: st.Timestamped})
+	}
+	out := &collected{}
+	task, err := topo.NewTask(TaskConfig{ApplicationID: "app", Stores: stores, Output: out, CacheMaxBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Process("t", 0, 0, []byte("k"), []byte("row"), 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := task.Process("s", 0, 0, []byte("k"), []byte("v"), 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	var topics []string
+	for _, r := range out.recs {
+		topics = append(topics, r.Topic+"="+string(r.Value))
+	}
+	if !slices.Equal(topics, []string{"out=v+row"}) {
+		t.Fatalf("written %v, want only the join result (the row still in the cache)", topics)
+	}
+	if err := task.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.recs); n != 2 || out.recs[1].Topic != "app-t-STATE-STORE-0000000001-changelog" {
+		t.Errorf("after the flush %d records %+v, want the row's changelog record", n, out.recs)
+	}
+}
