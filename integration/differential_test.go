@@ -29,9 +29,12 @@ type diffCase struct {
 	// inputs are further input topics by argument name (a join's "left" and
 	// "right"): each is created as <input>-<name> and passed as that argument.
 	// Their records are produced after input's, in the order of the names.
-	inputs     map[string][]testkafka.Record
-	outputs    int            // output records both must produce
-	changelogs map[string]int // changelog suffix (after <app>-) → records expected
+	inputs  map[string][]testkafka.Record
+	outputs int // output records both must produce
+	// changelogs maps a changelog suffix (after <app>-) to the records
+	// expected; "{input}" or "{<name>}" in a suffix stands for that input
+	// topic (a store Kafka Streams names after its source topic).
+	changelogs map[string]int
 	// noInternalTopics says the topology has none (a global table has no
 	// changelog): then both engines must have created none.
 	noInternalTopics bool
@@ -138,6 +141,9 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	// The changelogs must hold the same bytes: a store restored from either
 	// engine's changelog holds the same state.
 	for suffix, n := range c.changelogs {
+		for name, topic := range topics {
+			suffix = strings.ReplaceAll(suffix, "{"+name+"}", topic)
+		}
 		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second)
 		if err != nil {
 			t.Fatal(err)

@@ -26,6 +26,25 @@
 // Named (passed as an AggOption to aggregations). A nil serde means the
 // application's default.key.serde / default.value.serde.
 //
+// # Joins
+//
+// StreamTableJoin and StreamTableLeftJoin join a stream with a table
+// (KStream.join / leftJoin(KTable), options in Joined); TableTableJoin,
+// TableTableLeftJoin and TableTableOuterJoin join two tables (KTable.join /
+// leftJoin / outerJoin, options Named and Materialized). A side that may be
+// missing reaches the joiner as a pointer, nil when that side has no row,
+// so a missing row is never taken for a zero value:
+//
+//	enriched := kstreams.StreamTableLeftJoin(orders, customers,
+//		func(id string, o Order, c *Customer) Enriched { ... }) // c == nil: no customer
+//
+// A join reads the other side through the table's value getter: its own
+// store if it has one, else its parents' (an unmaterialized filter,
+// mapValues or join computes its rows on demand); an unmaterialized source
+// table is materialized in the store its Table or ToTable call named,
+// with a changelog, as Kafka Streams does. The stores a join reads are
+// connected to its processors, so describe() lists them.
+//
 // # Naming and Describe
 //
 // Generated names, repartition topics and sub-topology numbers are those

@@ -44,7 +44,10 @@ type StreamsBuilder struct {
 	err           error
 	tableTopics   map[string]bool
 	streamSources []streamSource
-	built         bool
+	// nullKeys is what the joins that accept null keys need at Build (see
+	// getter.go's relaxNullKeyFilters).
+	nullKeys nullKeyJoins
+	built    bool
 }
 
 // streamSource is a source added by Stream: later Stream calls on the same
@@ -104,6 +107,7 @@ func (b *StreamsBuilder) Build() (*Topology, error) {
 		return nil, b.err
 	}
 	if !b.built {
+		b.relaxNullKeyFilters()
 		b.topo.finish()
 		b.built = true
 	}
@@ -128,6 +132,10 @@ type KStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	view                *valueView // set on a Nullable view: its records hold the base values
+	// joinRepartition is the source of the repartition a join of this
+	// stream last created, which later joins under the stream's own name
+	// reuse.
+	joinRepartition string
 }
 
 // same is the stream a type-preserving operation named name yields: s's
@@ -220,13 +228,16 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	if materialized {
 		store = storeName
 	}
-	old := sourceOldValues(store)
-	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store, old)})
+	newSpec := func() *StoreSpec {
+		return kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+	}
+	src := newSourceTable(b, tableName, storeName, materialized, newSpec)
+	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: src.supplier()})
 	if materialized {
-		b.fail(b.topo.addStore(kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
+		b.fail(b.topo.addStore(newSpec()))
 		b.fail(b.topo.connectStore(tableName, storeName))
 	}
-	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: old}
+	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: src.old, getter: src.getter}
 }
 
 func kvStoreSpec(name string, st StoreType, noLog bool, logCfg map[string]string, noCache bool, key, val serdeSpec) *StoreSpec {
@@ -481,6 +492,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 	})})
 	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
 	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, extractor: FailOnInvalidTimestamp{}})
+	b.nullKeys.repartition(source, filter)
 	return source
 }
 
@@ -576,6 +588,9 @@ type KTable[K, V any] struct {
 	storeName string
 	view      *valueView // a Reduce over a Nullable view: the records hold base values
 	old       *oldValues // nil: the table cannot send old values
+	// getter, if set, gives the table's value getter (getter.go); without
+	// it the table's own store is read.
+	getter func() (getterSupplier, error)
 }
 
 // QueryableStoreName is the name of the table's store, or "" if it has none.

@@ -8,8 +8,9 @@ package kstreams
 // processor, after the topology is built.
 type oldValues struct {
 	send bool
-	// enable reports whether the table can send old values; force would
-	// materialize an unmaterialized source (a re-grouping needs that).
+	// enable reports whether the table can send old values; force
+	// materializes an unmaterialized source (a join or re-grouping needs
+	// that: see sourceTable).
 	enable func(force bool) bool
 }
 
@@ -26,12 +27,6 @@ func (o *oldValues) request(force bool) bool {
 
 // sending is whether the processor forwards old values.
 func (o *oldValues) sending() bool { return o != nil && o.send }
-
-// sourceOldValues is KTableSource's: a materialized source reads the old
-// value from its store; an unmaterialized one cannot send any.
-func sourceOldValues(store string) *oldValues {
-	return &oldValues{enable: func(bool) bool { return store != "" }}
-}
 
 // aggregateOldValues is KStreamAggProcessorSupplier's: an aggregation always
 // holds the previous aggregate.
@@ -93,7 +88,8 @@ func (t *KTable[K, V]) filter(pred func(K, V) bool, not bool, opts []AggOption[K
 	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name},
 		supplier: tableOpSupplier(store, old, compute, true)})
 	t.addTableStore(name, store, o.mat, key, val)
-	return &KTable[K, V]{b: t.b, name: name, key: key, val: val, storeName: store, view: t.view, old: old}
+	return &KTable[K, V]{b: t.b, name: name, key: key, val: val, storeName: store, view: t.view, old: old,
+		getter: derivedGetter(t, store, compute)}
 }
 
 // MapTableValues maps each row's value, with its key: KTable.mapValues with
@@ -119,7 +115,8 @@ func MapTableValues[K, V, VR any](t *KTable[K, V], fn func(K, V) VR, opts ...Agg
 		supplier: tableOpSupplier(store, old, compute, false)})
 	t.addTableStore(name, store, Materialized[K, V]{StoreType: o.mat.StoreType, LoggingDisabled: o.mat.LoggingDisabled,
 		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled}, key, val)
-	return &KTable[K, VR]{b: t.b, name: name, key: key, val: val, storeName: store, old: old}
+	return &KTable[K, VR]{b: t.b, name: name, key: key, val: val, storeName: store, old: old,
+		getter: derivedGetter(t, store, compute)}
 }
 
 func (t *KTable[K, V]) addTableStore(proc, store string, m Materialized[K, V], key, val serdeSpec) {
@@ -139,18 +136,23 @@ func (t *KTable[K, V]) addTableStore(proc, store string, m Materialized[K, V], k
 func (s *KStream[K, V]) ToTable(opts ...AggOption[K, V]) *KTable[K, V] {
 	o := parseAggOpts(s.b, opts)
 	name := s.b.orGenerate(o.named, prefixToTable)
-	storeName := o.mat.Name
+	storeName, drawn := o.mat.Name, o.mat.Name
 	if storeName == "" {
-		s.b.newStoreName(prefixToTable) // Kafka names a store it will not build
+		// Kafka names a store it builds only if a join or re-grouping
+		// materializes the table later.
+		drawn = s.b.newStoreName(prefixToTable)
 	}
 	key, val := orSpec(o.mat.KeySerde, s.key), viewSpec(s.view, o.mat.ValueSerde, s.val)
 	parent := s.name
 	if s.repartitionRequired {
 		parent = createRepartition(s.b, s.name, name, key, val)
 	}
-	old := sourceOldValues(storeName)
-	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{parent}, supplier: tableSourceSupplier(storeName, old)})
-	t := &KTable[K, V]{b: s.b, name: name, key: key, val: val, storeName: storeName, view: s.view, old: old}
+	m := o.mat
+	src := newSourceTable(s.b, name, drawn, storeName != "", func() *StoreSpec {
+		return kvStoreSpec(drawn, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)
+	})
+	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{parent}, supplier: src.supplier()})
+	t := &KTable[K, V]{b: s.b, name: name, key: key, val: val, storeName: storeName, view: s.view, old: src.old, getter: src.getter}
 	t.addTableStore(name, storeName, o.mat, key, val)
 	return t
 }

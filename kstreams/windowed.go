@@ -123,11 +123,13 @@ func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat M
 		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K], old: old}
 	})
 	tkey := serdeSpec{explicit: key.explicit, wrap: timeWindowedKey[K](w.windows.SizeMs)}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old,
+		getter: windowGetter[K](storeName)}
 }
 
 func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
-	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName, view: t.view, old: t.old}
+	return &KTable[K, V]{b: t.b, name: t.name, key: t.key, val: t.val, storeName: t.storeName, view: t.view, old: t.old,
+		getter: t.getter}
 }
 
 // windowReducer is the aggregator of a windowed or session reduce. Kafka
@@ -231,7 +233,8 @@ func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, ma
 		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K], old: old}
 	})
 	tkey := serdeSpec{explicit: key.explicit, wrap: sessionWindowedKey[K]()}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old}
+	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old,
+		getter: sessionGetter[K](storeName)}
 }
 
 // Count counts records per key and session.

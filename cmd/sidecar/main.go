@@ -1,10 +1,8 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
-// the example topologies (see examples/): globaljoin, globalstore, passthrough,
-// sessioncount, sessiontombstones, slidingcount, tablegroupby, tabletombstones,
-// tableops, tableopswindowed, tabletransform, twostores, windowedcount and
-// wordcount. A binary with other topologies is a main package of a few lines
-// of its own; see package sidecar.
+// the example topologies of examples/ (sidecar help lists them). A binary
+// with other topologies is a main package of a few lines of its own; see
+// package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
@@ -13,6 +11,7 @@ package main
 
 import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
+	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -28,6 +27,11 @@ import (
 
 func main() {
 	sidecar.Main(sidecar.Topologies{
+		joins.StreamTableName:  joins.BuildStreamTable,
+		joins.TableTableName:   joins.BuildTableTable,
+		joins.DerivedName:      joins.BuildDerived,
+		joins.RekeyedName:      joins.BuildRekeyed,
+		joins.WindowedName:     joins.BuildWindowed,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,

@@ -88,8 +88,8 @@ func (h *globalJoinHarness) pushNullValueToGlobalTable(n int) {
 	}
 }
 
-// kvt is one expected result; a nil key is null.
-type kvt struct {
+// gkvt is one expected result; a nil key is null.
+type gkvt struct {
 	key   *int32
 	value string
 	ts    int64
@@ -97,7 +97,7 @@ type kvt struct {
 
 func k(n int32) *int32 { return &n }
 
-func (h *globalJoinHarness) checkAndClear(want ...kvt) {
+func (h *globalJoinHarness) checkAndClear(want ...gkvt) {
 	h.t.Helper()
 	got, err := kstreamstest.ReadOutput[int32, string](h.d, "out", serde.Integer{}, serde.String{})
 	if err != nil {
@@ -129,11 +129,11 @@ func TestStreamGlobalTableJoinKafkaCases(t *testing.T) {
 		h.pushToGlobalTable(2, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 2}, kvt{k(1), "X1,FKey1+Y1", 3})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 2}, gkvt{k(1), "X1,FKey1+Y1", 3})
 		h.pushToGlobalTable(4, "YY")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+YY0", 6}, kvt{k(1), "X1,FKey1+YY1", 7}, kvt{k(2), "X2,FKey2+YY2", 8}, kvt{k(3), "X3,FKey3+YY3", 9})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+YY0", 6}, gkvt{k(1), "X1,FKey1+YY1", 7}, gkvt{k(2), "X2,FKey2+YY2", 8}, gkvt{k(3), "X3,FKey3+YY3", 9})
 		h.pushToGlobalTable(4, "YYY")
 		h.checkAndClear()
 	})
@@ -142,18 +142,18 @@ func TestStreamGlobalTableJoinKafkaCases(t *testing.T) {
 		h.pushToGlobalTable(2, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1})
 	})
 	t.Run("shouldClearGlobalTableEntryOnNullValueUpdates", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, false)
 		h.pushToGlobalTable(4, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1}, kvt{k(2), "X2,FKey2+Y2", 2}, kvt{k(3), "X3,FKey3+Y3", 3})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1}, gkvt{k(2), "X2,FKey2+Y2", 2}, gkvt{k(3), "X3,FKey3+Y3", 3})
 		h.pushNullValueToGlobalTable(2)
 		h.checkAndClear()
 		h.pushToStream(4, "XX", true, false)
-		h.checkAndClear(kvt{k(2), "XX2,FKey2+Y2", 6}, kvt{k(3), "XX3,FKey3+Y3", 7})
+		h.checkAndClear(gkvt{k(2), "XX2,FKey2+Y2", 6}, gkvt{k(3), "XX3,FKey3+Y3", 7})
 	})
 	t.Run("shouldNotJoinOnNullKeyMapperValues", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, false)
@@ -170,7 +170,7 @@ func TestStreamGlobalTableJoinKafkaCases(t *testing.T) {
 		h.pushToGlobalTable(2, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, true)
-		h.checkAndClear(kvt{nil, "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1})
+		h.checkAndClear(gkvt{nil, "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1})
 	})
 }
 
@@ -179,20 +179,20 @@ func TestStreamGlobalTableLeftJoinKafkaCases(t *testing.T) {
 	t.Run("shouldJoinWithEmptyGlobalTableOnStreamUpdates", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, true)
 		h.pushToStream(2, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+null", 0}, kvt{k(1), "X1,FKey1+null", 1})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+null", 0}, gkvt{k(1), "X1,FKey1+null", 1})
 	})
 	t.Run("shouldNotJoinOnGlobalTableUpdates", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, true)
 		h.pushToStream(2, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+null", 0}, kvt{k(1), "X1,FKey1+null", 1})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+null", 0}, gkvt{k(1), "X1,FKey1+null", 1})
 		h.pushToGlobalTable(2, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 2}, kvt{k(1), "X1,FKey1+Y1", 3}, kvt{k(2), "X2,FKey2+null", 4}, kvt{k(3), "X3,FKey3+null", 5})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 2}, gkvt{k(1), "X1,FKey1+Y1", 3}, gkvt{k(2), "X2,FKey2+null", 4}, gkvt{k(3), "X3,FKey3+null", 5})
 		h.pushToGlobalTable(4, "YY")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+YY0", 6}, kvt{k(1), "X1,FKey1+YY1", 7}, kvt{k(2), "X2,FKey2+YY2", 8}, kvt{k(3), "X3,FKey3+YY3", 9})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+YY0", 6}, gkvt{k(1), "X1,FKey1+YY1", 7}, gkvt{k(2), "X2,FKey2+YY2", 8}, gkvt{k(3), "X3,FKey3+YY3", 9})
 		h.pushToGlobalTable(4, "YYY")
 		h.checkAndClear()
 	})
@@ -201,18 +201,18 @@ func TestStreamGlobalTableLeftJoinKafkaCases(t *testing.T) {
 		h.pushToGlobalTable(2, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1}, kvt{k(2), "X2,FKey2+null", 2}, kvt{k(3), "X3,FKey3+null", 3})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1}, gkvt{k(2), "X2,FKey2+null", 2}, gkvt{k(3), "X3,FKey3+null", 3})
 	})
 	t.Run("shouldClearGlobalTableEntryOnNullValueUpdates", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, true)
 		h.pushToGlobalTable(4, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, false)
-		h.checkAndClear(kvt{k(0), "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1}, kvt{k(2), "X2,FKey2+Y2", 2}, kvt{k(3), "X3,FKey3+Y3", 3})
+		h.checkAndClear(gkvt{k(0), "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1}, gkvt{k(2), "X2,FKey2+Y2", 2}, gkvt{k(3), "X3,FKey3+Y3", 3})
 		h.pushNullValueToGlobalTable(2)
 		h.checkAndClear()
 		h.pushToStream(4, "XX", true, false)
-		h.checkAndClear(kvt{k(0), "XX0,FKey0+null", 4}, kvt{k(1), "XX1,FKey1+null", 5}, kvt{k(2), "XX2,FKey2+Y2", 6}, kvt{k(3), "XX3,FKey3+Y3", 7})
+		h.checkAndClear(gkvt{k(0), "XX0,FKey0+null", 4}, gkvt{k(1), "XX1,FKey1+null", 5}, gkvt{k(2), "XX2,FKey2+Y2", 6}, gkvt{k(3), "XX3,FKey3+Y3", 7})
 	})
 	t.Run("nullKeyMapperValuesJoinWithNull", func(t *testing.T) {
 		// Kafka Streams 4.4 keeps a left-join record that has a value but
@@ -224,14 +224,14 @@ func TestStreamGlobalTableLeftJoinKafkaCases(t *testing.T) {
 		h.pushToGlobalTable(4, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "XXX", false, false)
-		h.checkAndClear(kvt{k(0), "XXX0+null", 0}, kvt{k(1), "XXX1+null", 1}, kvt{k(2), "XXX2+null", 2}, kvt{k(3), "XXX3+null", 3})
+		h.checkAndClear(gkvt{k(0), "XXX0+null", 0}, gkvt{k(1), "XXX1+null", 1}, gkvt{k(2), "XXX2+null", 2}, gkvt{k(3), "XXX3+null", 3})
 	})
 	t.Run("shouldJoinOnNullKeyWithNonNullKeyMapperValues", func(t *testing.T) {
 		h := newGlobalJoinHarness(t, true)
 		h.pushToGlobalTable(4, "Y")
 		h.checkAndClear()
 		h.pushToStream(4, "X", true, true)
-		h.checkAndClear(kvt{nil, "X0,FKey0+Y0", 0}, kvt{k(1), "X1,FKey1+Y1", 1}, kvt{k(2), "X2,FKey2+Y2", 2}, kvt{k(3), "X3,FKey3+Y3", 3})
+		h.checkAndClear(gkvt{nil, "X0,FKey0+Y0", 0}, gkvt{k(1), "X1,FKey1+Y1", 1}, gkvt{k(2), "X2,FKey2+Y2", 2}, gkvt{k(3), "X3,FKey3+Y3", 3})
 	})
 }
 

@@ -41,6 +41,11 @@ public final class Main {
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
+        APPS.put("streamtablejoin", StreamTableJoin::topology);
+        APPS.put("tabletablejoin", TableTableJoin::topology);
+        APPS.put("derivedtablejoin", DerivedTableJoin::topology);
+        APPS.put("rekeyedtablejoin", RekeyedTableJoin::topology);
+        APPS.put("windowedtablejoin", WindowedTableJoin::topology);
         APPS.put("tablegroupby", TableGroupBy::topology);
         APPS.put("tabletransform", TableTransform::topology);
         APPS.put("slidingcount", SlidingCount::topology);
