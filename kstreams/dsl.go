@@ -459,6 +459,13 @@ func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
 }
 
 func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) string {
+	return createRepartitionFiltered(b, parent, base, key, val, true)
+}
+
+// createRepartitionFiltered is createRepartition whose filter drops null
+// keys only if dropNullKeys: Kafka Streams lets them through a repartition
+// topic that feeds a left or outer join, which handles them itself.
+func createRepartitionFiltered(b *StreamsBuilder, parent, base string, key, val serdeSpec, dropNullKeys bool) string {
 	topic := base
 	if !strings.HasSuffix(topic, repartitionSuffix) {
 		topic += repartitionSuffix
@@ -474,7 +481,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 	}
 	b.topo.repartition[topic] = &repartitionSpec{name: topic}
 	b.addNode(&nodeSpec{name: filter, kind: ProcessorNode, preds: []string{parent}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
-		if r.Key == nil {
+		if r.Key == nil && dropNullKeys {
 			return nil
 		}
 		return ctx.Forward(r)

@@ -118,7 +118,7 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		case kstreams.KeyValueStoreKind:
 			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
 		case kstreams.WindowStoreKind:
-			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped})
+			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped, RetainDuplicates: s.RetainDuplicates})
 			if err != nil {
 				return nil, err
 			}

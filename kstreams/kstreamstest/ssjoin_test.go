@@ -1,0 +1,334 @@
+package kstreamstest_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// joinInput is one input step of Kafka's AbstractJoinIntegrationTest: a
+// record of the left or right topic with key 0 (or a null key) and a value
+// (or null) at a timestamp relative to the test's base time.
+type joinInput struct {
+	right   bool
+	nullKey bool
+	value   string // "" is null
+	ts      int64
+}
+
+// joinOutput is one expected output record: key 0 unless nullKey.
+type joinOutput struct {
+	nullKey bool
+	value   string
+	ts      int64
+}
+
+// joinBase is the base timestamp the steps are relative to, far from zero
+// as the MockTime of Kafka's test is.
+const joinBase = 1_700_000_000_000
+
+// inputWithoutOutOfOrderData is AbstractJoinIntegrationTest's input of the
+// same name.
+var inputWithoutOutOfOrderData = []joinInput{
+	{false, false, "", 1}, {true, false, "", 2}, {false, false, "A", 3}, {true, false, "a", 4},
+	{false, false, "B", 5}, {true, false, "b", 6}, {false, false, "", 7}, {true, false, "", 8},
+	{false, false, "C", 9}, {true, false, "c", 10}, {true, false, "", 11}, {false, false, "", 12},
+	{true, false, "", 13}, {true, false, "d", 14}, {false, false, "D", 15}, {false, true, "E", 16},
+	{true, true, "e", 17},
+}
+
+// joinMatrixInner is StreamStreamJoinIntegrationTest.testInner's expected
+// output per step (testLeft and testOuter add to its last two steps).
+func joinMatrixInner() [][]joinOutput {
+	k := func(v string, ts int64) joinOutput { return joinOutput{value: v, ts: ts} }
+	return [][]joinOutput{nil, nil, nil,
+		{k("A-a", 4)}, {k("B-a", 5)}, {k("A-b", 6), k("B-b", 6)}, nil, nil,
+		{k("C-a", 9), k("C-b", 9)}, {k("A-c", 10), k("B-c", 10), k("C-c", 10)}, nil, nil, nil,
+		{k("A-d", 14), k("B-d", 14), k("C-d", 14)}, {k("D-a", 15), k("D-b", 15), k("D-c", 15), k("D-d", 15)},
+		nil, nil}
+}
+
+func longKey(nullKey bool) []byte {
+	if nullKey {
+		return nil
+	}
+	return binary.BigEndian.AppendUint64(nil, 0)
+}
+
+func strValue(v string) []byte {
+	if v == "" {
+		return nil
+	}
+	return []byte(v)
+}
+
+var longStringDefaults = kstreamstest.Config{ApplicationID: "app",
+	DefaultKeySerde: serde.Erase[int64](serde.Long{}), DefaultValueSerde: serde.Erase[string](serde.String{})}
+
+// runJoinSteps pipes the steps into "left" and "right" and checks the
+// output after each, as AbstractJoinIntegrationTest.runTestWithDriver does.
+func runJoinSteps(t *testing.T, b *kstreams.StreamsBuilder, cfg kstreamstest.Config, steps []joinInput, want [][]joinOutput) *kstreamstest.Driver {
+	t.Helper()
+	d := build(t, b, cfg)
+	for i, s := range steps {
+		topic := "left"
+		if s.right {
+			topic = "right"
+		}
+		if err := d.Pipe(topic, longKey(s.nullKey), strValue(s.value), joinBase+s.ts); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		got, err := kstreamstest.ReadOutput[int64, string](d, "out", serde.Long{}, serde.String{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var exp []joinOutput
+		if i < len(want) {
+			exp = want[i]
+		}
+		if len(got) != len(exp) {
+			t.Fatalf("step %d (%s %q @%d): got %s, want %v", i, topic, s.value, s.ts, show(got), exp)
+		}
+		for j, e := range exp {
+			g := got[j]
+			if g.KeyNull != e.nullKey || (!g.KeyNull && g.Key != 0) || g.ValueNull || g.Value != e.value || g.Timestamp != joinBase+e.ts {
+				t.Fatalf("step %d: output %d = %s, want %+v", i, j, show(got[j:j+1]), e)
+			}
+		}
+	}
+	return d
+}
+
+func show(rs []kstreamstest.TestRecord[int64, string]) string {
+	var parts []string
+	for _, r := range rs {
+		k := fmt.Sprint(r.Key)
+		if r.KeyNull {
+			k = "null"
+		}
+		v := r.Value
+		if r.ValueNull {
+			v = "<null>"
+		}
+		parts = append(parts, fmt.Sprintf("%s:%s@%d", k, v, r.Timestamp-joinBase))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func joinStreams(b *kstreams.StreamsBuilder) (*kstreams.KStream[int64, string], *kstreams.KStream[int64, string]) {
+	l := kstreams.Stream[int64, string](b, []string{"left"})
+	r := kstreams.Stream[int64, string](b, []string{"right"})
+	return l, r
+}
+
+func dash(a, b string) string { return a + "-" + b }
+
+func orNull(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+var tenSecondsDayGrace = kstreams.JoinWindowsOfTimeDifferenceAndGrace(10*time.Second, 24*time.Hour)
+
+// StreamStreamJoinIntegrationTest.testInner.
+func TestStreamStreamInnerJoinMatrix(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	l, r := joinStreams(b)
+	kstreams.Join(l, r, dash, tenSecondsDayGrace).To("out")
+	d := runJoinSteps(t, b, longStringDefaults, inputWithoutOutOfOrderData, joinMatrixInner())
+	// The null-key records and the null values were dropped and counted.
+	if n := len(d.Dropped()); n != 9 {
+		t.Errorf("%d dropped records, want 9 (7 null values, 2 null keys): %v", n, d.Dropped())
+	}
+}
+
+// StreamStreamJoinIntegrationTest.testInnerRepartitioned: a map on the left
+// and a flatMap + selectKey on the right repartition both sides first.
+func TestStreamStreamInnerJoinRepartitionedMatrix(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	l, r := joinStreams(b)
+	lm := kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
+	rm := kstreams.SelectKey(kstreams.FlatMap(r, func(k int64, v string) []kstreams.KeyValue[int64, string] {
+		return []kstreams.KeyValue[int64, string]{{Key: k, Value: v}}
+	}), func(k int64, _ string) int64 { return k })
+	kstreams.Join(lm, rm, dash, tenSecondsDayGrace).To("out")
+	runJoinSteps(t, b, longStringDefaults, inputWithoutOutOfOrderData, joinMatrixInner())
+}
+
+// StreamStreamJoinIntegrationTest.testLeft: the null-key left record E is
+// emitted at once; the null-key right record e is dropped.
+func TestStreamStreamLeftJoinMatrix(t *testing.T) {
+	for _, repartition := range []bool{false, true} {
+		t.Run(fmt.Sprint("repartitioned=", repartition), func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			l, r := joinStreams(b)
+			if repartition {
+				l = kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
+				r = kstreams.SelectKey(r, func(k int64, _ string) int64 { return k })
+			}
+			kstreams.LeftJoin(l, r, func(v string, o *string) string { return v + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
+			want := joinMatrixInner()
+			want[15] = []joinOutput{{nullKey: true, value: "E-null", ts: 16}}
+			runJoinSteps(t, b, longStringDefaults, inputWithoutOutOfOrderData, want)
+		})
+	}
+}
+
+// StreamStreamJoinIntegrationTest.testOuter.
+func TestStreamStreamOuterJoinMatrix(t *testing.T) {
+	for _, repartition := range []bool{false, true} {
+		t.Run(fmt.Sprint("repartitioned=", repartition), func(t *testing.T) {
+			b := kstreams.NewStreamsBuilder()
+			l, r := joinStreams(b)
+			if repartition {
+				l = kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
+				r = kstreams.SelectKey(r, func(k int64, _ string) int64 { return k })
+			}
+			kstreams.OuterJoin(l, r, func(v, o *string) string { return orNull(v) + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
+			want := joinMatrixInner()
+			want[15] = []joinOutput{{nullKey: true, value: "E-null", ts: 16}}
+			want[16] = []joinOutput{{nullKey: true, value: "null-e", ts: 17}}
+			runJoinSteps(t, b, longStringDefaults, inputWithoutOutOfOrderData, want)
+		})
+	}
+}
+
+// outerJoinFixture is the topology of KStreamKStreamOuterJoinTest and
+// KStreamKStreamLeftJoinTest: Integer keys, String left values, Long right
+// values, MockValueJoiner.TOSTRING_JOINER (v1 + "+" + v2, null as "null").
+type outerJoinFixture struct {
+	d           *kstreamstest.Driver
+	left, right *kstreamstest.InputTopic[int32, string]
+	rightLong   *kstreamstest.InputTopic[int32, int64]
+}
+
+func ptrString[T any](p *T) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+func newJoinFixture(t *testing.T, outer bool, w kstreams.JoinWindows) *outerJoinFixture {
+	t.Helper()
+	b := kstreams.NewStreamsBuilder()
+	l := kstreams.Stream(b, []string{"topic1"}, kstreams.ConsumedWith[int32, string](serde.Integer{}, serde.String{}))
+	r := kstreams.Stream(b, []string{"topic2"}, kstreams.ConsumedWith[int32, int64](serde.Integer{}, serde.Long{}))
+	sj := kstreams.StreamJoined[int32, string, int64]{KeySerde: serde.Integer{}, ValueSerde: serde.String{}, OtherValueSerde: serde.Long{}}
+	var out *kstreams.KStream[int32, string]
+	if outer {
+		out = kstreams.OuterJoin(l, r, func(a *string, b *int64) string { return ptrString(a) + "+" + ptrString(b) }, w, sj)
+	} else {
+		out = kstreams.LeftJoin(l, r, func(a string, b *int64) string { return a + "+" + ptrString(b) }, w, sj)
+	}
+	out.To("out", kstreams.ProducedWith[int32, string](serde.Integer{}, serde.String{}))
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := topo.CopartitionGroups(); len(g) != 1 || strings.Join(g[0], ",") != "topic1,topic2" {
+		t.Fatalf("co-partition groups %v, want [[topic1 topic2]]", g)
+	}
+	d, err := kstreamstest.New(topo, kstreamstest.Config{ApplicationID: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &outerJoinFixture{d: d,
+		left:      kstreamstest.NewInputTopic[int32, string](d, "topic1", serde.Integer{}, serde.String{}),
+		rightLong: kstreamstest.NewInputTopic[int32, int64](d, "topic2", serde.Integer{}, serde.Long{})}
+}
+
+func (f *outerJoinFixture) l(t *testing.T, k int32, v string, ts int64) {
+	t.Helper()
+	if err := f.left.Pipe(k, v, ts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *outerJoinFixture) r(t *testing.T, k int32, v int64, ts int64) {
+	t.Helper()
+	if err := f.rightLong.Pipe(k, v, ts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expect checks the output since the last call: "key:value@ts" each.
+func (f *outerJoinFixture) expect(t *testing.T, want ...string) {
+	t.Helper()
+	got, err := kstreamstest.ReadOutput[int32, string](f.d, "out", serde.Integer{}, serde.String{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g []string
+	for _, r := range got {
+		g = append(g, fmt.Sprintf("%d:%s@%d", r.Key, r.Value, r.Timestamp))
+	}
+	if strings.Join(g, " ") != strings.Join(want, " ") {
+		t.Fatalf("output\n got  %v\n want %v", g, want)
+	}
+}
+
+// KStreamKStreamOuterJoinTest.testOuterJoinDuplicates.
+func TestStreamStreamOuterJoinDuplicates(t *testing.T) {
+	f := newJoinFixture(t, true, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 10*time.Millisecond))
+	f.l(t, 0, "A0", 0)
+	f.l(t, 0, "A0-0", 0)
+	f.r(t, 1, 11, 0)
+	f.r(t, 1, 12, 0)
+	f.r(t, 1, 10, 111)
+	f.r(t, 3, 100, 211)
+	f.expect(t, "1:null+11@0", "1:null+12@0", "0:A0+null@0", "0:A0-0+null@0")
+	f.l(t, 2, "A2", 200)
+	f.l(t, 2, "A2-0", 200)
+	f.r(t, 2, 13, 201)
+	f.r(t, 2, 14, 201)
+	f.expect(t, "2:A2+13@201", "2:A2-0+13@201", "2:A2+14@201", "2:A2-0+14@201")
+	f.r(t, 3, 100, 1500)
+	f.expect(t, "1:null+10@111", "3:null+100@211")
+}
+
+// KStreamKStreamOuterJoinTest.testOrdering: the expired non-joined record
+// comes before the join the same record causes.
+func TestStreamStreamOuterJoinOrdering(t *testing.T) {
+	f := newJoinFixture(t, true, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(100*time.Millisecond))
+	f.l(t, 0, "A0", 0)
+	f.l(t, 1, "A1", 100)
+	f.expect(t)
+	f.r(t, 1, 11, 110)
+	f.expect(t, "0:A0+null@0", "1:A1+11@110")
+}
+
+// KStreamKStreamOuterJoinTest.testGracePeriod.
+func TestStreamStreamOuterJoinGracePeriod(t *testing.T) {
+	f := newJoinFixture(t, true, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 10*time.Millisecond))
+	f.l(t, 0, "A0", 0)
+	f.r(t, 1, 11, 0)
+	f.expect(t)
+	f.l(t, 1, "A1", 101)
+	f.r(t, 0, 10, 101)
+	f.expect(t)
+	f.r(t, 0, 100, 112)
+	f.expect(t, "1:null+11@0", "0:A0+null@0")
+}
+
+// KStreamKStreamOuterJoinTest.testEmitAllNonJoinedResultsForAsymmetricWindow.
+func TestStreamStreamOuterJoinAsymmetricWindowEmitsEachSideWhenItCloses(t *testing.T) {
+	f := newJoinFixture(t, true, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(5*time.Millisecond).After(20*time.Millisecond))
+	f.l(t, 0, "A0", 29)
+	f.l(t, 1, "A1", 30)
+	f.r(t, 2, 12, 31)
+	f.r(t, 3, 13, 36)
+	f.expect(t)
+	f.r(t, 4, 14, 37)
+	f.expect(t, "2:null+12@31")
+	f.r(t, 5, 15, 50)
+	f.expect(t, "0:A0+null@29", "3:null+13@36", "4:null+14@37")
+}
