@@ -128,6 +128,10 @@ type KStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	view                *valueView // set on a Nullable view: its records hold the base values
+	// joinRepartition is the source of the repartition topic an earlier
+	// join of this stream created under the stream's own name; a later join
+	// reuses it, as Kafka Streams' repartitionForJoin does.
+	joinRepartition *string
 }
 
 // same is the stream a type-preserving operation named name yields: s's

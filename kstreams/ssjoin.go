@@ -168,20 +168,12 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	otherKey, otherValSpec := right.key, right.val
 	dropNull := !leftOuter && !rightOuter
 	if left.repartitionRequired {
-		base := left.name
-		if sj.Name != "" {
-			base = sj.Name + "-left"
-		}
 		thisKey, thisValSpec = keySpec(left.key), orSpecOf(thisVal, left.val)
-		thisNode = createRepartitionFiltered(b, left.name, base, thisKey, thisValSpec, dropNull)
+		thisNode = repartitionForJoin(b, left.name, sj.Name, "-left", &left.joinRepartition, thisKey, thisValSpec, dropNull)
 	}
 	if right.repartitionRequired {
-		base := right.name
-		if sj.Name != "" {
-			base = sj.Name + "-right"
-		}
 		otherKey, otherValSpec = keySpec(right.key), orSpecOf(otherVal, right.val)
-		otherNode = createRepartitionFiltered(b, right.name, base, otherKey, otherValSpec, dropNull)
+		otherNode = repartitionForJoin(b, right.name, sj.Name, "-right", &right.joinRepartition, otherKey, otherValSpec, dropNull)
 	}
 	b.copartition(thisNode, otherNode)
 
@@ -294,6 +286,26 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 		outKey = spec(sj.KeySerde)
 	}
 	return &KStream[K, VR]{b: b, name: mergeName, key: outKey}
+}
+
+// repartitionForJoin returns the source of the repartition topic a re-keyed
+// join side reads: <name><suffix>-repartition with a StreamJoined name,
+// else <stream>-repartition, which a second join of the same stream reuses
+// (the three names it would have taken are still drawn, as in Kafka
+// Streams).
+func repartitionForJoin(b *StreamsBuilder, stream, name, suffix string, reuse **string, key, val serdeSpec, dropNullKeys bool) string {
+	if name != "" {
+		return createRepartitionFiltered(b, stream, name+suffix, key, val, dropNullKeys)
+	}
+	if *reuse != nil {
+		b.newProcessorName(prefixSink)
+		b.newProcessorName(prefixFilter)
+		b.newProcessorName(prefixSource)
+		return **reuse
+	}
+	src := createRepartitionFiltered(b, stream, stream, key, val, dropNullKeys)
+	*reuse = &src
+	return src
 }
 
 // orSpecOf returns given if it names a serde, else fallback.

@@ -41,6 +41,7 @@ public final class Main {
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
+        APPS.put("ssjoin", SsJoin::topology);
     }
 
     private Main() {

@@ -1,0 +1,88 @@
+// Package ssjoin joins two streams of String keys and values three ways in
+// one topology, the way Kafka Streams runs the same calls:
+//
+//	inner  left ⋈ right.selectKey(k → k), records at most 10 s apart, no grace;
+//	       the re-keyed right side goes through a repartition topic
+//	left   left ⟕ right, 5 s apart with 2 s of grace, named "lj" with stores
+//	       "ljstore-…" and a changelog setting of its own
+//	outer  left ⟗ right, 3 s before and 6 s after with 1 s of grace, in-memory stores
+//
+// Each result is "inner:", "left:" or "outer:" followed by left+right, a
+// missing side written "null" as Java concatenates it; the left and outer
+// results are re-keyed so that a null key becomes "nokey" (a record with a
+// null key would go to a partition of the producer's choosing).
+// Importing the package registers it. Arguments: left, right and output.
+package ssjoin
+
+import (
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// Name is the name the topology is registered under.
+const Name = "ssjoin"
+
+// Store names of the left join, whose StreamJoined names them.
+const (
+	LeftThisStore   = "ljstore-this-join-store"
+	LeftOtherStore  = "ljstore-outer-other-join-store"
+	LeftSharedStore = "ljstore-left-shared-join-store"
+)
+
+func init() { kstreams.RegisterTopology(Name, Build) }
+
+func orNull(p *string) string {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+func noKey(k, _ string) string {
+	if k == "" {
+		return "nokey"
+	}
+	return k
+}
+
+// Build returns the topology.
+func Build(args map[string]string) (*kstreams.Topology, error) {
+	leftTopic, rightTopic, output := "ssjoin-left", "ssjoin-right", "ssjoin-output"
+	if v := args["left"]; v != "" {
+		leftTopic = v
+	}
+	if v := args["right"]; v != "" {
+		rightTopic = v
+	}
+	if v := args["output"]; v != "" {
+		output = v
+	}
+	str := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	produced := kstreams.ProducedWith[string, string](serde.String{}, serde.String{})
+	sj := func() kstreams.StreamJoined[string, string, string] {
+		return kstreams.StreamJoined[string, string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}, OtherValueSerde: serde.String{}}
+	}
+	b := kstreams.NewStreamsBuilder()
+	left := kstreams.Stream(b, []string{leftTopic}, str)
+	right := kstreams.Stream(b, []string{rightTopic}, str)
+
+	rekeyed := kstreams.SelectKey(right, func(k, _ string) string { return k })
+	kstreams.Join(left, rekeyed, func(l, r string) string { return "inner:" + l + "+" + r },
+		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(10*time.Second), sj()).To(output, produced)
+
+	named := sj()
+	named.Name, named.StoreName = "lj", "ljstore"
+	named.LogConfig = map[string]string{"min.insync.replicas": "1"}
+	lj := kstreams.LeftJoin(left, right, func(l string, r *string) string { return "left:" + l + "+" + orNull(r) },
+		kstreams.JoinWindowsOfTimeDifferenceAndGrace(5*time.Second, 2*time.Second), named)
+	kstreams.SelectKey(lj, noKey).To(output, produced)
+
+	inMemory := sj()
+	inMemory.StoreType = kstreams.InMemory
+	oj := kstreams.OuterJoin(left, right, func(l, r *string) string { return "outer:" + orNull(l) + "+" + orNull(r) },
+		kstreams.JoinWindowsOfTimeDifferenceAndGrace(3*time.Second, time.Second).After(6*time.Second), inMemory)
+	kstreams.SelectKey(oj, noKey).To(output, produced)
+	return b.Build()
+}
