@@ -52,8 +52,9 @@ func (e joinEvent) record() testkafka.Record {
 	return r
 }
 
-// TestSsJoinMatchesKafkaStreams: inner (over a repartitioned side), left
-// and outer stream-stream joins over the same two topics on both engines,
+// TestSsJoinMatchesKafkaStreams: inner, left and outer stream-stream joins
+// over the same two topics, and a re-keyed stream joined with itself
+// through one repartition topic, on both engines,
 // with records out of order, late records inside and beyond the grace
 // period, duplicates, null values and null keys: output per partition,
 // every join store's changelog byte for byte (window store keys with their
@@ -64,13 +65,13 @@ func TestSsJoinMatchesKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b, c, d := str("a"), str("b"), str("c"), str("d")
+	a, b, c, d := str("a"), str("b"), str("c"), str("e")
 	left := []joinEvent{
 		{a, str("A1"), 1000},
 		{b, str("B1"), 2000},
 		{a, str("A2"), 4000},
 		{c, str("C1"), 9000},
-		{a, str("A3"), 3500},  // out of order, within every window
+		{a, str("A3"), 3500},    // out of order, within every window
 		{nil, str("N1"), 10000}, // null key: inner drops it, left and outer emit it at once
 		{d, nil, 11000},         // null value: dropped by every join
 		{b, str("B2"), 20000},
@@ -89,10 +90,15 @@ func TestSsJoinMatchesKafkaStreams(t *testing.T) {
 		{a, str("a3"), 27000},   // late for the left join's grace, inside the inner's window
 		{c, str("c2"), 60000},   // moves stream time: every window closes
 	}
+	x, y := str("u"), str("v")
+	self := []joinEvent{{x, str("X1"), 1000}, {x, str("X2"), 1500}, {y, str("Y1"), 2000}, {x, str("X3"), 4000}, {y, nil, 4500}, {x, str("X4"), 3000}}
+	// Output keys: a, b, c, e and "none" go to partition 0, u and v (the
+	// self join's, written by other tasks) to partition 1, so that each
+	// output partition has one writing task and a deterministic order.
 	// The engines interleave the two topics by timestamp; the driver, fed
 	// in that order, gives the output and changelog counts to wait for.
 	order := interleave(left, right)
-	topo, err := ssjoin.Build(map[string]string{"left": "left", "right": "right", "output": "out"})
+	topo, err := ssjoin.Build(map[string]string{"input": "input", "left": "left", "right": "right", "output": "out"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +106,9 @@ func TestSsJoinMatchesKafkaStreams(t *testing.T) {
 		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{})})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range self {
+		order = append(order, topicEvent{"input", e})
 	}
 	for _, e := range order {
 		r := e.ev.record()
@@ -116,11 +125,14 @@ func TestSsJoinMatchesKafkaStreams(t *testing.T) {
 			}
 		}
 	}
-	if outputs < 20 || len(changelogs) != 8 {
+	if outputs < 20 || len(changelogs) != 10 {
 		t.Fatalf("the input must exercise every join: %d outputs, changelogs %v", outputs, changelogs)
 	}
 	t.Logf("expecting %d outputs, changelogs %v", outputs, changelogs)
-	var lrecs, rrecs []testkafka.Record
+	var lrecs, rrecs, srecs []testkafka.Record
+	for _, e := range self {
+		srecs = append(srecs, e.record())
+	}
 	for _, e := range left {
 		lrecs = append(lrecs, e.record())
 	}
@@ -129,6 +141,7 @@ func TestSsJoinMatchesKafkaStreams(t *testing.T) {
 	}
 	runDifferential(t, diffCase{
 		app: ssjoin.Name, props: filepath.Join(root, "examples", "ssjoin", "streams.properties"),
+		input:   srecs,
 		inputs:  map[string][]testkafka.Record{"left": lrecs, "right": rrecs},
 		outputs: outputs, changelogs: changelogs,
 	})

@@ -1,17 +1,19 @@
 // Package ssjoin joins two streams of String keys and values three ways in
-// one topology, the way Kafka Streams runs the same calls:
+// one topology, and a third stream with itself, the way Kafka Streams runs
+// the same calls:
 //
-//	inner  left ⋈ right.selectKey(k → k), records at most 10 s apart, no grace;
-//	       the re-keyed right side goes through a repartition topic
+//	inner  left ⋈ right, records at most 10 s apart, no grace
 //	left   left ⟕ right, 5 s apart with 2 s of grace, named "lj" with stores
 //	       "ljstore-…" and a changelog setting of its own
 //	outer  left ⟗ right, 3 s before and 6 s after with 1 s of grace, in-memory stores
+//	self   input.selectKey(k → k) ⋈ itself, 2 s apart: both sides read the
+//	       one repartition topic (a join reuses its stream's)
 //
-// Each result is "inner:", "left:" or "outer:" followed by left+right, a
+// Each result is "inner:", "left:", "outer:" or "self:" followed by left+right, a
 // missing side written "null" as Java concatenates it; the left and outer
-// results are re-keyed so that a null key becomes "nokey" (a record with a
+// results are re-keyed so that a null key becomes "none" (a record with a
 // null key would go to a partition of the producer's choosing).
-// Importing the package registers it. Arguments: left, right and output.
+// Importing the package registers it. Arguments: input, left, right and output.
 package ssjoin
 
 import (
@@ -42,14 +44,17 @@ func orNull(p *string) string {
 
 func noKey(k, _ string) string {
 	if k == "" {
-		return "nokey"
+		return "none"
 	}
 	return k
 }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
-	leftTopic, rightTopic, output := "ssjoin-left", "ssjoin-right", "ssjoin-output"
+	input, leftTopic, rightTopic, output := "ssjoin-input", "ssjoin-left", "ssjoin-right", "ssjoin-output"
+	if v := args["input"]; v != "" {
+		input = v
+	}
 	if v := args["left"]; v != "" {
 		leftTopic = v
 	}
@@ -68,8 +73,7 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	left := kstreams.Stream(b, []string{leftTopic}, str)
 	right := kstreams.Stream(b, []string{rightTopic}, str)
 
-	rekeyed := kstreams.SelectKey(right, func(k, _ string) string { return k })
-	kstreams.Join(left, rekeyed, func(l, r string) string { return "inner:" + l + "+" + r },
+	kstreams.Join(left, right, func(l, r string) string { return "inner:" + l + "+" + r },
 		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(10*time.Second), sj()).To(output, produced)
 
 	named := sj()
@@ -84,5 +88,11 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	oj := kstreams.OuterJoin(left, right, func(l, r *string) string { return "outer:" + orNull(l) + "+" + orNull(r) },
 		kstreams.JoinWindowsOfTimeDifferenceAndGrace(3*time.Second, time.Second).After(6*time.Second), inMemory)
 	kstreams.SelectKey(oj, noKey).To(output, produced)
+
+	// A re-keyed stream joined with itself: both sides read the one
+	// repartition topic the first side creates.
+	rekeyed := kstreams.SelectKey(kstreams.Stream(b, []string{input}, str), func(k, _ string) string { return k })
+	kstreams.Join(rekeyed, rekeyed, func(l, r string) string { return "self:" + l + "+" + r },
+		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(2*time.Second), sj()).To(output, produced)
 	return b.Build()
 }

@@ -332,3 +332,99 @@ func TestStreamStreamOuterJoinAsymmetricWindowEmitsEachSideWhenItCloses(t *testi
 	f.r(t, 5, 15, 50)
 	f.expect(t, "0:A0+null@29", "3:null+13@36", "4:null+14@37")
 }
+
+// leftJoinFixture is KStreamKStreamLeftJoinTest's topology: Integer keys,
+// String values on both sides, TOSTRING_JOINER.
+type leftJoinFixture struct {
+	d           *kstreamstest.Driver
+	left, right *kstreamstest.InputTopic[int32, string]
+}
+
+func newLeftJoinFixture(t *testing.T, w kstreams.JoinWindows) *leftJoinFixture {
+	t.Helper()
+	b := kstreams.NewStreamsBuilder()
+	c := kstreams.ConsumedWith[int32, string](serde.Integer{}, serde.String{})
+	l, r := kstreams.Stream(b, []string{"topic1"}, c), kstreams.Stream(b, []string{"topic2"}, c)
+	sj := kstreams.StreamJoined[int32, string, string]{KeySerde: serde.Integer{}, ValueSerde: serde.String{}, OtherValueSerde: serde.String{}}
+	kstreams.LeftJoin(l, r, func(a string, b *string) string { return a + "+" + ptrString(b) }, w, sj).
+		To("out", kstreams.ProducedWith[int32, string](serde.Integer{}, serde.String{}))
+	d := build(t, b, kstreamstest.Config{ApplicationID: "app"})
+	return &leftJoinFixture{d: d, left: kstreamstest.NewInputTopic[int32, string](d, "topic1", serde.Integer{}, serde.String{}),
+		right: kstreamstest.NewInputTopic[int32, string](d, "topic2", serde.Integer{}, serde.String{})}
+}
+
+func (f *leftJoinFixture) pipe(t *testing.T, in *kstreamstest.InputTopic[int32, string], k int32, v string, ts int64) {
+	t.Helper()
+	if err := in.Pipe(k, v, ts); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *leftJoinFixture) expect(t *testing.T, want ...string) {
+	t.Helper()
+	(&outerJoinFixture{d: f.d}).expect(t, want...)
+}
+
+// KStreamKStreamLeftJoinTest.testLeftJoinDuplicates.
+func TestStreamStreamLeftJoinDuplicates(t *testing.T) {
+	f := newLeftJoinFixture(t, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 10*time.Millisecond))
+	f.pipe(t, f.left, 0, "A0", 0)
+	f.pipe(t, f.left, 0, "A0-0", 0)
+	f.pipe(t, f.right, 1, "a0", 111)
+	f.pipe(t, f.right, 2, "dummy", 500)
+	f.expect(t, "0:A0+null@0", "0:A0-0+null@0")
+	f.pipe(t, f.left, 2, "A2", 1000)
+	f.pipe(t, f.left, 2, "A2-0", 1000)
+	f.pipe(t, f.right, 2, "a2", 1001)
+	f.expect(t, "2:A2+a2@1001", "2:A2-0+a2@1001")
+	f.pipe(t, f.right, 3, "a3", 315)
+	f.expect(t)
+}
+
+// KStreamKStreamLeftJoinTest.testLeftExpiredNonJoinedRecordsAreEmittedBy{Left,Right}Processor:
+// whichever side moves stream time past the window emits the left records
+// that found no partner.
+func TestStreamStreamLeftJoinExpiredRecordsAreEmittedByEitherSide(t *testing.T) {
+	for _, byRight := range []bool{false, true} {
+		t.Run(fmt.Sprint("byRight=", byRight), func(t *testing.T) {
+			f := newLeftJoinFixture(t, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 0))
+			f.pipe(t, f.left, 0, "A0", 1)
+			f.pipe(t, f.left, 1, "A1", 2)
+			f.pipe(t, f.left, 0, "A0-0", 3)
+			f.expect(t)
+			f.pipe(t, f.right, 1, "a1", 3)
+			f.expect(t, "1:A1+a1@3")
+			first, second := f.left, f.right
+			if byRight {
+				first, second = f.right, f.left
+			}
+			f.pipe(t, first, 2, "dummy", 401)
+			f.expect(t, "0:A0+null@1", "0:A0-0+null@3")
+			f.pipe(t, second, 2, "dummy", 402)
+			f.expect(t, "2:dummy+dummy@402")
+		})
+	}
+}
+
+// KStreamKStreamLeftJoinTest.testRightNonJoinedRecordsAreNeverEmittedBy{Left,Right}Processor.
+func TestStreamStreamLeftJoinNeverEmitsUnjoinedRightRecords(t *testing.T) {
+	for _, byRight := range []bool{false, true} {
+		t.Run(fmt.Sprint("byRight=", byRight), func(t *testing.T) {
+			f := newLeftJoinFixture(t, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 0))
+			f.pipe(t, f.right, 0, "A0", 1)
+			f.pipe(t, f.right, 1, "A1", 2)
+			f.pipe(t, f.right, 0, "A0-0", 3)
+			f.expect(t)
+			f.pipe(t, f.left, 1, "a1", 3)
+			f.expect(t, "1:a1+A1@3")
+			first, second := f.left, f.right
+			if byRight {
+				first, second = f.right, f.left
+			}
+			f.pipe(t, first, 2, "dummy", 401)
+			f.expect(t)
+			f.pipe(t, second, 2, "dummy", 402)
+			f.expect(t, "2:dummy+dummy@402")
+		})
+	}
+}

@@ -14,13 +14,13 @@ import org.apache.kafka.streams.kstream.StreamJoined;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 
 /**
- * Joins two streams three ways in one topology: inner (the right side re-keyed, so repartitioned;
- * 10 s, no grace), left (5 s with 2 s grace, named "lj" with stores "ljstore-..." and a changelog
+ * Joins two streams three ways in one topology: inner (10 s, no grace), left (5 s with 2 s grace, named "lj" with stores "ljstore-..." and a changelog
  * config) and outer (3 s before, 6 s after, 1 s grace, in-memory stores). Results are
  * "inner:"/"left:"/"outer:" + left + "+" + right; left and outer results with a null key are
- * re-keyed to "nokey".
+ * re-keyed to "none". A third stream, re-keyed, is joined with itself (2 s): both sides read
+ * the one repartition topic. Its results are "self:" + left + "+" + right.
  *
- * Arguments: left, right, output.
+ * Arguments: input, left, right, output.
  */
 final class SsJoin {
     private SsJoin() {
@@ -31,6 +31,7 @@ final class SsJoin {
     }
 
     static Topology topology(Map<String, String> args) {
+        String input = Main.arg(args, "input", "ssjoin-input");
         String leftTopic = Main.arg(args, "left", "ssjoin-left");
         String rightTopic = Main.arg(args, "right", "ssjoin-right");
         String output = Main.arg(args, "output", "ssjoin-output");
@@ -40,7 +41,7 @@ final class SsJoin {
         KStream<String, String> left = builder.stream(leftTopic, str);
         KStream<String, String> right = builder.stream(rightTopic, str);
 
-        left.join(right.selectKey((k, v) -> k), (l, r) -> "inner:" + l + "+" + r,
+        left.join(right, (l, r) -> "inner:" + l + "+" + r,
                         JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofSeconds(10)), strings())
                 .to(output, produced);
 
@@ -48,14 +49,19 @@ final class SsJoin {
                         JoinWindows.ofTimeDifferenceAndGrace(Duration.ofSeconds(5), Duration.ofSeconds(2)),
                         strings().withName("lj").withStoreName("ljstore")
                                 .withLoggingEnabled(Map.of("min.insync.replicas", "1")))
-                .selectKey((k, v) -> k == null ? "nokey" : k)
+                .selectKey((k, v) -> k == null ? "none" : k)
                 .to(output, produced);
 
         left.outerJoin(right, (l, r) -> "outer:" + l + "+" + r,
                         JoinWindows.ofTimeDifferenceAndGrace(Duration.ofSeconds(3), Duration.ofSeconds(1))
                                 .after(Duration.ofSeconds(6)),
                         strings().withDslStoreSuppliers(new BuiltInDslStoreSuppliers.InMemoryDslStoreSuppliers()))
-                .selectKey((k, v) -> k == null ? "nokey" : k)
+                .selectKey((k, v) -> k == null ? "none" : k)
+                .to(output, produced);
+
+        KStream<String, String> rekeyed = builder.stream(input, str).selectKey((k, v) -> k);
+        rekeyed.join(rekeyed, (l, r) -> "self:" + l + "+" + r,
+                        JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofSeconds(2)), strings())
                 .to(output, produced);
         return builder.build();
     }
