@@ -2,7 +2,9 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,4 +170,47 @@ func interleave(left, right []joinEvent) []topicEvent {
 	return out
 }
 
-var _ = kstreams.ChangelogTopic
+// TestJoinOverTopicsNotCopartitionedFailsOnBothEngines: a join over a
+// one-partition and a two-partition topic does not start on Kafka Streams
+// nor on StoatFlow, and both name the topics and their partition counts in
+// Kafka Streams' words.
+func TestJoinOverTopicsNotCopartitionedFailsOnBothEngines(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bootstrap := testkafka.Bootstrap(t)
+	in := testkafka.Topic(t, "copart")
+	leftTopic, rightTopic, out := in+"-left", in+"-right", in+"-out"
+	testkafka.CreateTopics(t, bootstrap, 1, leftTopic)
+	testkafka.CreateTopics(t, bootstrap, 2, in, rightTopic, out)
+	want := "Topics not co-partitioned: [{" + leftTopic + "=1, " + rightTopic + "=2}]"
+	args := map[string]string{"input": in, "left": leftTopic, "right": rightTopic, "output": out}
+	props := filepath.Join(root, "examples", "ssjoin", "streams.properties")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	ref, err := StartReference(ctx, ReferenceOptions{App: ssjoin.Name, Configs: []string{props},
+		Set: map[string]string{"bootstrap.servers": bootstrap, "application.id": in + "-jvm", "state.dir": t.TempDir()}, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(45 * time.Second)
+	err = ref.WaitState(ctx, "ERROR")
+	if !strings.Contains(ref.Stderr(), want) {
+		t.Errorf("Kafka Streams did not fail with %q: %v\n%s", want, err, ref.Stderr())
+	}
+
+	cfg, err := LoadConfig([]string{props}, map[string]string{"bootstrap.servers": bootstrap, "application.id": in + "-go", "state.dir": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := StartStoatFlow(ctx, ssjoin.Name, args, cfg)
+	if err == nil {
+		ks.Close(context.Background())
+		t.Fatal("StoatFlow started a join over topics that are not co-partitioned")
+	}
+	if !errors.Is(err, kstreams.ErrInvalidTopology) || !strings.Contains(err.Error(), "Invalid topology: "+want) {
+		t.Errorf("StoatFlow failed with %v, want Invalid topology: %s", err, want)
+	}
+}
