@@ -138,7 +138,6 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 	tasks = map[int]int{}
 	visiting := map[int]bool{}
 	var taskCount func(id int) (int, error)
-	//lint:ignore S1021 a recursive closure is declared before it is assigned
 	var repartitionCount func(name string) (int, error)
 	var upstreamCount func(name string) (int, error)
 	external := func(topic string) (int, error) {

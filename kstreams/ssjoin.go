@@ -165,15 +165,15 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	// outer join it lets null keys through, as the join handles them.
 	thisNode, otherNode := left.name, right.name
 	thisKey, thisValSpec := left.key, left.val
-	otherKey, otherValSpec := right.key, right.val
+	otherValSpec := right.val
 	dropNull := !leftOuter && !rightOuter
 	if left.repartitionRequired {
 		thisKey, thisValSpec = keySpec(left.key), orSpecOf(thisVal, left.val)
 		thisNode = repartitionForJoin(b, left.name, sj.Name, "-left", &left.joinRepartition, thisKey, thisValSpec, dropNull)
 	}
 	if right.repartitionRequired {
-		otherKey, otherValSpec = keySpec(right.key), orSpecOf(otherVal, right.val)
-		otherNode = repartitionForJoin(b, right.name, sj.Name, "-right", &right.joinRepartition, otherKey, otherValSpec, dropNull)
+		otherValSpec = orSpecOf(otherVal, right.val)
+		otherNode = repartitionForJoin(b, right.name, sj.Name, "-right", &right.joinRepartition, keySpec(right.key), otherValSpec, dropNull)
 	}
 	b.copartition(thisNode, otherNode)
 

@@ -205,9 +205,9 @@ func TestStreamStreamOuterJoinMatrix(t *testing.T) {
 // KStreamKStreamLeftJoinTest: Integer keys, String left values, Long right
 // values, MockValueJoiner.TOSTRING_JOINER (v1 + "+" + v2, null as "null").
 type outerJoinFixture struct {
-	d           *kstreamstest.Driver
-	left, right *kstreamstest.InputTopic[int32, string]
-	rightLong   *kstreamstest.InputTopic[int32, int64]
+	d         *kstreamstest.Driver
+	left      *kstreamstest.InputTopic[int32, string]
+	rightLong *kstreamstest.InputTopic[int32, int64]
 }
 
 func ptrString[T any](p *T) string {
