@@ -428,3 +428,99 @@ func TestStreamStreamLeftJoinNeverEmitsUnjoinedRightRecords(t *testing.T) {
 		})
 	}
 }
+
+// KStreamKStreamJoinTest.testWindowing (its first steps): the upper and
+// lower bounds of a 100 ms window, and the result's timestamp, the larger
+// of the two.
+func TestStreamStreamInnerJoinWindowBounds(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	c := kstreams.ConsumedWith[int32, string](serde.Integer{}, serde.String{})
+	l, r := kstreams.Stream(b, []string{"topic1"}, c), kstreams.Stream(b, []string{"topic2"}, c)
+	sj := kstreams.StreamJoined[int32, string, string]{KeySerde: serde.Integer{}, ValueSerde: serde.String{}, OtherValueSerde: serde.String{}}
+	kstreams.JoinWithKey(l, r, func(_ int32, a, b string) string { return a + "+" + b }, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(100*time.Millisecond), sj).
+		To("out", kstreams.ProducedWith[int32, string](serde.Integer{}, serde.String{}))
+	d := build(t, b, kstreamstest.Config{ApplicationID: "app"})
+	f := &leftJoinFixture{d: d, left: kstreamstest.NewInputTopic[int32, string](d, "topic1", serde.Integer{}, serde.String{}),
+		right: kstreamstest.NewInputTopic[int32, string](d, "topic2", serde.Integer{}, serde.String{})}
+	keys := []int32{0, 1, 2, 3}
+	all := func(in *kstreamstest.InputTopic[int32, string], n int, prefix string, ts func(i int) int64) {
+		for i, k := range keys[:n] {
+			f.pipe(t, in, k, fmt.Sprintf("%s%d", prefix, k), ts(i))
+		}
+	}
+	at := func(ts int64) func(int) int64 { return func(int) int64 { return ts } }
+	all(f.left, 2, "A", at(0))
+	f.expect(t)
+	all(f.right, 2, "a", at(0))
+	f.expect(t, "0:A0+a0@0", "1:A1+a1@0")
+	all(f.left, 4, "B", func(i int) int64 { return 1000 + int64(i) })
+	f.expect(t)
+	all(f.right, 4, "b", at(1100))
+	f.expect(t, "0:B0+b0@1100", "1:B1+b1@1100", "2:B2+b2@1100", "3:B3+b3@1100")
+	all(f.right, 4, "c", at(1101))
+	f.expect(t, "1:B1+c1@1101", "2:B2+c2@1101", "3:B3+c3@1101")
+	all(f.right, 4, "d", at(1102))
+	f.expect(t, "2:B2+d2@1102", "3:B3+d3@1102")
+	all(f.right, 4, "e", at(1103))
+	f.expect(t, "3:B3+e3@1103")
+	all(f.right, 4, "f", at(1104))
+	f.expect(t)
+	all(f.right, 4, "g", at(899))
+	f.expect(t)
+	all(f.right, 4, "h", at(900))
+	f.expect(t, "0:B0+h0@1000")
+	all(f.right, 4, "i", at(901))
+	f.expect(t, "0:B0+i0@1000", "1:B1+i1@1001")
+	all(f.right, 4, "j", at(902))
+	f.expect(t, "0:B0+j0@1000", "1:B1+j1@1001", "2:B2+j2@1002")
+}
+
+// Null contracts of the typed joins: a joiner over pointer values, a nil
+// result forwarded as a null value, a null-key left record with a pointer
+// key type, and a Nullable view as a join side.
+func TestStreamStreamJoinNulls(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	str := serde.String{}
+	l := kstreams.Stream(b, []string{"l"}, kstreams.ConsumedWith[*string, string](serde.Nullable[string](str), str))
+	r := kstreams.Stream(b, []string{"r"}, kstreams.ConsumedWith[*string, string](serde.Nullable[string](str), str))
+	sj := kstreams.StreamJoined[*string, string, string]{KeySerde: serde.Nullable[string](str), ValueSerde: str, OtherValueSerde: str}
+	var sawNilKey bool
+	kstreams.LeftJoinWithKey(l, r, func(k *string, a string, b *string) *string {
+		if k == nil {
+			sawNilKey = true
+		}
+		if a == "drop" {
+			return nil // a null result is forwarded as a null value
+		}
+		s := a + "+" + ptrString(b)
+		return &s
+	}, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(10*time.Millisecond), sj).
+		To("out", kstreams.ProducedWith[*string, *string](serde.Nullable[string](str), serde.Nullable[string](str)))
+	// A view over one side: its joiner sees *string values.
+	kstreams.Join(kstreams.Nullable(l), r, func(a *string, b string) string { return "view:" + *a + "+" + b },
+		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(10*time.Millisecond), kstreams.StreamJoined[*string, *string, string]{KeySerde: serde.Nullable[string](str), ValueSerde: serde.Nullable[string](str), OtherValueSerde: str}).
+		To("view", kstreams.ProducedWith[*string, string](serde.Nullable[string](str), str))
+	d := build(t, b, kstreamstest.Config{ApplicationID: "app"})
+	for _, p := range []struct {
+		topic string
+		key   []byte
+		value []byte
+		ts    int64
+	}{{"l", nil, []byte("n"), 1}, {"l", []byte("k"), []byte("drop"), 2}, {"r", []byte("k"), []byte("x"), 3}, {"l", []byte("k"), []byte("v"), 4}} {
+		if err := d.Pipe(p.topic, p.key, p.value, p.ts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := d.Records("out")
+	if len(got) != 3 || got[0].Key != nil || string(got[0].Value) != "n+null" || got[1].Value != nil || string(got[1].Key) != "k" ||
+		string(got[2].Value) != "v+x" || got[2].Timestamp != 4 {
+		t.Errorf("left join output %+v", got)
+	}
+	if !sawNilKey {
+		t.Error("the joiner did not see the null key as nil")
+	}
+	view := d.Records("view")
+	if len(view) != 2 || string(view[0].Value) != "view:drop+x" || string(view[1].Value) != "view:v+x" {
+		t.Errorf("view join output %+v", view)
+	}
+}
