@@ -524,3 +524,39 @@ func TestStreamStreamJoinNulls(t *testing.T) {
 		t.Errorf("view join output %+v", view)
 	}
 }
+
+// KStreamKStreamJoinTest.shouldThrottleEmitNonJoinedOuterRecordsEvenWhenClockDrift:
+// with Kafka's default emit interval of one second of wall-clock time, a
+// scan of the shared store within the second after the last one is skipped.
+func TestStreamStreamOuterJoinThrottlesScansByWallClock(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	c := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	l, r := kstreams.Stream(b, []string{"l"}, c), kstreams.Stream(b, []string{"r"}, c)
+	kstreams.OuterJoin(l, r, func(a, b *string) string { return ptrString(a) + ptrString(b) },
+		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(time.Second), kstreams.StreamJoined[string, string, string]{}).
+		To("out", kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	d := build(t, b, kstreamstest.Config{ApplicationID: "app", DefaultKeySerde: serde.Erase[string](serde.String{}),
+		DefaultValueSerde: serde.Erase[string](serde.String{}), OuterJoinEmitIntervalMs: 1000, WallClockStart: time.UnixMilli(1000)})
+	wall := int64(1000)
+	step := func(key string, ts, at int64, want ...string) {
+		t.Helper()
+		if err := d.AdvanceWallClock(time.Duration(at-wall) * time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		wall = at
+		if err := d.Pipe("r", []byte(key), []byte("v"+key[3:]), ts); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, rec := range d.ReadOutput("out") {
+			got = append(got, fmt.Sprintf("%s:%s@%d", rec.Key, rec.Value, rec.Timestamp))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("after %s: output %v, want %v", key, got, want)
+		}
+	}
+	step("key1", 10000, 1000)
+	step("key2", 13000, 2100, "key1:nullv1@10000")
+	step("key3", 15000, 2500) // throttled: key2's window has closed, but no scan
+	step("key4", 17000, 4000, "key2:nullv2@13000", "key3:nullv3@15000")
+}
