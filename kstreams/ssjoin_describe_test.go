@@ -2,8 +2,7 @@ package kstreams_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -46,23 +45,9 @@ func threeStringStreams() (*kstreams.StreamsBuilder, *kstreams.KStream[string, s
 	return b, kstreams.Stream(b, []string{"topic"}, c), kstreams.Stream(b, []string{"topic2"}, c), kstreams.Stream(b, []string{"topic3"}, c)
 }
 
-func TestStreamStreamJoinDescribeMatchesKafkaTests(t *testing.T) {
-	for name, build := range joinDescribeCases {
-		t.Run(name, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("testdata", "kafka", name+".txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			topo, err := build().Build()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := topo.Describe().String(); got != string(want) {
-				t.Errorf("describe() differs:\n--- Kafka\n%s--- StoatFlow\n%s", want, got)
-			}
-		})
-	}
-}
+// The join cases run with the other Kafka expectations in
+// TestDescribeMatchesKafkaTestExpectations.
+func init() { maps.Copy(kafkaCases, joinDescribeCases) }
 
 // The join stores, their kinds and changelog configs: window stores
 // retaining duplicates with retention = window size + grace and a
