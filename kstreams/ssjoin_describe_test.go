@@ -37,6 +37,17 @@ var joinDescribeCases = map[string]func() *kstreams.StreamsBuilder{
 		kstreams.Join(re, s3, func(a, b string) string { return a + b }, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(100*time.Millisecond), second).To("out-two")
 		return b
 	},
+	// The last step of the incremental build: join → filter → mapValues →
+	// to. JoinWindows.of(5000 ms) becomes its non-deprecated equivalent;
+	// names do not depend on grace.
+	"StreamsGraphTest.shouldBeAbleToBuildTopologyIncrementally": func() *kstreams.StreamsBuilder {
+		b := kstreams.NewStreamsBuilder()
+		s1 := kstreams.Stream[string, string](b, []string{"topic"})
+		s2 := kstreams.Stream[string, string](b, []string{"other-topic"})
+		joined := kstreams.Join(s1, s2, func(a, b string) string { return a + b }, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(5*time.Second))
+		kstreams.MapValues(joined.Filter(func(_, v string) bool { return v == "foo" }), func(v string) string { return v + "some value" }).To("output-topic")
+		return b
+	},
 }
 
 func threeStringStreams() (*kstreams.StreamsBuilder, *kstreams.KStream[string, string], *kstreams.KStream[string, string], *kstreams.KStream[string, string]) {
