@@ -1,6 +1,7 @@
 package kstreams
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"sync"
@@ -57,6 +58,60 @@ type StreamJoined[K, V, VO any] struct {
 	// as they retain duplicates; the shared store's is compacted.
 	LoggingDisabled bool
 	LogConfig       map[string]string
+	// ThisStoreSupplier and OtherStoreSupplier give a side's window store
+	// its own name and engine (withThisStoreSupplier,
+	// withOtherStoreSupplier), as Stores.persistentWindowStore or
+	// inMemoryWindowStore do. Its retention must be the windows' size plus
+	// grace, its window size theirs, and it must retain duplicates. Such a
+	// store is built as Stores.windowStoreBuilder builds it: logged, with
+	// its changelog's default configs, whatever LoggingDisabled and
+	// LogConfig say; the shared store takes the name and engine of
+	// ThisStoreSupplier.
+	ThisStoreSupplier, OtherStoreSupplier *WindowStoreSupplier
+}
+
+// WindowStoreSupplier describes a window store a stream-stream join side
+// keeps its records in: Kafka's WindowBytesStoreSupplier from
+// Stores.persistentWindowStore (Type RocksDB) or Stores.inMemoryWindowStore
+// (Type InMemory).
+type WindowStoreSupplier struct {
+	Name             string
+	Type             StoreType
+	RetentionMs      int64
+	WindowSizeMs     int64
+	RetainDuplicates bool
+}
+
+// String names the supplier's settings, for errors.
+func (s WindowStoreSupplier) String() string {
+	return fmt.Sprintf("WindowStoreSupplier{name=%s, type=%s, retentionMs=%d, windowSizeMs=%d, retainDuplicates=%v}",
+		s.Name, s.Type, s.RetentionMs, s.WindowSizeMs, s.RetainDuplicates)
+}
+
+// errStreams is Kafka's StreamsException for a join the DSL refuses.
+type errStreams struct{ msg string }
+
+func (e *errStreams) Error() string { return e.msg }
+
+// checkSupplier applies KStreamImplJoin.assertWindowSettings.
+func checkSupplier(s *WindowStoreSupplier, w JoinWindows) error {
+	if s == nil {
+		return nil
+	}
+	if s.Name == "" {
+		return invalidTopology("Name is illegal, it can't be empty")
+	}
+	if err := validateName(s.Name); err != nil {
+		return err
+	}
+	if !s.RetainDuplicates {
+		return &errStreams{"The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false"}
+	}
+	if s.RetentionMs != w.Size()+w.GraceMs || s.WindowSizeMs != w.Size() {
+		return &errStreams{fmt.Sprintf("Window settings mismatch. WindowBytesStoreSupplier settings %s must match JoinWindows settings %s"+
+			" for the window size and retention period", s, w)}
+	}
+	return nil
 }
 
 // Join is KStream.join with a ValueJoiner: for every pair of records with
@@ -152,6 +207,11 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	b.fail(w.err)
 	b.fail(validateName(sj.Name))
 	b.fail(validateName(sj.StoreName))
+	if sj.ThisStoreSupplier != nil && sj.OtherStoreSupplier != nil && sj.ThisStoreSupplier.Name == sj.OtherStoreSupplier.Name {
+		b.fail(&errStreams{"Both StoreSuppliers have the same name.  StoreSuppliers must provide unique names"})
+	}
+	b.fail(checkSupplier(sj.ThisStoreSupplier, w))
+	b.fail(checkSupplier(sj.OtherStoreSupplier, w))
 	keySpec := func(stream serdeSpec) serdeSpec {
 		if sj.KeySerde != nil {
 			return spec(sj.KeySerde)
@@ -223,6 +283,8 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 			suffix = "-outer-shared-join"
 		}
 		switch {
+		case sj.ThisStoreSupplier != nil && sj.ThisStoreSupplier.Name != "":
+			outerStore = sj.ThisStoreSupplier.Name + suffix + "-store"
 		case sj.StoreName != "":
 			outerStore = sj.StoreName + suffix + "-store"
 		default:
@@ -243,9 +305,27 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	maps.Copy(windowLog, sj.LogConfig)
 	// Window stores retaining duplicates must not be compacted.
 	windowLog["cleanup.policy"] = "delete"
-	windowStore := func(name string, val serdeSpec) *StoreSpec {
+	windowStore := func(name string, sup *WindowStoreSupplier, val serdeSpec) *StoreSpec {
+		if sup != nil {
+			// Stores.windowStoreBuilder over the supplier: logged with the
+			// window changelog defaults; StreamJoined's logging settings
+			// do not reach it.
+			return &StoreSpec{Name: sup.Name, Kind: WindowStoreKind, Type: sup.Type.Resolve(RocksDB), Logging: true,
+				Retention: sup.RetentionMs, WindowSize: sup.WindowSizeMs, RetainDuplicates: true, key: storeKey, val: val}
+		}
 		return &StoreSpec{Name: name, Kind: WindowStoreKind, Type: sj.StoreType, Logging: !sj.LoggingDisabled, LogConfig: windowLog,
 			Retention: retention, WindowSize: w.Size(), RetainDuplicates: true, key: storeKey, val: val}
+	}
+	if sj.ThisStoreSupplier != nil {
+		thisStore = sj.ThisStoreSupplier.Name
+	}
+	if sj.OtherStoreSupplier != nil {
+		otherStore = sj.OtherStoreSupplier.Name
+	}
+	outerType := sj.StoreType
+	if outerType == DefaultStore && sj.ThisStoreSupplier != nil {
+		// The shared store matches the engine of this side's supplier.
+		outerType = sj.ThisStoreSupplier.Type.Resolve(RocksDB)
 	}
 
 	trackers := &timeTrackers{m: map[TaskID]*timeTracker{}}
@@ -267,14 +347,14 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 		supplier: side(false, rightOuter, thisStore, w.AfterMs, w.BeforeMs)})
 	b.addNode(&nodeSpec{name: mergeName, kind: ProcessorNode, preds: []string{thisJoinName, otherJoinName},
 		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
-	b.fail(b.topo.addStore(windowStore(thisStore, thisStoreVal)))
+	b.fail(b.topo.addStore(windowStore(thisStore, sj.ThisStoreSupplier, thisStoreVal)))
 	b.fail(b.topo.connectStore(thisWindowedName, thisStore))
 	b.fail(b.topo.connectStore(otherJoinName, thisStore))
-	b.fail(b.topo.addStore(windowStore(otherStore, otherStoreVal)))
+	b.fail(b.topo.addStore(windowStore(otherStore, sj.OtherStoreSupplier, otherStoreVal)))
 	b.fail(b.topo.connectStore(otherWindowedName, otherStore))
 	b.fail(b.topo.connectStore(thisJoinName, otherStore))
 	if outerStore != "" {
-		b.fail(b.topo.addStore(&StoreSpec{Name: outerStore, Kind: KeyValueStoreKind, Type: sj.StoreType, Logging: !sj.LoggingDisabled,
+		b.fail(b.topo.addStore(&StoreSpec{Name: outerStore, Kind: KeyValueStoreKind, Type: outerType, Logging: !sj.LoggingDisabled,
 			LogConfig: sj.LogConfig, Retention: retention, WindowSize: w.Size(), key: storeKey, val: thisStoreVal,
 			outerJoin: true, otherVal: otherStoreVal}))
 		b.fail(b.topo.connectStore(thisJoinName, outerStore))

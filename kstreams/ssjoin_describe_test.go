@@ -201,3 +201,58 @@ func TestStreamStreamJoinCopartitioning(t *testing.T) {
 		t.Errorf("tasks %v, want 7 then 3", tasks)
 	}
 }
+
+// KStreamKStreamJoinTest's store supplier checks: retention, window size
+// and retainDuplicates must fit the join windows, and the two suppliers
+// need their own names.
+func TestStreamStreamJoinStoreSupplierChecks(t *testing.T) {
+	w := kstreams.JoinWindowsOfTimeDifferenceAndGrace(50*time.Millisecond, 50*time.Millisecond)
+	sup := func(name string, retention, size int64, dups bool) *kstreams.WindowStoreSupplier {
+		return &kstreams.WindowStoreSupplier{Name: name, Type: kstreams.InMemory, RetentionMs: retention, WindowSizeMs: size, RetainDuplicates: dups}
+	}
+	const mismatch = "Window settings mismatch. WindowBytesStoreSupplier settings"
+	for _, c := range []struct {
+		name        string
+		this, other *kstreams.WindowStoreSupplier
+		want        string
+	}{
+		{"thisRetention", sup("in-memory-join-store", 500, 100, true), sup("in-memory-join-store-other", 150, 100, true), mismatch},
+		{"thisWindowSize", sup("in-memory-join-store", 150, 150, true), sup("in-memory-join-store-other", 150, 100, true), mismatch},
+		{"thisDuplicates", sup("in-memory-join-store", 150, 100, false), sup("in-memory-join-store-other", 150, 100, true),
+			"The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false"},
+		{"otherRetention", sup("in-memory-join-store", 150, 100, true), sup("in-memory-join-store-other", 500, 100, true), mismatch},
+		{"otherWindowSize", sup("in-memory-join-store", 150, 100, true), sup("in-memory-join-store-other", 150, 150, true), mismatch},
+		{"otherDuplicates", sup("in-memory-join-store", 150, 100, true), sup("in-memory-join-store-other", 150, 100, false),
+			"The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false"},
+		{"sameNames", sup("in-memory-join-store", 150, 100, true), sup("in-memory-join-store", 150, 100, true),
+			"Both StoreSuppliers have the same name.  StoreSuppliers must provide unique names"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, s1, s2, _ := threeStringStreams()
+			kstreams.Join(s1, s2, func(a, b string) string { return a }, w,
+				kstreams.StreamJoined[string, string, string]{ThisStoreSupplier: c.this, OtherStoreSupplier: c.other})
+			if _, err := b.Build(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("build: %v, want %q", err, c.want)
+			}
+		})
+	}
+
+	// Fitting suppliers name the stores; the shared store follows this
+	// side's supplier, in name and engine.
+	b, s1, s2, _ := threeStringStreams()
+	kstreams.OuterJoin(s1, s2, func(a, b *string) string { return "" }, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 50*time.Millisecond),
+		kstreams.StreamJoined[string, string, string]{ThisStoreSupplier: sup("in-memory-join-store", 250, 200, true), LoggingDisabled: true})
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := topo.Store("in-memory-join-store"); !ok || s.Type != kstreams.InMemory || !s.Logging {
+		t.Errorf("this store %+v: want the supplier's in-memory store, logged as Stores.windowStoreBuilder logs", s)
+	}
+	if s, ok := topo.Store("KSTREAM-OUTEROTHER-0000000006-store"); !ok || s.Logging {
+		t.Errorf("other store %+v: want the generated one, unlogged", s)
+	}
+	if s, ok := topo.Store("in-memory-join-store-outer-shared-join-store"); !ok || s.Type != kstreams.InMemory {
+		t.Errorf("shared store %+v", s)
+	}
+}

@@ -560,3 +560,43 @@ func TestStreamStreamOuterJoinThrottlesScansByWallClock(t *testing.T) {
 	step("key3", 15000, 2500) // throttled: key2's window has closed, but no scan
 	step("key4", 17000, 4000, "key2:nullv2@13000", "key3:nullv3@15000")
 }
+
+// KStreamKStreamJoinTest.shouldJoinWithCustomStoreSuppliers: both, this or
+// the other side's store from a supplier.
+func TestStreamStreamJoinWithCustomStoreSuppliers(t *testing.T) {
+	w := kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(100 * time.Millisecond)
+	sup := func(name string) *kstreams.WindowStoreSupplier {
+		return &kstreams.WindowStoreSupplier{Name: name, Type: kstreams.InMemory, RetentionMs: w.Size() + w.GraceMs, WindowSizeMs: w.Size(), RetainDuplicates: true}
+	}
+	for _, c := range []struct{ this, other *kstreams.WindowStoreSupplier }{
+		{sup("in-memory-join-store"), sup("in-memory-join-store-other")}, {sup("in-memory-join-store"), nil}, {nil, sup("in-memory-join-store-other")},
+	} {
+		b := kstreams.NewStreamsBuilder()
+		cs := kstreams.ConsumedWith[string, int32](serde.String{}, serde.Integer{})
+		l, r := kstreams.Stream(b, []string{"left"}, cs), kstreams.Stream(b, []string{"right"}, cs)
+		kstreams.Join(l, r, func(a, b int32) int32 { return a + b }, w,
+			kstreams.StreamJoined[string, int32, int32]{KeySerde: serde.String{}, ValueSerde: serde.Integer{}, OtherValueSerde: serde.Integer{},
+				ThisStoreSupplier: c.this, OtherStoreSupplier: c.other}).
+			To("out", kstreams.ProducedWith[string, int32](serde.String{}, serde.Integer{}))
+		d := build(t, b, kstreamstest.Config{ApplicationID: "app"})
+		left := kstreamstest.NewInputTopic[string, int32](d, "left", serde.String{}, serde.Integer{})
+		right := kstreamstest.NewInputTopic[string, int32](d, "right", serde.String{}, serde.Integer{})
+		for _, p := range []struct {
+			in *kstreamstest.InputTopic[string, int32]
+			k  string
+			v  int32
+			ts int64
+		}{{left, "A", 1, 1}, {left, "B", 1, 2}, {right, "A", 1, 1}, {right, "B", 2, 2}} {
+			if err := p.in.Pipe(p.k, p.v, p.ts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := kstreamstest.ReadOutput[string, int32](d, "out", serde.String{}, serde.Integer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].Key != "A" || got[0].Value != 2 || got[0].Timestamp != 1 || got[1].Key != "B" || got[1].Value != 3 || got[1].Timestamp != 2 {
+			t.Errorf("suppliers %v / %v: output %+v", c.this, c.other, got)
+		}
+	}
+}
