@@ -600,3 +600,53 @@ func TestStreamStreamJoinWithCustomStoreSuppliers(t *testing.T) {
 		}
 	}
 }
+
+// StreamStreamJoinIntegrationTest.testMultiInner: a join's result joined
+// again with the right stream.
+func TestStreamStreamMultiInnerJoinMatrix(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	l, r := joinStreams(b)
+	first := kstreams.Join(l, r, dash, tenSecondsDayGrace)
+	kstreams.Join(first, r, dash, tenSecondsDayGrace).To("out")
+	runJoinSteps(t, b, longStringDefaults, inputWithoutOutOfOrderData, [][]joinOutput{
+		nil,
+		nil,
+		nil,
+		{{value: "A-a-a", ts: 4}},
+		{{value: "B-a-a", ts: 5}},
+		{{value: "A-b-a", ts: 6}, {value: "B-b-a", ts: 6}, {value: "A-a-b", ts: 6}, {value: "B-a-b", ts: 6}, {value: "A-b-b", ts: 6}, {value: "B-b-b", ts: 6}},
+		nil,
+		nil,
+		{{value: "C-a-a", ts: 9}, {value: "C-a-b", ts: 9}, {value: "C-b-a", ts: 9}, {value: "C-b-b", ts: 9}},
+		{{value: "A-c-a", ts: 10}, {value: "A-c-b", ts: 10}, {value: "B-c-a", ts: 10}, {value: "B-c-b", ts: 10}, {value: "C-c-a", ts: 10}, {value: "C-c-b", ts: 10}, {value: "A-a-c", ts: 10}, {value: "B-a-c", ts: 10}, {value: "A-b-c", ts: 10}, {value: "B-b-c", ts: 10}, {value: "C-a-c", ts: 10}, {value: "C-b-c", ts: 10}, {value: "A-c-c", ts: 10}, {value: "B-c-c", ts: 10}, {value: "C-c-c", ts: 10}},
+		nil,
+		nil,
+		nil,
+		{{value: "A-d-a", ts: 14}, {value: "A-d-b", ts: 14}, {value: "A-d-c", ts: 14}, {value: "B-d-a", ts: 14}, {value: "B-d-b", ts: 14}, {value: "B-d-c", ts: 14}, {value: "C-d-a", ts: 14}, {value: "C-d-b", ts: 14}, {value: "C-d-c", ts: 14}, {value: "A-a-d", ts: 14}, {value: "B-a-d", ts: 14}, {value: "A-b-d", ts: 14}, {value: "B-b-d", ts: 14}, {value: "C-a-d", ts: 14}, {value: "C-b-d", ts: 14}, {value: "A-c-d", ts: 14}, {value: "B-c-d", ts: 14}, {value: "C-c-d", ts: 14}, {value: "A-d-d", ts: 14}, {value: "B-d-d", ts: 14}, {value: "C-d-d", ts: 14}},
+		{{value: "D-a-a", ts: 15}, {value: "D-a-b", ts: 15}, {value: "D-a-c", ts: 15}, {value: "D-a-d", ts: 15}, {value: "D-b-a", ts: 15}, {value: "D-b-b", ts: 15}, {value: "D-b-c", ts: 15}, {value: "D-b-d", ts: 15}, {value: "D-c-a", ts: 15}, {value: "D-c-b", ts: 15}, {value: "D-c-c", ts: 15}, {value: "D-c-d", ts: 15}, {value: "D-d-a", ts: 15}, {value: "D-d-b", ts: 15}, {value: "D-d-c", ts: 15}, {value: "D-d-d", ts: 15}},
+		nil,
+		nil,
+	})
+}
+
+// StreamStreamJoinIntegrationTest.testSelfJoin: a stream joined with
+// itself. Kafka's test builds it with the self-join optimization; the
+// unoptimized join StoatFlow builds emits the same records in the same
+// order, as each record meets the other side's store once before and once
+// after it is put in its own.
+func TestStreamStreamSelfJoinMatrix(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	l := kstreams.Stream[int64, string](b, []string{"left"})
+	kstreams.Join(l, l, dash, tenSecondsDayGrace).To("out")
+	steps := []joinInput{{false, false, "", 1}, {false, false, "A", 2}, {false, false, "B", 3}, {false, false, "", 4},
+		{false, false, "C", 5}, {false, false, "", 6}, {false, false, "D", 7}}
+	runJoinSteps(t, b, longStringDefaults, steps, [][]joinOutput{
+		nil,
+		{{value: "A-A", ts: 2}},
+		{{value: "B-A", ts: 3}, {value: "A-B", ts: 3}, {value: "B-B", ts: 3}},
+		nil,
+		{{value: "C-A", ts: 5}, {value: "C-B", ts: 5}, {value: "A-C", ts: 5}, {value: "B-C", ts: 5}, {value: "C-C", ts: 5}},
+		nil,
+		{{value: "D-A", ts: 7}, {value: "D-B", ts: 7}, {value: "D-C", ts: 7}, {value: "A-D", ts: 7}, {value: "B-D", ts: 7}, {value: "C-D", ts: 7}, {value: "D-D", ts: 7}},
+	})
+}
