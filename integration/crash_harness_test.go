@@ -89,6 +89,10 @@ type crashWorkload struct {
 	stepMs   int64
 	perRound int // records fed before each run
 	perTick  int // records fed every 50 ms while a run goes on
+	// noQueries says the stores hold no output values (a join's window
+	// stores hold its inputs), so the READ_COMMITTED query check (I5),
+	// which looks each queried value up in the output, does not apply.
+	noQueries bool
 }
 
 // killMode is how one run of the child ends.
@@ -931,7 +935,7 @@ func longHex(h string) int64 {
 // reaches the output (Kafka Streams behaves the same).
 func (r *crashRun) checkQueries(got map[string]map[string][]string) {
 	r.stats.queries = len(r.queries)
-	if r.guarantee != "exactly_once_v2" {
+	if r.guarantee != "exactly_once_v2" || r.w.noQueries {
 		return
 	}
 	committed := map[string]bool{}

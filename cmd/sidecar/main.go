@@ -1,7 +1,7 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
 // the example topologies: passthrough, sessioncount, sessiontombstones,
-// ssjoin, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
+// ssjoin, ssjoincrash, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -26,6 +26,7 @@ func main() {
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		ssjoin.Name:            ssjoin.Build,
+		ssjoin.CrashName:       ssjoin.BuildCrash,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,

@@ -17,6 +17,7 @@
 package ssjoin
 
 import (
+	"strings"
 	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -94,5 +95,34 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	rekeyed := kstreams.SelectKey(kstreams.Stream(b, []string{input}, str), func(k, _ string) string { return k })
 	kstreams.Join(rekeyed, rekeyed, func(l, r string) string { return "self:" + l + "+" + r },
 		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(2*time.Second), sj()).To(output, produced)
+	return b.Build()
+}
+
+// CrashName is the name of the crash-test topology: one topic's records,
+// split by the first letter of their value into a left ("L…") and a right
+// stream ("R…"), left-joined within 30 ms and no grace. Results are
+// left+right, or left+null once a left record's window has closed without a
+// partner. Arguments: input and output.
+const CrashName = "ssjoincrash"
+
+func init() { kstreams.RegisterTopology(CrashName, BuildCrash) }
+
+// BuildCrash returns the crash-test topology.
+func BuildCrash(args map[string]string) (*kstreams.Topology, error) {
+	input, output := "ssjoincrash-input", "ssjoincrash-output"
+	if v := args["input"]; v != "" {
+		input = v
+	}
+	if v := args["output"]; v != "" {
+		output = v
+	}
+	b := kstreams.NewStreamsBuilder()
+	in := kstreams.Stream(b, []string{input}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	left := in.Filter(func(_, v string) bool { return strings.HasPrefix(v, "L") })
+	right := in.Filter(func(_, v string) bool { return strings.HasPrefix(v, "R") })
+	kstreams.LeftJoin(left, right, func(l string, r *string) string { return l + "+" + orNull(r) },
+		kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(30*time.Millisecond),
+		kstreams.StreamJoined[string, string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}, OtherValueSerde: serde.String{}}).
+		To(output, kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
 	return b.Build()
 }
