@@ -13,7 +13,8 @@
 // missing side written "null" as Java concatenates it; the left and outer
 // results are re-keyed so that a null key becomes "none" (a record with a
 // null key would go to a partition of the producer's choosing).
-// Importing the package registers it. Arguments: input, left, right and output.
+// Importing the package registers it, and CrashName, the left join of the
+// crash suite. Arguments: input, left, right and output.
 package ssjoin
 
 import (
