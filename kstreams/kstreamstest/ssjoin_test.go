@@ -650,3 +650,28 @@ func TestStreamStreamSelfJoinMatrix(t *testing.T) {
 		{{value: "D-A", ts: 7}, {value: "D-B", ts: 7}, {value: "D-C", ts: 7}, {value: "A-D", ts: 7}, {value: "B-D", ts: 7}, {value: "C-D", ts: 7}, {value: "D-D", ts: 7}},
 	})
 }
+
+// Records far behind stream time. Each window store expires records by the
+// stream time of its own puts, as Kafka Streams' do: a late right record
+// still finds a left record its store keeps (even one already emitted
+// without a partner), while a late left record finds nothing in the right
+// store, whose own time has moved on, and an outer side emits it at once.
+// Every put is logged, also one the store drops as expired: Kafka Streams'
+// change-logging layer logs the put the store below skips.
+func TestStreamStreamOuterJoinRecordsBeyondRetention(t *testing.T) {
+	f := newJoinFixture(t, true, kstreams.JoinWindowsOfTimeDifferenceAndGrace(100*time.Millisecond, 10*time.Millisecond))
+	f.l(t, 1, "A1", 1000)
+	f.r(t, 2, 20, 5000) // the left record's window closed long ago
+	f.expect(t, "1:A1+null@1000")
+	f.r(t, 1, 10, 1000) // the left store has seen nothing after 1000: A1 is still there
+	f.expect(t, "1:A1+10@1000")
+	f.l(t, 2, "A2", 10) // the right store's time is 5000: its window [0, 110] has expired there
+	f.expect(t, "2:A2+null@10")
+	logged := 0
+	for _, store := range []string{"KSTREAM-OUTERTHIS-0000000004-store", "KSTREAM-OUTEROTHER-0000000005-store"} {
+		logged += len(f.d.Changelog(store))
+	}
+	if logged != 4 {
+		t.Errorf("%d window store changelog records, want 4 (every put is logged)", logged)
+	}
+}
