@@ -107,6 +107,13 @@ type Config struct {
 	// WindowstoreChangelogAdditionalRetention
 	// (windowstore.changelog.additional.retention.ms; default 24h).
 	WindowstoreChangelogAdditionalRetention time.Duration
+	// OuterJoinEmitInterval throttles a stream-stream left or outer join's
+	// scans of its shared store to one per interval of wall-clock time
+	// (Kafka Streams' private
+	// __emit.interval.ms.kstreams.outer.join.spurious.results.fix__;
+	// default 1s). Zero scans at every record, which makes what is emitted
+	// depend on the input alone.
+	OuterJoinEmitInterval time.Duration
 	// PollTimeout is the longest a poll blocks (poll.ms; default 100ms).
 	PollTimeout time.Duration
 	// AcceptableRecoveryLag (acceptable.recovery.lag; default 10000).

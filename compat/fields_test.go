@@ -72,6 +72,7 @@ var configFields = map[string]fieldUse{
 	"TopicConfigs":                            {by: []string{"streams"}},
 	"RepartitionPurgeInterval":                {by: []string{"streams"}},
 	"WindowstoreChangelogAdditionalRetention": {by: []string{"streams"}},
+	"OuterJoinEmitInterval":                   {by: []string{"streams"}},
 	"PollTimeout":                             {by: []string{"streams"}},
 	"AcceptableRecoveryLag":                   {warn: []string{"acceptable.recovery.lag=5000"}},
 	"MaxWarmupReplicas":                       {warn: []string{"max.warmup.replicas=4"}},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,8 +14,13 @@ import (
 
 // internalConfigs are Kafka Streams' private settings, accepted and ignored.
 var internalConfigs = set(`internal.task.assignor.class __iq.consistency.offset.vector.enabled__
-__emit.interval.ms.kstreams.outer.join.spurious.results.fix__ __emit.interval.ms.kstreams.windowed.aggregation__
+__emit.interval.ms.kstreams.windowed.aggregation__
 __processing.threads.enabled__ __internal.override.topic.prefix__`)
+
+// OuterJoinEmitIntervalConfig is Kafka Streams' private setting that
+// throttles a left or outer stream-stream join's emission of records that
+// found no partner (Config.OuterJoinEmitInterval).
+const OuterJoinEmitIntervalConfig = "__emit.interval.ms.kstreams.outer.join.spurious.results.fix__"
 
 // loader carries the state of one Load.
 type loader struct {
@@ -58,7 +64,8 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 		p = properties.New()
 	}
 	l := &loader{p: p, values: map[string]Value{}, set: map[string]bool{}, bad: map[string]bool{}}
-	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{}}
+	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{},
+		OuterJoinEmitInterval: time.Second}
 
 	// Catalog keys: parse, validate, or take the default.
 	for _, k := range streamsKeys {
@@ -97,6 +104,16 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 			// Used by properties.Resolve.
 		case serdeEncodingKeys[key]:
 			l.serdeEncoding(key, e.Value)
+		case key == OuterJoinEmitIntervalConfig:
+			// Private to Kafka Streams, but it decides when a left or outer
+			// join emits, so StoatFlow honours it.
+			n, err := strconv.ParseInt(strings.TrimSpace(e.Value), 10, 64)
+			if err != nil || n < 0 {
+				l.errorf(key, "give a number of milliseconds, 0 or more",
+					"Invalid value %s for configuration %s: Not a number of type LONG", e.Value, key)
+				continue
+			}
+			c.OuterJoinEmitInterval = time.Duration(n) * time.Millisecond
 		case internalConfigs[key]:
 			l.warnf(key, "remove it", "%s is a private Kafka Streams setting; StoatFlow ignores it", key)
 		case isAnyClientName(key):

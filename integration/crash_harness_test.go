@@ -89,6 +89,18 @@ type crashWorkload struct {
 	stepMs   int64
 	perRound int // records fed before each run
 	perTick  int // records fed every 50 ms while a run goes on
+	// noQueries says the stores hold no output values (a join's window
+	// stores hold its inputs), so the READ_COMMITTED query check (I5),
+	// which looks each queried value up in the output, does not apply.
+	noQueries bool
+	// floating says which output values (hex) may come at another place
+	// in their key's sequence than the in-process run puts them: a left
+	// join's results for records that found no partner, which Kafka
+	// Streams too emits at the first scan of its shared store after a
+	// restart rather than at the scan the uninterrupted run would make.
+	// Each must still appear exactly once; the other values keep their
+	// order.
+	floating func(valueHex string) bool
 }
 
 // killMode is how one run of the child ends.
@@ -880,6 +892,9 @@ func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
 		for k, seq := range want[o] {
 			g := got[o][k]
 			if r.guarantee == "exactly_once_v2" {
+				if r.w.floating != nil {
+					g, seq = r.settleFloating(o, k, g, seq, report)
+				}
 				if !slices.Equal(g, seq) {
 					i := 0
 					for i < len(g) && i < len(seq) && g[i] == seq[i] {
@@ -908,6 +923,28 @@ func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
 	}
 }
 
+// settleFloating checks that got and want hold the same floating values,
+// each as often, and returns both sequences without them.
+func (r *crashRun) settleFloating(o, k string, got, want []string, report func(string, ...any)) ([]string, []string) {
+	split := func(seq []string) (fixed, floating []string) {
+		for _, v := range seq {
+			if r.w.floating(v) {
+				floating = append(floating, v)
+			} else {
+				fixed = append(fixed, v)
+			}
+		}
+		slices.Sort(floating)
+		return fixed, floating
+	}
+	gFixed, gFloat := split(got)
+	wFixed, wFloat := split(want)
+	if !slices.Equal(gFloat, wFloat) {
+		report("%s key %s: %d committed unordered updates, want %d: %v, want %v (I3)", o, k, len(gFloat), len(wFloat), gFloat, wFloat)
+	}
+	return gFixed, wFixed
+}
+
 func at(seq []string, i int) string {
 	if i < len(seq) {
 		return seq[i]
@@ -931,7 +968,7 @@ func longHex(h string) int64 {
 // reaches the output (Kafka Streams behaves the same).
 func (r *crashRun) checkQueries(got map[string]map[string][]string) {
 	r.stats.queries = len(r.queries)
-	if r.guarantee != "exactly_once_v2" {
+	if r.guarantee != "exactly_once_v2" || r.w.noQueries {
 		return
 	}
 	committed := map[string]bool{}

@@ -1,11 +1,14 @@
 package integration
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/ssjoin"
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -29,6 +32,21 @@ var (
 		name: "sessioncount", topology: sessioncount.Name, example: "sessioncount", outputs: []string{"output"},
 		partitions: 2, stepMs: 5, perRound: 10, perTick: 10,
 		input: func(i int) (string, string) { return fmt.Sprintf("user-%d", sessionKey(i)), "click" },
+	}
+	// A left join of one topic's L and R records: its window stores retain
+	// duplicates and its shared store holds the left records that found no
+	// partner yet, emitted once their window closed.
+	leftJoinWorkload = crashWorkload{
+		name: "ssjoincrash", topology: ssjoin.CrashName, example: "ssjoin", outputs: []string{"output"},
+		partitions: 2, stepMs: 5, perRound: 10, perTick: 10, noQueries: true,
+		floating: func(v string) bool { return strings.HasSuffix(v, hex.EncodeToString([]byte("+null"))) },
+		input: func(i int) (string, string) {
+			side := "L"
+			if (i*5+i/3)%3 == 0 {
+				side = "R"
+			}
+			return fmt.Sprintf("key-%d", crashKey(i, 8)), side + strconv.Itoa(i)
+		},
 	}
 	twoStoresWorkload = crashWorkload{
 		name: "twostores", topology: twostores.Name, example: "twostores", outputs: []string{"counts", "sums"},
@@ -91,6 +109,15 @@ func TestCrashSessionCountExactlyOnce(t *testing.T) {
 // before the other did.
 func TestCrashTwoStoresExactlyOnce(t *testing.T) {
 	r := newCrashRun(t, twoStoresWorkload, "exactly_once_v2", nil)
+	r.runKills(crashWorkloadKills(t, defaultCrashKills))
+}
+
+// TestCrashLeftJoinExactlyOnce is the crash test of a stream-stream left
+// join: its two window stores retaining duplicates and its shared outer
+// store, with left records emitted without a partner once their window has
+// closed.
+func TestCrashLeftJoinExactlyOnce(t *testing.T) {
+	r := newCrashRun(t, leftJoinWorkload, "exactly_once_v2", nil)
 	r.runKills(crashWorkloadKills(t, defaultCrashKills))
 }
 

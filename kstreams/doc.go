@@ -129,6 +129,27 @@
 // a null key from an empty one declares K as a pointer (serde.Nullable on
 // the source).
 //
+// # Stream-stream joins
+//
+// Join, LeftJoin and OuterJoin (and their WithKey forms, Kafka's
+// ValueJoinerWithKey) join two streams over JoinWindows with Kafka Streams
+// 4.4's processors, names, stores and results. An inner joiner takes both
+// values; where a side may be missing its value is a pointer, nil for
+// Java's null:
+//
+//	kstreams.LeftJoin(clicks, views, func(c Click, v *View) string { ... }, w)
+//	kstreams.OuterJoin(a, b, func(x *string, y *string) string { ... }, w)
+//
+// Records with a null value, and records with a null key on an inner side,
+// join nothing and are counted as dropped; a null-key record of an outer
+// side is emitted at once with nil for the other side (its joiner sees K's
+// zero key and the result keeps the null key). A record that found no
+// partner waits in the shared store (KSTREAM-OUTERSHARED-...-store) until
+// stream time has passed its window's end plus the grace period. A re-keyed
+// side is repartitioned first, and both sides form a co-partition group:
+// the runtime refuses to start a join over topics whose partition counts
+// differ.
+//
 // # Processor API
 //
 // Processor, ProcessorContext and Record are the node-level API the DSL is

@@ -132,10 +132,10 @@ type KStream[K, V any] struct {
 	key, val            serdeSpec
 	repartitionRequired bool
 	view                *valueView // set on a Nullable view: its records hold the base values
-	// joinRepartition is the source of the repartition a join of this
-	// stream last created, which later joins under the stream's own name
-	// reuse.
-	joinRepartition string
+	// joinRepartition is the source of the repartition topic an earlier
+	// join of this stream created under the stream's own name; a later join
+	// reuses it, as Kafka Streams' repartitionForJoin does.
+	joinRepartition *string
 }
 
 // same is the stream a type-preserving operation named name yields: s's
@@ -470,6 +470,13 @@ func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
 }
 
 func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) string {
+	return createRepartitionFiltered(b, parent, base, key, val, true)
+}
+
+// createRepartitionFiltered is createRepartition whose filter drops null
+// keys only if dropNullKeys: Kafka Streams lets them through a repartition
+// topic that feeds a left or outer join, which handles them itself.
+func createRepartitionFiltered(b *StreamsBuilder, parent, base string, key, val serdeSpec, dropNullKeys bool) string {
 	topic := base
 	if !strings.HasSuffix(topic, repartitionSuffix) {
 		topic += repartitionSuffix
@@ -485,7 +492,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 	}
 	b.topo.repartition[topic] = &repartitionSpec{name: topic}
 	b.addNode(&nodeSpec{name: filter, kind: ProcessorNode, preds: []string{parent}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
-		if r.Key == nil {
+		if r.Key == nil && dropNullKeys {
 			return nil
 		}
 		return ctx.Forward(r)

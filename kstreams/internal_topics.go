@@ -120,7 +120,10 @@ var ErrMissingSourceTopic = errors.New("kstreams: missing source topic")
 
 // InternalTopicPartitions computes the partition count of every internal
 // topic (by broker name) from the partition counts of the external source
-// topics, and the task count of every sub-topology.
+// topics, and the task count of every sub-topology. A repartition topic in
+// a co-partition group (a join's input) takes the group's count, and a group
+// whose external topics differ fails with Kafka Streams' "Topics not
+// co-partitioned" error (ErrInvalidTopology).
 func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourcePartitions func(topic string) (int, bool)) (topics map[string]int, tasks map[int]int, err error) {
 	subs := t.Subtopologies()
 	writers := map[string][]int{} // repartition topic → sub-topologies writing it
@@ -135,8 +138,15 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 	tasks = map[int]int{}
 	visiting := map[int]bool{}
 	var taskCount func(id int) (int, error)
-	//lint:ignore S1021 a recursive closure is declared before it is assigned
 	var repartitionCount func(name string) (int, error)
+	var upstreamCount func(name string) (int, error)
+	external := func(topic string) (int, error) {
+		n, ok := sourcePartitions(topic)
+		if !ok {
+			return 0, fmt.Errorf("kstreams: source topic %s: %w", topic, ErrMissingSourceTopic)
+		}
+		return n, nil
+	}
 	repartitionCount = func(name string) (int, error) {
 		if n, ok := repart[name]; ok {
 			return n, nil
@@ -145,6 +155,23 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 			repart[name] = fixed
 			return fixed, nil
 		}
+		if g := t.groupOfTopic(name); g != nil {
+			// Inside a co-partition group (a join's inputs) the group decides.
+			n, err := t.copartitionCount(g, external, upstreamCount)
+			if err != nil {
+				return 0, err
+			}
+			repart[name] = n
+			return n, nil
+		}
+		n, err := upstreamCount(name)
+		if err != nil {
+			return 0, err
+		}
+		repart[name] = n
+		return n, nil
+	}
+	upstreamCount = func(name string) (int, error) {
 		n := 0
 		for _, w := range writers[name] {
 			c, err := taskCount(w)
@@ -156,7 +183,6 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 		if n == 0 {
 			return 0, fmt.Errorf("kstreams: no partition count for repartition topic %s: %w", name, ErrMissingSourceTopic)
 		}
-		repart[name] = n
 		return n, nil
 	}
 	taskCount = func(id int) (int, error) {
@@ -206,6 +232,13 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 	}
 	for _, st := range subs {
 		if _, err := taskCount(st.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, g := range t.copartition {
+		// Groups of external topics only are checked here: a join over
+		// topics with different partition counts must not start.
+		if _, err := t.copartitionCount(g, external, upstreamCount); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -103,11 +103,7 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 	key := orSpec(j.KeySerde, s.key)
 	streamSide := s.name
 	if s.repartitionRequired {
-		base := j.Name
-		if base == "" {
-			base = s.name
-		}
-		streamSide = s.repartitionForJoin(base, key, viewSpec(s.view, j.ValueSerde, s.val))
+		streamSide = repartitionForJoin(b, s.name, j.Name, "", &s.joinRepartition, key, viewSpec(s.view, j.ValueSerde, s.val), true)
 	}
 	prefix := prefixStreamTableJoin
 	if left {
@@ -120,7 +116,7 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 	g, err := t.valueGetterSupplier()
 	b.fail(err)
 	arg := valueArg[V](s.view)
-	// The co-partition requirement covers the two sides: streamSide and t.name.
+	b.copartition(streamSide, t.name)
 	b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{streamSide}, supplier: func() Processor {
 		return &streamTableJoinProcessor{getter: g, left: left, join: func(k, v, vo any) any {
 			x, _ := arg(v) // never null: null values are dropped before the join
@@ -177,20 +173,3 @@ func (p *streamTableJoinProcessor) Process(r Record) error {
 }
 
 func (p *streamTableJoinProcessor) Close() error { return nil }
-
-// repartitionForJoin is KStreamImpl.repartitionForJoin: it writes the
-// stream to <name>-repartition and returns the repartition's source. The
-// names are drawn each time, but a join under the stream's own name reuses
-// the repartition the stream's previous join created, as Kafka Streams
-// does.
-func (s *KStream[K, V]) repartitionForJoin(name string, key, val serdeSpec) string {
-	b := s.b
-	if s.joinRepartition != "" && name == s.name {
-		for range 3 { // the sink, filter and source names are drawn all the same
-			b.newProcessorName(prefixSource)
-		}
-		return s.joinRepartition
-	}
-	s.joinRepartition = createRepartition(b, s.name, name, key, val)
-	return s.joinRepartition
-}

@@ -96,7 +96,7 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 		}
 	}
 	mergeName := b.orGenerate(o.named, prefixTableJoinMerge)
-	// The co-partition requirement covers the two sides: t.name and other.name.
+	b.copartition(t.name, other.name)
 	if kind == leftJoinSide || kind == outerJoinSide {
 		t.old.request(true)
 	}

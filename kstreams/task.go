@@ -74,6 +74,13 @@ type TaskConfig struct {
 	// changelogged once per key at Flush (or when the budget evicts them),
 	// not at every write. Zero forwards every update as it happens.
 	CacheMaxBytes int64
+	// OuterJoinEmitIntervalMs throttles the scans of a stream-stream left or
+	// outer join's shared store to one per interval of wall-clock time:
+	// Kafka Streams' internal
+	// __emit.interval.ms.kstreams.outer.join.spurious.results.fix__ (1000
+	// there by default). Zero scans at every record that moves stream time,
+	// so that what is emitted depends on the input alone.
+	OuterJoinEmitIntervalMs int64
 }
 
 // Task runs the processors of one sub-topology for one partition,
@@ -101,6 +108,8 @@ type Task struct {
 	dropped      int64
 	partTime     map[string]int64 // decorated source topic → partition time
 	log          *slog.Logger
+	// outerJoinEmitInterval is TaskConfig.OuterJoinEmitIntervalMs.
+	outerJoinEmitInterval int64
 }
 
 type taskNode struct {
@@ -122,7 +131,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
-		partTime: map[string]int64{}, log: cfg.Logger}
+		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs}
 	if task.clock == nil {
 		task.clock = time.Now
 	}
@@ -225,6 +234,13 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a KeyValueBytesStore", s.Name, inner)
 		}
+		if s.outerJoin {
+			other, err := s.otherVal.resolve(cfg.DefaultValueSerde)
+			if err != nil {
+				return nil, fmt.Errorf("kstreams: store %s other value serde: %w", s.Name, err)
+			}
+			return &outerJoinStore{storeBase: base, inner: kv, right: other}, nil
+		}
 		if !s.Timestamped {
 			return &KeyValueStore{storeBase: base, inner: kv}, nil
 		}
@@ -235,6 +251,9 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		ws, ok := inner.(WindowBytesStore)
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a WindowBytesStore", s.Name, inner)
+		}
+		if !s.Timestamped {
+			return &joinWindowStore{storeBase: base, inner: ws, dups: s.RetainDuplicates}, nil
 		}
 		v := &TimestampedWindowStore{storeBase: base, inner: ws}
 		v.setupFlush(v.flushWrite)

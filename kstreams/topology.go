@@ -37,12 +37,19 @@ const (
 type serdeSpec struct {
 	explicit serde.Untyped
 	wrap     func(serde.Untyped) serde.Untyped
+	// fallback stands in when neither explicit nor the default is set:
+	// where Kafka Streams would take the default (a join's stores without
+	// StreamJoined serdes), a typed Go stream still knows its own serde.
+	fallback serde.Untyped
 }
 
 func (s serdeSpec) resolve(def serde.Untyped) (serde.Untyped, error) {
 	base := s.explicit
 	if base == nil {
 		base = def
+	}
+	if base == nil {
+		base = s.fallback
 	}
 	if base == nil {
 		return nil, errNoDefaultSerde
@@ -150,9 +157,18 @@ type StoreSpec struct {
 	Retention int64
 	// WindowSize is the window size in milliseconds for window stores.
 	WindowSize int64
+	// RetainDuplicates makes a window store keep every put under its own
+	// sequence number (the stream-stream join stores, Kafka's
+	// retainDuplicates=true): the runtime opens the store with
+	// state.WindowOptions.RetainDuplicates.
+	RetainDuplicates bool
 
 	key, val serdeSpec
-	users    []string
+	// outerJoin marks the shared store of a stream-stream left or outer
+	// join; val is its left value serde and otherVal its right one.
+	outerJoin bool
+	otherVal  serdeSpec
+	users     []string
 }
 
 type repartitionSpec struct {
@@ -173,6 +189,9 @@ type Topology struct {
 	// globals are the global stores, in the order they were added; their
 	// sub-topologies take ids from the same sequence (see global.go).
 	globals []*globalStore
+	// copartition holds the co-partition groups: source topics (internal
+	// ones undecorated) that must have one partition count.
+	copartition [][]string
 }
 
 func newTopology() *Topology {

@@ -700,6 +700,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 		OnDroppedRecord:           func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
 		DefaultTimestampExtractor: timestampExtractor(cfg.TimestampExtractor),
 		Logger:                    t.log,
+		OuterJoinEmitIntervalMs:   cfg.OuterJoinEmitInterval.Milliseconds(),
 	})
 	if err != nil {
 		return err

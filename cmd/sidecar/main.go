@@ -15,6 +15,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
+	"github.com/stoatflow/stoatflow/examples/ssjoin"
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tabletransform"
@@ -37,6 +38,8 @@ func main() {
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,
+		ssjoin.Name:            ssjoin.Build,
+		ssjoin.CrashName:       ssjoin.BuildCrash,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,

@@ -123,3 +123,114 @@ func WindowEnd(start, size int64) int64 {
 	}
 	return end
 }
+
+// The stream-stream outer join's shared store (KSTREAM-OUTERSHARED-...-store,
+// Kafka Streams' ListValueStore over TimestampedKeyAndJoinSide keys and
+// LeftOrRightValue values) keeps the records that found no partner yet:
+//
+//	join side key      int64 timestamp ++ byte side (1 left, 0 right) ++ key   TimestampedKeyAndJoinSideSerializer
+//	join side value    byte side (1 left, 0 right) ++ value                     LeftOrRightValueSerializer
+//	value list         byte 1 ++ int32 n ++ (int32 len ++ bytes)*n              ListSerializer, VARIABLE_SIZE
+//
+// The key puts the timestamp first, so the store iterates in time order,
+// right before left at one timestamp; the store logs the whole list under
+// the key at every append, and a tombstone when the key is emitted.
+
+// JoinSideKeyPrefix is the size of the fixed part of a join side key.
+const JoinSideKeyPrefix = 9
+
+// AppendJoinSideKey appends a join side key, ts ++ side ++ key, to dst.
+func AppendJoinSideKey(dst []byte, ts int64, left bool, key []byte) []byte {
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ts))
+	dst = append(dst, sideByte(left))
+	return append(dst, key...)
+}
+
+// SplitJoinSideKey splits a join side key; key aliases b.
+func SplitJoinSideKey(b []byte) (ts int64, left bool, key []byte, err error) {
+	if len(b) < JoinSideKeyPrefix {
+		return 0, false, nil, short("join side key", len(b), JoinSideKeyPrefix)
+	}
+	return int64(binary.BigEndian.Uint64(b)), b[8] == 1, b[JoinSideKeyPrefix:], nil
+}
+
+// AppendJoinSideValue appends a join side value, side ++ value, to dst.
+func AppendJoinSideValue(dst []byte, left bool, value []byte) []byte {
+	dst = append(dst, sideByte(left))
+	return append(dst, value...)
+}
+
+// SplitJoinSideValue splits a join side value; value aliases b.
+func SplitJoinSideValue(b []byte) (left bool, value []byte, err error) {
+	if len(b) < 1 {
+		return false, nil, short("join side value", len(b), 1)
+	}
+	return b[0] == 1, b[1:], nil
+}
+
+func sideByte(left bool) byte {
+	if left {
+		return 1
+	}
+	return 0
+}
+
+// listVariableSize is the strategy byte of Kafka's ListSerializer for an
+// inner serde of variable size (SerializationStrategy.VARIABLE_SIZE).
+const listVariableSize = 1
+
+// nullListEntry is ListSerde.NULL_ENTRY_VALUE, the length of a null entry.
+const nullListEntry = -1
+
+// AppendValueList appends a list of byte values in Kafka's ListSerializer
+// layout for a variable-size inner serde; a nil entry is written as null.
+func AppendValueList(dst []byte, values [][]byte) []byte {
+	dst = append(dst, listVariableSize)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(values)))
+	for _, v := range values {
+		if v == nil {
+			dst = binary.BigEndian.AppendUint32(dst, uint32(0xFFFFFFFF))
+			continue
+		}
+		dst = binary.BigEndian.AppendUint32(dst, uint32(len(v)))
+		dst = append(dst, v...)
+	}
+	return dst
+}
+
+// SplitValueList splits a ListSerializer list of variable-size values; the
+// values alias b.
+func SplitValueList(b []byte) ([][]byte, error) {
+	if len(b) < 5 {
+		return nil, short("value list", len(b), 5)
+	}
+	if b[0] != listVariableSize {
+		return nil, fmt.Errorf("storeformat: value list with serialization strategy %d, want %d (variable size)", b[0], listVariableSize)
+	}
+	n := int(int32(binary.BigEndian.Uint32(b[1:])))
+	if n < 0 {
+		return nil, fmt.Errorf("storeformat: value list of %d entries", n)
+	}
+	rest := b[5:]
+	out := make([][]byte, 0, min(n, len(rest)/4))
+	for i := 0; i < n; i++ {
+		if len(rest) < 4 {
+			return nil, short("value list entry length", len(rest), 4)
+		}
+		l := int(int32(binary.BigEndian.Uint32(rest)))
+		rest = rest[4:]
+		if l == nullListEntry {
+			out = append(out, nil)
+			continue
+		}
+		if l < 0 || l > len(rest) {
+			return nil, fmt.Errorf("%w: value list entry of %d bytes with %d left", ErrShort, l, len(rest))
+		}
+		out = append(out, rest[:l:l])
+		rest = rest[l:]
+	}
+	if len(rest) != 0 {
+		return nil, fmt.Errorf("storeformat: value list has %d trailing bytes", len(rest))
+	}
+	return out, nil
+}

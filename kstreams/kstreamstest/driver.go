@@ -42,6 +42,11 @@ type Config struct {
 	// punctuations; AdvanceWallClock moves it. The zero time means the Unix
 	// epoch.
 	WallClockStart time.Time
+	// OuterJoinEmitIntervalMs throttles a left or outer stream-stream
+	// join's scans of its shared store to one per interval of the driver's
+	// wall clock (kstreams.TaskConfig.OuterJoinEmitIntervalMs). Zero, as
+	// Kafka's own join tests set it, scans at every record.
+	OuterJoinEmitIntervalMs int64
 }
 
 // Record is one record the topology wrote.
@@ -125,7 +130,7 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		case kstreams.KeyValueStoreKind:
 			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
 		case kstreams.WindowStoreKind:
-			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped})
+			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped, RetainDuplicates: s.RetainDuplicates})
 			if err != nil {
 				return nil, err
 			}
@@ -148,7 +153,8 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		OnDroppedRecord:           func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
 		CacheMaxBytes:             d.cacheBytes(),
 		DefaultTimestampExtractor: d.cfg.TimestampExtractor,
-		WallClock:                 func() time.Time { return d.now }})
+		WallClock:                 func() time.Time { return d.now },
+		OuterJoinEmitIntervalMs:   d.cfg.OuterJoinEmitIntervalMs})
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,7 @@ public final class Main {
         APPS.put("slidingcount", SlidingCount::topology);
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);
+        APPS.put("ssjoin", SsJoin::topology);
     }
 
     private Main() {
