@@ -206,6 +206,9 @@ func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
 		if !ok {
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a KeyValueBytesStore", s.Name, inner)
 		}
+		if s.suppressBuffer {
+			return newSuppressBuffer(base, kv, task), nil
+		}
 		if !s.Timestamped {
 			return &KeyValueStore{storeBase: base, inner: kv}, nil
 		}

@@ -153,6 +153,8 @@ type StoreSpec struct {
 
 	key, val serdeSpec
 	users    []string
+	// suppressBuffer marks a suppression's buffer store (suppress_buffer.go).
+	suppressBuffer bool
 }
 
 type repartitionSpec struct {
