@@ -1,7 +1,7 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
 // the example topologies: passthrough, sessioncount, sessiontombstones,
-// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
+// suppressfinal, suppresstimelimit, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -12,6 +12,7 @@ package main
 import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/suppress"
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tombstones"
 	"github.com/stoatflow/stoatflow/examples/twostores"
@@ -24,6 +25,8 @@ func main() {
 	sidecar.Main(sidecar.Topologies{
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
+		suppress.FinalName:     suppress.BuildFinal,
+		suppress.TimeLimitName: suppress.BuildTimeLimit,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,

@@ -41,6 +41,9 @@ public final class Main {
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
+        APPS.put("suppressfinal", Suppress::finalResults);
+        APPS.put("suppresstimelimit", Suppress::timeLimit);
+        APPS.put("suppressrejected", Suppress::rejected);
     }
 
     private Main() {
