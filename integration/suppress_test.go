@@ -153,6 +153,58 @@ func TestSuppressTimeLimitMatchesKafkaStreams(t *testing.T) {
 	compareSuppressLogs(t, goOut, "KTABLE-SUPPRESS-STATE-STORE-0000000003-changelog")
 }
 
+// TestSuppressBytesMatchesKafkaStreams: a table that is not materialized,
+// suppressed in a buffer bounded in bytes as Kafka Streams estimates them
+// (the record context's topic counts, so one record is about 90 bytes
+// here): suppress materializes the table (its store and changelog appear
+// on both engines), and the same updates go out early.
+func TestSuppressBytesMatchesKafkaStreams(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []suppressEvent
+	for i := range 30 {
+		k := fmt.Sprintf("k%d", i%7)
+		v := strings.Repeat("v", 1+i%5)
+		e := suppressEvent{key: k, value: &v, sec: int64(i)}
+		if i%9 == 8 {
+			e.value = nil // a delete
+		}
+		if i%11 == 10 {
+			e.sec -= 8 // out of order
+		}
+		events = append(events, e)
+	}
+	events = append(events, suppressEvent{"end", str("x"), 100})
+	outputs, _ := expectSuppress(t, suppress.BytesName, events)
+	if outputs < 15 {
+		t.Fatalf("the driver emitted %d records; the events push out more than that", outputs)
+	}
+	var recs []testkafka.Record
+	for _, e := range events {
+		recs = append(recs, e.record())
+	}
+	goOut := runDifferential(t, diffCase{
+		app: suppress.BytesName, props: filepath.Join(root, "examples", "suppress", "streams.properties"),
+		input: recs, outputs: outputs,
+	})
+	compareSuppressLogs(t, goOut, "held-store-changelog")
+	// The store suppress made the table materialize: every update logged.
+	in := strings.TrimSuffix(goOut[0].Topic, "-out-go")
+	bootstrap := testkafka.Bootstrap(t)
+	suffix := in + "-STATE-STORE-0000000000-changelog"
+	jvmLog, err := testkafka.ReadCommitted(bootstrap, in+"-jvm-"+suffix, len(events), time.Minute, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goLog, err := testkafka.ReadCommitted(bootstrap, in+"-go-"+suffix, len(events), time.Minute, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comparePartitions(t, "table changelog", jvmLog, goLog)
+}
+
 // compareSuppressLogs compares the suppression buffers' changelogs of the
 // two applications of a differential run. Which updates of a key reach
 // the changelog depends on where the commits fall (a key is logged once per

@@ -220,10 +220,13 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	if materialized {
 		store = storeName
 	}
-	old := sourceOldValues(store)
-	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: tableSourceSupplier(store, old)})
+	spec := func() *StoreSpec {
+		return kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+	}
+	old, supplier := forceableSource(b, tableName, storeName, store, spec)
+	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: supplier})
 	if materialized {
-		b.fail(b.topo.addStore(kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
+		b.fail(b.topo.addStore(spec()))
 		b.fail(b.topo.connectStore(tableName, storeName))
 	}
 	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: old}

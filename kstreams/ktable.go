@@ -27,10 +27,24 @@ func (o *oldValues) request(force bool) bool {
 // sending is whether the processor forwards old values.
 func (o *oldValues) sending() bool { return o != nil && o.send }
 
-// sourceOldValues is KTableSource's: a materialized source reads the old
-// value from its store; an unmaterialized one cannot send any.
-func sourceOldValues(store string) *oldValues {
-	return &oldValues{enable: func(bool) bool { return store != "" }}
+// forceableSource is the old-value part of a KTableSource (a table's source
+// or KStream.toTable) named node: materialized under store, or not (store
+// ""), in which case an operator that forces old values (suppress; a
+// re-grouping) materializes it under generated, with the store spec
+// returns, as KTableImpl.enableSendingOldValues(true) does. The supplier
+// reads the store name when a task creates the processor, after the
+// topology is built.
+func forceableSource(b *StreamsBuilder, node, generated, store string, spec func() *StoreSpec) (*oldValues, func() Processor) {
+	old := &oldValues{}
+	old.enable = func(force bool) bool {
+		if store == "" && force {
+			store = generated
+			b.fail(b.topo.addStore(spec()))
+			b.fail(b.topo.connectStore(node, store))
+		}
+		return store != ""
+	}
+	return old, func() Processor { return &tableSource{storeName: store, old: old} }
 }
 
 // aggregateOldValues is KStreamAggProcessorSupplier's: an aggregation always
@@ -140,16 +154,21 @@ func (s *KStream[K, V]) ToTable(opts ...AggOption[K, V]) *KTable[K, V] {
 	o := parseAggOpts(s.b, opts)
 	name := s.b.orGenerate(o.named, prefixToTable)
 	storeName := o.mat.Name
+	generated := storeName
 	if storeName == "" {
-		s.b.newStoreName(prefixToTable) // Kafka names a store it will not build
+		// Kafka names a store it builds only if an operator downstream
+		// forces the table to materialize.
+		generated = s.b.newStoreName(prefixToTable)
 	}
 	key, val := orSpec(o.mat.KeySerde, s.key), viewSpec(s.view, o.mat.ValueSerde, s.val)
 	parent := s.name
 	if s.repartitionRequired {
 		parent = createRepartition(s.b, s.name, name, key, val)
 	}
-	old := sourceOldValues(storeName)
-	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{parent}, supplier: tableSourceSupplier(storeName, old)})
+	old, supplier := forceableSource(s.b, name, generated, storeName, func() *StoreSpec {
+		return kvStoreSpec(generated, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	})
+	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{parent}, supplier: supplier})
 	t := &KTable[K, V]{b: s.b, name: name, key: key, val: val, storeName: storeName, view: s.view, old: old}
 	t.addTableStore(name, storeName, o.mat, key, val)
 	return t

@@ -115,10 +115,6 @@ type tableSource struct {
 	sendOld   bool
 }
 
-func tableSourceSupplier(store string, old *oldValues) func() Processor {
-	return func() Processor { return &tableSource{storeName: store, old: old} }
-}
-
 func (p *tableSource) Init(ctx ProcessorContext) (err error) {
 	p.ctx, p.sendOld = ctx, p.old.sending()
 	if p.storeName != "" {

@@ -1,7 +1,7 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
 // the example topologies: passthrough, sessioncount, sessiontombstones,
-// suppressfinal, suppresstimelimit, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
+// suppressbytes, suppressfinal, suppresstimelimit, tabletombstones, tableops, tableopswindowed, twostores, windowedcount and wordcount. A binary with other topologies is a main
 // package of a few lines of its own; see package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
@@ -25,6 +25,7 @@ func main() {
 	sidecar.Main(sidecar.Topologies{
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
+		suppress.BytesName:     suppress.BuildBytes,
 		suppress.FinalName:     suppress.BuildFinal,
 		suppress.TimeLimitName: suppress.BuildTimeLimit,
 		tombstones.SessionName: tombstones.BuildSession,

@@ -15,7 +15,13 @@
 // suppress(untilTimeLimit(10s, maxRecords(3).emitEarlyWhenFull())).
 // Deletes go through as tombstones.
 //
-// Importing the package registers both. Arguments: input and output. Keys
+// BytesName suppresses a table that is not materialized (suppress makes it
+// materialize, as Kafka Streams does, for the old values its buffer keeps)
+// for five seconds, in a buffer of at most 400 bytes as Kafka Streams
+// estimates a buffered record's memory, emitting early when full; the
+// suppression is named "held".
+//
+// Importing the package registers all three. Arguments: input and output. Keys
 // and values are Strings.
 package suppress
 
@@ -31,6 +37,7 @@ import (
 const (
 	FinalName     = "suppressfinal"
 	TimeLimitName = "suppresstimelimit"
+	BytesName     = "suppressbytes"
 )
 
 // The windows of FinalName.
@@ -47,12 +54,19 @@ const (
 	MaxRecords = 3
 )
 
+// The buffer of BytesName.
+const (
+	BytesLimit = 5 * time.Second
+	MaxBytes   = 400
+)
+
 // SourceStore is TimeLimitName's table store.
 const SourceStore = "suppress-source"
 
 func init() {
 	kstreams.RegisterTopology(FinalName, BuildFinal)
 	kstreams.RegisterTopology(TimeLimitName, BuildTimeLimit)
+	kstreams.RegisterTopology(BytesName, BuildBytes)
 }
 
 func topics(args map[string]string, input, output string) (string, string) {
@@ -92,6 +106,16 @@ func BuildTimeLimit(args map[string]string) (*kstreams.Topology, error) {
 	kstreams.Table(b, input, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}),
 		kstreams.MaterializedAs[string, string](SourceStore)).
 		Suppress(kstreams.UntilTimeLimit(TimeLimit, kstreams.MaxRecords(MaxRecords).EmitEarlyWhenFull())).
+		ToStream().To(output, kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
+}
+
+// BuildBytes returns the byte-bounded topology.
+func BuildBytes(args map[string]string) (*kstreams.Topology, error) {
+	input, output := topics(args, "suppress-bytes-input", "suppress-bytes-output")
+	b := kstreams.NewStreamsBuilder()
+	kstreams.Table(b, input, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
+		Suppress(kstreams.UntilTimeLimit(BytesLimit, kstreams.MaxBytes(MaxBytes).EmitEarlyWhenFull()).WithName("held")).
 		ToStream().To(output, kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
 	return b.Build()
 }

@@ -43,6 +43,7 @@ public final class Main {
         APPS.put("tableopswindowed", TableOpsWindowed::topology);
         APPS.put("suppressfinal", Suppress::finalResults);
         APPS.put("suppresstimelimit", Suppress::timeLimit);
+        APPS.put("suppressbytes", Suppress::bytes);
         APPS.put("suppressrejected", Suppress::rejected);
     }
 

@@ -30,6 +30,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * suppresstimelimit: a table materialized as suppress-source, suppressed for ten seconds of
  * stream time in a buffer of at most three keys that emits early when full.
  *
+ * suppressbytes: a table that is not materialized (suppress materializes it), suppressed as "held"
+ * for five seconds in a buffer of at most 400 bytes that emits early when full.
+ *
  * suppressrejected: untilWindowCloses on a table that is not windowed (argument case: "table",
  * "filtered" or "count"), which Kafka Streams rejects when the topology is built; the rejection is
  * printed to stderr as "REJECTED: message" and the process exits with status 3.
@@ -70,6 +73,18 @@ final class Suppress {
                         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("suppress-source"))
                 .suppress(Suppressed.untilTimeLimit(Duration.ofSeconds(10),
                         Suppressed.BufferConfig.maxRecords(3).emitEarlyWhenFull()))
+                .toStream()
+                .to(output, Produced.with(Serdes.String(), Serdes.String()));
+        return builder.build();
+    }
+
+    static Topology bytes(Map<String, String> args) {
+        String input = Main.arg(args, "input", "suppress-bytes-input");
+        String output = Main.arg(args, "output", "suppress-bytes-output");
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .suppress(Suppressed.untilTimeLimit(Duration.ofSeconds(5),
+                        Suppressed.BufferConfig.maxBytes(400).emitEarlyWhenFull()).withName("held"))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
