@@ -231,6 +231,7 @@ func (p *suppressProcessor) enforce() error {
 		return nil
 	}
 	if p.spec.shutDown {
+		//lint:ignore ST1005 Kafka Streams' message, which ends in a period
 		return fmt.Errorf("%s buffer exceeded its max capacity. Currently [%d/%d] records and [%d/%d] bytes.",
 			p.spec.name, p.buf.numRecords(), p.spec.maxRecords, p.buf.memBytes, p.spec.maxBytes)
 	}
