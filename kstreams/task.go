@@ -190,7 +190,9 @@ func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
 	}
 	base := storeBase{name: s.Name, key: key, val: val, topic: ChangelogTopic(cfg.ApplicationID, s.Name),
 		now: func() int64 { return task.curTs }, setNow: func(ts int64) { task.curTs = ts },
-		headers: func() []Header { return task.curHeaders }}
+		headers:   func() []Header { return task.curHeaders },
+		origin:    func() (RecordMetadata, bool) { return task.md, task.hasMD },
+		setOrigin: func(md RecordMetadata, ok bool) { task.md, task.hasMD = md, ok }}
 	if cfg.CacheMaxBytes > 0 && s.Caching && (s.Kind != KeyValueStoreKind || s.Timestamped) {
 		if task.cacheBudget == nil {
 			task.cacheBudget = &cacheBudget{max: cfg.CacheMaxBytes}

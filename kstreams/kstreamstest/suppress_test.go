@@ -402,3 +402,30 @@ func TestSuppressUntilWindowClosesRejectsNonWindowedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestSuppressUnderCachingKeepsRecordOrigin: a cached aggregation forwards
+// its updates at the flush, with the record context of the record that
+// wrote them (Kafka's cache entry context), so the suppression buffers
+// them with that record's topic, partition and offset.
+func TestSuppressUnderCachingKeepsRecordOrigin(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	g := kstreams.GroupBy(stringStream(b, "input"), func(k, _ string) string { return k },
+		kstreams.Grouped[string, string]{KeySerde: serde.String{}, ValueSerde: serde.String{}})
+	counts := kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeAndGrace(2*time.Millisecond, time.Millisecond)).
+		Count(kstreams.Materialized[string, int64]{Name: "counts"})
+	toWindowedStrings(counts.Suppress(kstreams.UntilWindowCloses(kstreams.Unbounded()).WithName("final")), "output-suppressed")
+	d := build(t, b, kstreamstest.Config{ApplicationID: "app", Caching: true})
+	pipeKeys(t, d, "input", rec("k1", 0), rec("k1", 1), rec("k1", 5))
+	verifyLongs(t, "suppressed", d.ReadOutput("output-suppressed"), []kvt{{"[k1@0/2]", ln(2), 1}})
+	log := d.Changelog("final-store")
+	if len(log) < 2 {
+		t.Fatalf("changelog %+v", log)
+	}
+	v, _, err := storeformat.SplitBufferValue(log[1].Value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Context.Topic != "app-counts-repartition" || v.Context.Offset != 1 || v.Context.Partition != 0 || v.Context.Timestamp != 1 {
+		t.Errorf("buffered context %+v, want the second record's", v.Context)
+	}
+}
