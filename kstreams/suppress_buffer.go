@@ -148,6 +148,24 @@ func (b *suppressBuffer) put(time int64, key any, c Change, rc bufferedContext) 
 	return nil
 }
 
+// priorValue is what a suppressed table's value getter reads for a
+// buffered key (Kafka's priorValueForBuffered): the value the key had
+// before its first buffered update, which may be nil (absent); buffered is
+// false when the key is not in the buffer and the getter reads through to
+// the parent table.
+func (b *suppressBuffer) priorValue(key any) (value any, buffered bool, err error) {
+	kb, err := b.keyBytes(key)
+	if err != nil {
+		return nil, false, err
+	}
+	e := b.index[string(kb)]
+	if e == nil {
+		return nil, false, nil
+	}
+	v, err := b.deserialize(e.value.Prior)
+	return v, true, err
+}
+
 func (b *suppressBuffer) valueBytes(v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil

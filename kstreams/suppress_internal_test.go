@@ -367,3 +367,24 @@ func TestSuppressDirtyKeysIterateAsJavaHashSet(t *testing.T) {
 		t.Errorf("drain shrank the table to %d buckets", s.buckets)
 	}
 }
+
+// TestSuppressBufferPriorValue: the view a suppressed table gives a join
+// (Kafka's priorValueForBuffered): a buffered key reads as the value it had
+// before it was buffered, null included; other keys are not buffered.
+func TestSuppressBufferPriorValue(t *testing.T) {
+	h := newSuppressHarness(t, timeLimit(10*time.Millisecond, Unbounded()), "", nil)
+	h.mustProcess("a", "1,null", 1)
+	h.mustProcess("b", "2,7", 2)
+	h.mustProcess("b", "3,2", 3)
+	buf := h.task.stores["test-store"].(*suppressBuffer)
+	for _, c := range []struct {
+		key      string
+		value    any
+		buffered bool
+	}{{"a", nil, true}, {"b", int64(7), true}, {"c", nil, false}} {
+		v, ok, err := buf.priorValue(c.key)
+		if err != nil || ok != c.buffered || v != c.value {
+			t.Errorf("%s: %v %v %v, want %v %v", c.key, v, ok, err, c.value, c.buffered)
+		}
+	}
+}
