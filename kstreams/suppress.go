@@ -3,6 +3,7 @@ package kstreams
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -131,7 +132,7 @@ func (b *StreamsBuilder) graphParents(n *nodeSpec) []string {
 	if n.kind == SourceNode {
 		var out []string
 		for _, sink := range b.topo.nodes {
-			if sink.kind != SinkNode || b.topo.repartition[sink.topic] == nil || !containsString(n.topics, sink.topic) {
+			if sink.kind != SinkNode || b.topo.repartition[sink.topic] == nil || !slices.Contains(n.topics, sink.topic) {
 				continue
 			}
 			for _, filter := range sink.preds {
@@ -148,15 +149,6 @@ func (b *StreamsBuilder) graphParents(n *nodeSpec) []string {
 		}
 	}
 	return n.preds
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // suppressSpec is what every task's suppression processor shares.
