@@ -361,3 +361,51 @@ func TestSuppressRejectionsMatchKafkaStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestSuppressShapesDescribeLikeKafkaStreams: suppressions over a toTable,
+// an unmaterialized filter and mapValues (each makes the source
+// materialize for the old values the buffer keeps) and a windowed session
+// reduce describe as in Kafka Streams 4.4.
+func TestSuppressShapesDescribeLikeKafkaStreams(t *testing.T) {
+	strs := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	out := kstreams.ProducedWith[string, string](serde.String{}, serde.String{})
+	second := kstreams.UntilTimeLimit(time.Second, kstreams.Unbounded())
+	cases := map[string]func(b *kstreams.StreamsBuilder){
+		"totable": func(b *kstreams.StreamsBuilder) {
+			kstreams.Stream(b, []string{"suppress-input"}, strs).ToTable().Suppress(second).ToStream().To("suppress-output", out)
+		},
+		"filtered": func(b *kstreams.StreamsBuilder) {
+			kstreams.Table(b, "suppress-input", strs).Filter(func(_, v string) bool { return len(v) > 1 }).
+				Suppress(second).ToStream().To("suppress-output", out)
+		},
+		"mapped": func(b *kstreams.StreamsBuilder) {
+			kstreams.MapTableValues(kstreams.Table(b, "suppress-input", strs), func(_, v string) string { return v + "!" }).
+				Suppress(second).ToStream().To("suppress-output", out)
+		},
+		"reduced": func(b *kstreams.StreamsBuilder) {
+			g := kstreams.Stream(b, []string{"suppress-input"}, strs).GroupByKey()
+			done := kstreams.WindowedBySession(g, kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)).
+				Reduce(func(a, b string) string { return a + b }).
+				Suppress(kstreams.UntilWindowCloses(kstreams.Unbounded()).WithName("done"))
+			kstreams.Map(done.ToStream(), func(k kstreams.Windowed[string], v string) (string, string) { return k.Key, v }).
+				To("suppress-output", out)
+		},
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	for name, build := range cases {
+		jvm, err := Describe(ctx, ReferenceOptions{App: "suppressshapes", Args: map[string]string{"case": name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := kstreams.NewStreamsBuilder()
+		build(b)
+		topo, err := b.Build()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := topo.Describe().String(); got != jvm {
+			t.Errorf("%s: describe() differs:\n--- Kafka Streams\n%s--- StoatFlow\n%s", name, jvm, got)
+		}
+	}
+}

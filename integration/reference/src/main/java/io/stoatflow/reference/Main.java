@@ -45,6 +45,7 @@ public final class Main {
         APPS.put("suppresstimelimit", Suppress::timeLimit);
         APPS.put("suppressbytes", Suppress::bytes);
         APPS.put("suppressrejected", Suppress::rejected);
+        APPS.put("suppressshapes", Suppress::shapes);
     }
 
     private Main() {

@@ -33,6 +33,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * suppressbytes: a table that is not materialized (suppress materializes it), suppressed as "held"
  * for five seconds in a buffer of at most 400 bytes that emits early when full.
  *
+ * suppressshapes: suppressions over other tables (argument case: "totable", "filtered", "mapped"
+ * or "reduced"), for describe(): the first three make an unmaterialized source materialize.
+ *
  * suppressrejected: untilWindowCloses on a table that is not windowed (argument case: "table",
  * "filtered" or "count"), which Kafka Streams rejects when the topology is built; the rejection is
  * printed to stderr as "REJECTED: message" and the process exits with status 3.
@@ -87,6 +90,32 @@ final class Suppress {
                         Suppressed.BufferConfig.maxBytes(400).emitEarlyWhenFull()).withName("held"))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
+        return builder.build();
+    }
+
+    static Topology shapes(Map<String, String> args) {
+        String input = Main.arg(args, "input", "suppress-input");
+        String output = Main.arg(args, "output", "suppress-output");
+        String which = Main.arg(args, "case", "totable");
+        StreamsBuilder builder = new StreamsBuilder();
+        Consumed<String, String> strings = Consumed.with(Serdes.String(), Serdes.String());
+        Produced<String, String> out = Produced.with(Serdes.String(), Serdes.String());
+        Suppressed<Object> second = Suppressed.untilTimeLimit(Duration.ofSeconds(1), Suppressed.BufferConfig.unbounded());
+        switch (which) {
+            case "totable" -> builder.stream(input, strings).toTable().suppress(second).toStream().to(output, out);
+            case "filtered" -> builder.table(input, strings).filter((k, v) -> v.length() > 1)
+                    .suppress(second).toStream().to(output, out);
+            case "mapped" -> builder.table(input, strings).mapValues(v -> v + "!")
+                    .suppress(second).toStream().to(output, out);
+            case "reduced" -> builder.stream(input, strings).groupByKey()
+                    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofSeconds(5)))
+                    .reduce((a, b) -> a + b)
+                    .suppress(Suppressed.untilWindowCloses(Suppressed.BufferConfig.unbounded()).withName("done"))
+                    .toStream()
+                    .map((k, v) -> KeyValue.pair(k.key(), v))
+                    .to(output, out);
+            default -> throw new IllegalArgumentException("unknown case " + which);
+        }
         return builder.build();
     }
 
