@@ -409,3 +409,47 @@ func TestSuppressShapesDescribeLikeKafkaStreams(t *testing.T) {
 		}
 	}
 }
+
+// filteredTimeName is a table filtered to values not starting with "-" and
+// suppressed for five seconds of stream time, the twin of the reference
+// app of that name.
+const filteredTimeName = "suppressfilteredtime"
+
+func init() {
+	kstreams.RegisterTopology(filteredTimeName, func(args map[string]string) (*kstreams.Topology, error) {
+		b := kstreams.NewStreamsBuilder()
+		kstreams.Table(b, args["input"], kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
+			Filter(func(_, v string) bool { return !strings.HasPrefix(v, "-") }).
+			Suppress(kstreams.UntilTimeLimit(5*time.Second, kstreams.Unbounded())).
+			ToStream().To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+		return b.Build()
+	})
+}
+
+// TestSuppressStreamTimeIsTheSuppressionsOwn: the suppression's stream time
+// is the largest timestamp of the updates that reach it, not the task's: a
+// late-stamped update the filter drops (its key never passed, so the filter
+// forwards nothing) does not push buffered keys out. Were it the task's,
+// k1 would go out twice.
+func TestSuppressStreamTimeIsTheSuppressionsOwn(t *testing.T) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := []suppressEvent{
+		{"k1", str("v1"), 1}, {"skip", str("-x"), 100}, {"k1", str("v2"), 2}, {"k1", str("v3"), 3},
+		{"k2", str("w1"), 4}, {"end", str("e"), 1000},
+	}
+	outputs, _ := expectSuppress(t, filteredTimeName, events)
+	if outputs != 2 { // k1=v3 and k2=w1
+		t.Fatalf("the driver emitted %d records, want 2", outputs)
+	}
+	var recs []testkafka.Record
+	for _, e := range events {
+		recs = append(recs, e.record())
+	}
+	runDifferential(t, diffCase{
+		app: filteredTimeName, props: filepath.Join(root, "examples", "suppress", "streams.properties"),
+		input: recs, outputs: outputs,
+	})
+}

@@ -44,6 +44,7 @@ public final class Main {
         APPS.put("suppressfinal", Suppress::finalResults);
         APPS.put("suppresstimelimit", Suppress::timeLimit);
         APPS.put("suppressbytes", Suppress::bytes);
+        APPS.put("suppressfilteredtime", Suppress::filteredTime);
         APPS.put("suppressrejected", Suppress::rejected);
         APPS.put("suppressshapes", Suppress::shapes);
     }

@@ -36,6 +36,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * suppressshapes: suppressions over other tables (argument case: "totable", "filtered", "mapped"
  * or "reduced"), for describe(): the first three make an unmaterialized source materialize.
  *
+ * suppressfilteredtime: a table filtered to values not starting with "-", suppressed for five
+ * seconds of stream time; an update the filter drops never reaches the suppression.
+ *
  * suppressrejected: untilWindowCloses on a table that is not windowed (argument case: "table",
  * "filtered" or "count"), which Kafka Streams rejects when the topology is built; the rejection is
  * printed to stderr as "REJECTED: message" and the process exits with status 3.
@@ -116,6 +119,18 @@ final class Suppress {
                     .to(output, out);
             default -> throw new IllegalArgumentException("unknown case " + which);
         }
+        return builder.build();
+    }
+
+    static Topology filteredTime(Map<String, String> args) {
+        String input = Main.arg(args, "input", "suppress-input");
+        String output = Main.arg(args, "output", "suppress-output");
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(input, Consumed.with(Serdes.String(), Serdes.String()))
+                .filter((k, v) -> !v.startsWith("-"))
+                .suppress(Suppressed.untilTimeLimit(Duration.ofSeconds(5), Suppressed.BufferConfig.unbounded()))
+                .toStream()
+                .to(output, Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
     }
 
