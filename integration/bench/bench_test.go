@@ -23,7 +23,7 @@ func TestMain(m *testing.M) {
 // must finish and the table must be printed.
 func TestSmoke(t *testing.T) {
 	bootstrap := testkafka.Bootstrap(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
 	args := []string{"-bootstrap", bootstrap, "-rounds", "1", "-records", "1000", "-keys", "200",
