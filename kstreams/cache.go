@@ -53,7 +53,12 @@ type cacheEntry struct {
 	ts      int64        // timestamp of the value (timestamped stores)
 	ctxTs   int64        // timestamp of the record that wrote it
 	headers []Header
-	size    int64
+	// origin is where the record that wrote it came from (hasOrigin false
+	// outside of an input record): a flush forwards the entry with it, as
+	// Kafka Streams restores the entry's record context.
+	origin    RecordMetadata
+	hasOrigin bool
+	size      int64
 }
 
 func newStoreCache(b *cacheBudget) *storeCache {
@@ -178,8 +183,15 @@ func (s *storeBase) setupFlush(write func(e *cacheEntry) (bool, error)) {
 	c.flushFn = func(evicted *cacheEntry) error {
 		prev := s.now()
 		defer s.setNow(prev)
+		if s.origin != nil {
+			prevOrigin, prevHas := s.origin()
+			defer s.setOrigin(prevOrigin, prevHas)
+		}
 		for _, e := range c.drainDirty(evicted) {
 			s.setNow(e.ctxTs)
+			if s.origin != nil {
+				s.setOrigin(e.origin, e.hasOrigin)
+			}
 			ok, err := write(e)
 			if err != nil {
 				return err

@@ -7,7 +7,7 @@
 //
 // A StreamsBuilder records DSL calls. Operations that keep the key and value
 // types are methods (Filter, FilterNot, Peek, Foreach, To, Merge, Split,
-// GroupByKey, Count, Reduce, ToStream); operations that change a type are functions, because Go
+// GroupByKey, Count, Reduce, ToStream, Suppress); operations that change a type are functions, because Go
 // methods cannot take type parameters (Map, MapValues, FlatMap,
 // FlatMapValues, SelectKey, GroupBy, Aggregate, WindowedBy,
 // WindowedBySession, WindowedAggregate, SessionAggregate, Process,

@@ -218,7 +218,9 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 	}
 	base := storeBase{name: s.Name, key: key, val: val, topic: ChangelogTopic(cfg.ApplicationID, s.Name),
 		now: func() int64 { return task.curTs }, setNow: func(ts int64) { task.curTs = ts },
-		headers: func() []Header { return task.curHeaders }}
+		headers:   func() []Header { return task.curHeaders },
+		origin:    func() (RecordMetadata, bool) { return task.md, task.hasMD },
+		setOrigin: func(md RecordMetadata, ok bool) { task.md, task.hasMD = md, ok }}
 	if cfg.CacheMaxBytes > 0 && s.Caching && (s.Kind != KeyValueStoreKind || s.Timestamped) {
 		if task.cacheBudget == nil {
 			task.cacheBudget = &cacheBudget{max: cfg.CacheMaxBytes}
@@ -240,6 +242,9 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 				return nil, fmt.Errorf("kstreams: store %s other value serde: %w", s.Name, err)
 			}
 			return &outerJoinStore{storeBase: base, inner: kv, right: other}, nil
+		}
+		if s.suppressBuffer {
+			return newSuppressBuffer(base, kv, task), nil
 		}
 		if !s.Timestamped {
 			return &KeyValueStore{storeBase: base, inner: kv}, nil

@@ -169,6 +169,8 @@ type StoreSpec struct {
 	outerJoin bool
 	otherVal  serdeSpec
 	users     []string
+	// suppressBuffer marks a suppression's buffer store (suppress_buffer.go).
+	suppressBuffer bool
 }
 
 type repartitionSpec struct {

@@ -25,6 +25,18 @@ type storeBase struct {
 	setNow   func(int64)
 	headers  func() []Header
 	cache    *storeCache // nil: writes go straight to the store
+	// origin and setOrigin read and set the task's record metadata, which
+	// a cache entry keeps for its flush; nil in views without a task.
+	origin    func() (RecordMetadata, bool)
+	setOrigin func(RecordMetadata, bool)
+}
+
+// stamp records where the record that writes a cache entry came from.
+func (s *storeBase) stamp(e *cacheEntry) *cacheEntry {
+	if s.origin != nil {
+		e.origin, e.hasOrigin = s.origin()
+	}
+	return e
 }
 
 // Name returns the store name.
@@ -136,7 +148,7 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 		if err != nil {
 			return err
 		}
-		return s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
+		return s.cache.put(string(kb), s.stamp(&cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}), true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, value, ts)
 }
@@ -337,7 +349,7 @@ func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) 
 			return err
 		}
 		return s.cache.put(string(windowKey(kb, start)),
-			&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}, true, n+storeformat.TimestampSize)
+			s.stamp(&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}), true, n+storeformat.TimestampSize)
 	}
 	return s.write(kb, start, value, ts)
 }
@@ -447,7 +459,7 @@ func (s *SessionStore) Put(key any, w Window, value any) error {
 			return err
 		}
 		return s.cache.put(string(sessionKey(kb, w)),
-			&cacheEntry{keyVal: key, kb: kb, win: w, value: value, ctxTs: s.now(), headers: s.headers()}, true, n)
+			s.stamp(&cacheEntry{keyVal: key, kb: kb, win: w, value: value, ctxTs: s.now(), headers: s.headers()}), true, n)
 	}
 	return s.write(kb, w, value, s.now())
 }

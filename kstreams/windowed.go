@@ -357,8 +357,13 @@ func (p *windowAggregate) Process(r Record) error {
 			continue // forwarded when the cache is flushed
 		}
 		c := Change{New: next}
-		if p.sendOld && ok {
+		switch {
+		case p.sendOld && ok:
 			c.Old = old
+		case p.sendOld && p.init != nil:
+			// KStreamWindowAggregate sends the initial aggregate as a new
+			// window's old value (null for a reduce); suppress buffers it.
+			c.Old = p.init()
 		}
 		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: c, Timestamp: ts, Headers: r.Headers}
 		if err := p.ctx.Forward(wk); err != nil {

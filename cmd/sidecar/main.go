@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/examples/ssjoin"
+	"github.com/stoatflow/stoatflow/examples/suppress"
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tabletransform"
@@ -40,6 +41,9 @@ func main() {
 		slidingcount.Name:      slidingcount.Build,
 		ssjoin.Name:            ssjoin.Build,
 		ssjoin.CrashName:       ssjoin.BuildCrash,
+		suppress.BytesName:     suppress.BuildBytes,
+		suppress.FinalName:     suppress.BuildFinal,
+		suppress.TimeLimitName: suppress.BuildTimeLimit,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,

@@ -316,6 +316,11 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 	case "windowed":
 		return b.runThroughput(ctx, throughput{name: name, topology: "windowedcount", props: props("windowedcount"), set: eos,
 			engines: []string{engStoat, engKS}, gen: b.windowedRecord})
+	case "suppress":
+		// The windowed workload's records through suppressfinal: time and
+		// session counts, each suppressed until its windows close.
+		return b.runThroughput(ctx, throughput{name: name, topology: "suppressfinal", props: props("suppress"), set: eos,
+			engines: []string{engStoat, engKS}, gen: b.windowedRecord})
 	case "latency":
 		return b.runLatency(ctx, props("wordcount"), eos)
 	case "latency-load":

@@ -32,6 +32,7 @@ import (
 	"time"
 
 	_ "github.com/stoatflow/stoatflow/examples/passthrough"
+	_ "github.com/stoatflow/stoatflow/examples/suppress"
 	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
 	_ "github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/integration"
@@ -93,7 +94,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "restore"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "restore"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)

@@ -157,7 +157,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		fmt.Fprintf(w, "- %s: %.3f\n", label, num/den)
 	}
 	for _, ref := range []struct{ engine, name string }{{engKS, "Kafka Streams"}, {engBaseline, "the baseline build"}} {
-		for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed"} {
+		for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed", "suppress"} {
 			sf, other := find(aggs, wl, engStoat), find(aggs, wl, ref.engine)
 			if sf == nil || other == nil {
 				continue

@@ -52,6 +52,12 @@ public final class Main {
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);
         APPS.put("ssjoin", SsJoin::topology);
+        APPS.put("suppressfinal", Suppress::finalResults);
+        APPS.put("suppresstimelimit", Suppress::timeLimit);
+        APPS.put("suppressbytes", Suppress::bytes);
+        APPS.put("suppressfilteredtime", Suppress::filteredTime);
+        APPS.put("suppressrejected", Suppress::rejected);
+        APPS.put("suppressshapes", Suppress::shapes);
     }
 
     private Main() {
