@@ -14,6 +14,7 @@ package main
 import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/examples/tablegroupby"
@@ -31,6 +32,7 @@ func main() {
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
+		routing.Name:           routing.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,
 		tombstones.SessionName: tombstones.BuildSession,
