@@ -39,8 +39,8 @@ type diffCase struct {
 	// unordered compares the outputs per partition as multisets: for an
 	// output partition written by several tasks, whose interleaving no
 	// engine fixes.
-	unordered bool
-	changelogs  map[string]int // changelog suffix (after <app>-) → records expected
+	unordered  bool
+	changelogs map[string]int // changelog suffix (after <app>-) → records expected
 	// noInternalTopics says the topology has none (a global table has no
 	// changelog): then both engines must have created none.
 	noInternalTopics bool

@@ -29,7 +29,9 @@ func (p StreamPartitioner[K, V]) untyped(view *valueView) partitionerFunc {
 	if p == nil {
 		return nil
 	}
-	return func(topic string, k, v any, n int) ([]int32, bool) { return p(topic, as[K](k), as[V](view.boxed(v)), n) }
+	return func(topic string, k, v any, n int) ([]int32, bool) {
+		return p(topic, as[K](k), as[V](view.boxed(v)), n)
+	}
 }
 
 type partitionerFunc func(topic string, k, v any, n int) ([]int32, bool)
