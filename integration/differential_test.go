@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -31,6 +32,14 @@ type diffCase struct {
 	// Their records are produced after input's, in the order of the names.
 	inputs  map[string][]testkafka.Record
 	outputs int // output records both must produce
+	// moreOutputs are further output topics by suffix (a dynamic sink's),
+	// created as <output><suffix> for each engine, with the records each
+	// must hold; they are compared as the output is.
+	moreOutputs map[string]int
+	// unordered compares the outputs per partition as multisets: for an
+	// output partition written by several tasks, whose interleaving no
+	// engine fixes.
+	unordered bool
 	// changelogs maps a changelog suffix (after <app>-) to the records
 	// expected; "{input}" or "{<name>}" in a suffix stands for that input
 	// topic (a store Kafka Streams names after its source topic).
@@ -50,6 +59,9 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	in := testkafka.Topic(t, "in")
 	outJVM, outGo := in+"-out-jvm", in+"-out-go"
 	testkafka.CreateTopics(t, bootstrap, 2, in, outJVM, outGo)
+	for suffix := range c.moreOutputs {
+		testkafka.CreateTopics(t, bootstrap, 2, outJVM+suffix, outGo+suffix)
+	}
 	topics := map[string]string{"input": in}
 	for i := range c.input {
 		c.input[i].Topic = in
@@ -136,7 +148,22 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	if len(jvmOut) != c.outputs || len(goOut) != c.outputs {
 		t.Errorf("records: Kafka Streams %d, StoatFlow %d, want %d", len(jvmOut), len(goOut), c.outputs)
 	}
-	comparePartitions(t, "output", jvmOut, goOut)
+	compareOut := comparePartitions
+	if c.unordered {
+		compareOut = compareUnordered
+	}
+	compareOut(t, "output", jvmOut, goOut)
+	for suffix, n := range c.moreOutputs {
+		jvmMore, err := testkafka.ReadCommitted(bootstrap, outJVM+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatalf("Kafka Streams output %s: %v", suffix, err)
+		}
+		goMore, err := testkafka.ReadCommitted(bootstrap, outGo+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatalf("StoatFlow output %s: %v", suffix, err)
+		}
+		compareOut(t, "output"+suffix, jvmMore, goMore)
+	}
 
 	// The changelogs must hold the same bytes: a store restored from either
 	// engine's changelog holds the same state.
@@ -177,9 +204,28 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	return goOut
 }
 
+// compareUnordered is comparePartitions over each partition's records as a
+// multiset.
+func compareUnordered(t *testing.T, what string, jvm, goRecs []testkafka.Record) {
+	t.Helper()
+	sorted := func(recs []testkafka.Record) []testkafka.Record {
+		out := slices.Clone(recs)
+		slices.SortStableFunc(out, func(a, b testkafka.Record) int {
+			return strings.Compare(fmt.Sprintf("%d %x %x %d", a.Partition, a.Key, a.Value, a.Timestamp.UnixMilli()),
+				fmt.Sprintf("%d %x %x %d", b.Partition, b.Key, b.Value, b.Timestamp.UnixMilli()))
+		})
+		return out
+	}
+	comparePartitions(t, what+" (unordered)", sorted(jvm), sorted(goRecs))
+}
+
 func comparePartitions(t *testing.T, what string, jvm, goRecs []testkafka.Record) {
 	t.Helper()
-	for p := int32(0); p < 2; p++ {
+	partitions := int32(2)
+	for _, r := range append(slices.Clone(jvm), goRecs...) {
+		partitions = max(partitions, r.Partition+1)
+	}
+	for p := int32(0); p < partitions; p++ {
 		j, g := partitionRecords(jvm, p), partitionRecords(goRecs, p)
 		if strings.Join(j, "\n") != strings.Join(g, "\n") {
 			t.Errorf("%s partition %d differs:\n--- Kafka Streams\n%s\n--- StoatFlow\n%s", what, p, strings.Join(j, "\n"), strings.Join(g, "\n"))

@@ -52,7 +52,11 @@ func (t *Topology) Describe() TopologyDescription {
 				b.WriteString("Processor: " + n.name + " (stores: " + javaSetString(n.stores) + ")\n      --> " +
 					joinNames(g.succs[name]) + "\n      <-- " + joinNames(g.preds[name]))
 			case SinkNode:
-				b.WriteString("Sink: " + n.name + " (topic: " + n.topic + ")\n      <-- " + joinNames(g.preds[name]))
+				if n.topicFn != nil {
+					b.WriteString("Sink: " + n.name + " (extractor class: " + n.extractorName + ")\n      <-- " + joinNames(g.preds[name]))
+				} else {
+					b.WriteString("Sink: " + n.name + " (topic: " + n.topic + ")\n      <-- " + joinNames(g.preds[name]))
+				}
 			}
 			b.WriteString("\n")
 		}

@@ -300,7 +300,7 @@ func (s *KStream[K, V]) To(topic string, p ...Produced[K, V]) {
 	}
 	name := s.b.orGenerate(pr.Name, prefixSink)
 	s.b.addNode(&nodeSpec{name: name, kind: SinkNode, preds: []string{s.name}, topic: topic,
-		key: orSpec(pr.KeySerde, s.key), val: viewSpec(s.view, pr.ValueSerde, s.val)})
+		key: orSpec(pr.KeySerde, s.key), val: viewSpec(s.view, pr.ValueSerde, s.val), partitioner: pr.Partitioner.untyped(s.view)})
 }
 
 // Merge interleaves s and other into one stream: KStream.merge. The result

@@ -71,11 +71,13 @@ func (c Consumed[K, V]) WithTimestampExtractor(e TimestampExtractor) Consumed[K,
 	return c
 }
 
-// Produced configures a sink: Kafka's Produced.
+// Produced configures a sink: Kafka's Produced. Partitioner, if set,
+// chooses the partitions of each record (Produced.streamPartitioner).
 type Produced[K, V any] struct {
-	Name       string
-	KeySerde   serde.Serde[K]
-	ValueSerde serde.Serde[V]
+	Name        string
+	KeySerde    serde.Serde[K]
+	ValueSerde  serde.Serde[V]
+	Partitioner StreamPartitioner[K, V]
 }
 
 // ProducedWith is Produced.with(keySerde, valueSerde).

@@ -494,21 +494,35 @@ func (n *taskNode) process(r Record) error {
 	case SourceNode:
 		return nodeContext{n}.Forward(r)
 	case SinkNode:
-		kb, err := n.key.SerializeAny(n.topic, r.Key)
+		topic := n.topic
+		if n.spec.topicFn != nil {
+			rc := RecordContext{Timestamp: r.Timestamp, Headers: r.Headers, Offset: -1, Partition: -1}
+			if task.hasMD {
+				rc.Topic, rc.Partition, rc.Offset = task.md.Topic, task.md.Partition, task.md.Offset
+			}
+			if topic = n.spec.topicFn(r.Key, r.Value, rc); topic == "" {
+				return fmt.Errorf("%s: the topic name extractor %s gave no topic", n.spec.name, n.spec.extractorName)
+			}
+		}
+		kb, err := n.key.SerializeAny(topic, r.Key)
 		if err != nil {
 			return fmt.Errorf("%s: key: %w", n.spec.name, err)
 		}
-		vb, err := n.val.SerializeAny(n.topic, r.Value)
+		vb, err := n.val.SerializeAny(topic, r.Value)
 		if err != nil {
 			return fmt.Errorf("%s: value: %w", n.spec.name, err)
 		}
 		pk := kb
-		if bk, ok, err := serde.BaseKey(n.key, n.topic, r.Key); err != nil {
+		if bk, ok, err := serde.BaseKey(n.key, topic, r.Key); err != nil {
 			return fmt.Errorf("%s: key: %w", n.spec.name, err)
 		} else if ok {
 			pk = bk
 		}
-		return task.out.Send(ProducerRecord{Topic: n.topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers})
+		pr := ProducerRecord{Topic: topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers}
+		if n.spec.partitioner != nil {
+			return n.sendWithPartitioner(topic, r, pr)
+		}
+		return task.out.Send(pr)
 	}
 	return n.runProcessor(r)
 }

@@ -72,6 +72,12 @@ type nodeSpec struct {
 	stores   []string // processor, in connection order
 	key, val serdeSpec
 	supplier func() Processor
+	// topicFn, for a sink without a fixed topic, picks each record's topic
+	// (a TopicNameExtractor, shown in describe() as extractorName).
+	topicFn       func(k, v any, rc RecordContext) string
+	extractorName string
+	// partitioner, for a sink, chooses partitions (a StreamPartitioner).
+	partitioner partitionerFunc
 	// extractor is the source's TimestampExtractor; nil takes the task's
 	// default (default.timestamp.extractor). Repartition sources always fail
 	// on invalid timestamps, as Kafka Streams' do.
@@ -361,6 +367,9 @@ func (t *Topology) Subtopologies() []SubtopologyInfo {
 					info.Sources = append(info.Sources, TopicRef{Name: topic, Internal: t.repartition[topic] != nil})
 				}
 			case SinkNode:
+				if n.topicFn != nil {
+					continue // its topics are known only at run time
+				}
 				ref := TopicRef{Name: n.topic, Internal: t.repartition[n.topic] != nil}
 				if !slices.Contains(info.Sinks, ref) {
 					info.Sinks = append(info.Sinks, ref)

@@ -776,6 +776,10 @@ func (c collector) Send(r kstreams.ProducerRecord) error {
 	return c.t.producer.Send(c.t.ctx, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
 }
 
+// Partitions implements kstreams.PartitionCounter for sinks with a
+// StreamPartitioner.
+func (c collector) Partitions(topic string) (int, error) { return c.t.partitions(topic) }
+
 // stickyPartition picks the partition of a null-key record of size bytes.
 func (t *streamThread) stickyPartition(topic string, n, size int) int32 {
 	sp := t.sticky[topic]

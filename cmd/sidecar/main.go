@@ -13,6 +13,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/examples/ssjoin"
@@ -37,6 +38,7 @@ func main() {
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
+		routing.Name:           routing.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,
 		ssjoin.Name:            ssjoin.Build,

@@ -189,6 +189,10 @@ func (d *Driver) nextOffset(topic string, partition int32) int64 {
 	return o
 }
 
+// Partitions implements kstreams.PartitionCounter: every topic has
+// Config.Partitions partitions.
+func (d *Driver) Partitions(string) (int, error) { return d.cfg.Partitions, nil }
+
 // Send implements kstreams.RecordCollector: it keeps the record and, for a
 // repartition topic, queues it for the sub-topology reading it.
 func (d *Driver) Send(pr kstreams.ProducerRecord) error {
