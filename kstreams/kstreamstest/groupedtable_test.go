@@ -39,7 +39,7 @@ func zeroString() string                             { return "0" }
 // timestamp is the later of the record's and the aggregate's.
 func TestGroupedTableAggregateBasic(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	tbl := stringTable(b, "topic1", kstreams.MaterializedAs[string, string]("topic1-source"))
+	tbl := stringTable(b, "topic1")
 	same := func(k, v string) (string, string) { return k, v }
 	kstreams.AggregateTable(kstreams.GroupTableBy(tbl, same, stringGrouped), zeroString, toStringAdder, toStringRemover,
 		kstreams.Materialized[string, string]{Name: "topic1-Canonized", ValueSerde: serde.String{}}).ToStream().To("out")
@@ -62,7 +62,7 @@ func TestGroupedTableAggregateBasic(t *testing.T) {
 // grouped; a key that changes sends the subtraction to the old key first.
 func TestGroupedTableAggregateRepartition(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	tbl := stringTable(b, "topic1", kstreams.MaterializedAs[string, string]("topic1-source"))
+	tbl := stringTable(b, "topic1")
 	regroup := func(k, v string) (*string, string) {
 		if k == "null" || k == "NULL" {
 			return nil, v
@@ -86,7 +86,7 @@ func TestGroupedTableAggregateRepartition(t *testing.T) {
 func TestGroupedTableCount(t *testing.T) {
 	for _, named := range []bool{false, true} {
 		b := kstreams.NewStreamsBuilder()
-		tbl := stringTable(b, "count-test-input", kstreams.MaterializedAs[string, string]("source"))
+		tbl := stringTable(b, "count-test-input")
 		byValue := func(_, v string) (string, string) { return v, v }
 		var opts []kstreams.AggOption[string, int64]
 		if named {
@@ -102,7 +102,7 @@ func TestGroupedTableCount(t *testing.T) {
 			if got := d.Records("app-count-repartition"); len(got) != 6 {
 				t.Errorf("named count: %d repartition records, want 6", len(got))
 			}
-		} else if got := d.Records("app-KTABLE-AGGREGATE-STATE-STORE-0000000003-repartition"); len(got) != 6 {
+		} else if got := d.Records("app-KTABLE-AGGREGATE-STATE-STORE-0000000004-repartition"); len(got) != 6 {
 			t.Errorf("generated count: %d repartition records, want 6 (topics %v)", len(got), d.Topics())
 		}
 	}
@@ -112,7 +112,7 @@ func TestGroupedTableCount(t *testing.T) {
 // value is removed before the new one is added.
 func TestGroupedTableRemovesOldBeforeAddingNew(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	tbl := stringTable(b, "count-test-input", kstreams.MaterializedAs[string, string]("source"))
+	tbl := stringTable(b, "count-test-input")
 	split := func(k, _ string) (string, string) { return k[:1], k[1:2] }
 	kstreams.AggregateTable(kstreams.GroupTableBy(tbl, split, stringGrouped), func() string { return "" },
 		func(_, v, agg string) string { return agg + v },
@@ -129,7 +129,7 @@ func TestGroupedTableRemovesOldBeforeAddingNew(t *testing.T) {
 // without equals) is two records, the transient 0 included.
 func TestGroupedTableSameKeyIsOneUpdate(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	tbl := stringTable(b, "input-topic", kstreams.MaterializedAs[string, string]("source"))
+	tbl := stringTable(b, "input-topic")
 	kstreams.GroupTableBy(tbl, func(k, v string) (string, string) { return k, v }, stringGrouped).Count().ToStream().
 		To("same", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
 	asBytes := func(_, v string) ([]byte, []byte) { return []byte("1"), []byte(v) }
@@ -146,7 +146,7 @@ func TestGroupedTableSameKeyIsOneUpdate(t *testing.T) {
 // subtractor turns into nil deleting the group.
 func TestGroupedTableReduce(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	tbl := stringTable(b, "in", kstreams.MaterializedAs[string, string]("source"))
+	tbl := stringTable(b, "in")
 	byFirst := func(_, v string) (string, string) { return v[:1], v }
 	kstreams.GroupTableBy(tbl, byFirst, stringGrouped).Reduce(
 		func(agg, v string) string { return agg + "," + v },

@@ -41,7 +41,7 @@ func regroupSum(t *kstreams.KTable[string, int32]) {
 // transformer is not run again for it.
 func TestTableTransformValuesMaterializedOldValues(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	src := stringTable(b, "in", kstreams.MaterializedAs[string, string]("source"))
+	src := stringTable(b, "in")
 	tr := kstreams.TransformTableValues(src, func() kstreams.ValueTransformerWithKey[string, string, int32] { return &counting{} }, nil,
 		kstreams.Materialized[string, int32]{Name: "queryable-store", KeySerde: serde.String{}, ValueSerde: serde.Integer{}})
 	regroupSum(tr)
@@ -58,7 +58,7 @@ func TestTableTransformValuesMaterializedOldValues(t *testing.T) {
 // old value.
 func TestTableTransformValuesComputedOldValues(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	src := stringTable(b, "in", kstreams.MaterializedAs[string, string]("source"))
+	src := stringTable(b, "in")
 	regroupSum(kstreams.TransformTableValues(src, func() kstreams.ValueTransformerWithKey[string, string, int32] { return length{} }, nil))
 	d := build(t, b, stringDefaults)
 	pipeRows(t, d, "in", []row{{"A", "a", 5}, {"A", "aa", 15}, {"A", "aaa", 10}})
