@@ -70,17 +70,17 @@ type rocksBase struct {
 	segName    func(seg int64) string
 	parseSeg   func(cf string) (int64, bool)
 
-	db       *grocksdb.DB
-	opts     *grocksdb.Options
-	offOpts  *grocksdb.Options
-	bbto     *grocksdb.BlockBasedTableOptions
-	wo       *grocksdb.WriteOptions
-	ro       *grocksdb.ReadOptions
-	offsets  *grocksdb.ColumnFamilyHandle
+	db      *grocksdb.DB
+	opts    *grocksdb.Options
+	offOpts *grocksdb.Options
+	bbto    *grocksdb.BlockBasedTableOptions
+	wo      *grocksdb.WriteOptions
+	ro      *grocksdb.ReadOptions
+	offsets *grocksdb.ColumnFamilyHandle
 	// defaultCF is RocksDB's "default" family, which every database has.
 	defaultCF *grocksdb.ColumnFamilyHandle
-	handles  []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
-	writerMu sync.Mutex                     // serializes apply
+	handles   []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
+	writerMu  sync.Mutex                     // serializes apply
 
 	// Guarded by writerMu: see pendingDrop.
 	dropEpoch uint64
