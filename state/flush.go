@@ -32,14 +32,6 @@ type FlushPolicy struct {
 	MaxLag time.Duration
 }
 
-// DefaultFlushMaxLagRecords and DefaultFlushMaxLag are the policy compat
-// gives every store unless configured otherwise (docs/config.md has the
-// measurements behind them).
-const (
-	DefaultFlushMaxLagRecords = 100_000
-	DefaultFlushMaxLag        = 60 * time.Second
-)
-
 // DurableLag is how far a store's durable offsets trail its committed ones.
 type DurableLag struct {
 	// Records is the largest difference, over the store's changelog

@@ -68,7 +68,9 @@ func storePath(taskDir string, spec *kstreams.StoreSpec) string {
 }
 
 func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.StoreSpec) (*taskStore, error) {
-	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name)}
+	maxRecords, maxLag := t.s.cfg.FlushPolicy(spec.Name)
+	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name),
+		Flush: state.FlushPolicy{MaxLagRecords: maxRecords, MaxLag: maxLag}}
 	ts := &taskStore{spec: spec, task: id, dir: dir}
 	if spec.Logging {
 		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
