@@ -21,22 +21,28 @@ func processCPU(b *testing.B) time.Duration {
 
 // BenchmarkFlushPolicyWordCount is a word count's store under a flush
 // policy: each op reads a word's count and writes it back, words drawn from
-// a Zipf distribution over a 200k-word vocabulary, a commit every 10,000
-// updates (a 100 ms commit interval at 100k records/s), offsets advancing
+// a Zipf distribution over a vocabulary, a commit every perCommit updates
+// (10,000: a 100 ms commit interval at 100k records/s), offsets advancing
 // by one per update. cpu-ns/op is the process's CPU time per update,
 // RocksDB's background flushes and compactions included, which is what the
 // policy adds to; wall ns/op leaves them out.
 func BenchmarkFlushPolicyWordCount(b *testing.B) {
-	const perCommit = 10_000
 	for _, bc := range []struct {
-		name string
-		p    FlushPolicy
+		name      string
+		p         FlushPolicy
+		vocab     int
+		perCommit int
 	}{
-		{"policy=off", FlushPolicy{}},
-		{"policy=records-1000000", FlushPolicy{MaxLagRecords: 1_000_000, MaxLag: time.Minute}},
-		{"policy=records-100000", FlushPolicy{MaxLagRecords: 100_000, MaxLag: time.Minute}},
-		{"policy=records-20000", FlushPolicy{MaxLagRecords: 20_000, MaxLag: time.Minute}},
+		{"vocab=200000/policy=off", FlushPolicy{}, 200_000, 10_000},
+		{"vocab=200000/policy=records-1000000", FlushPolicy{MaxLagRecords: 1_000_000, MaxLag: time.Minute}, 200_000, 10_000},
+		{"vocab=200000/policy=records-100000", FlushPolicy{MaxLagRecords: 100_000, MaxLag: time.Minute}, 200_000, 10_000},
+		{"vocab=200000/policy=records-20000", FlushPolicy{MaxLagRecords: 20_000, MaxLag: time.Minute}, 200_000, 10_000},
+		// make bench's word count: 10,000 words over 4 partitions, about
+		// 700 updates per store partition per commit.
+		{"vocab=2500/policy=off", FlushPolicy{}, 2500, 700},
+		{"vocab=2500/policy=records-100000", FlushPolicy{MaxLagRecords: 100_000, MaxLag: time.Minute}, 2500, 700},
 	} {
+		perCommit := bc.perCommit
 		b.Run(bc.name, func(b *testing.B) {
 			s, err := OpenRocksDBKeyValue(b.TempDir(), KeyValueOptions{Name: "counts", RocksDB: RocksDBOptions{Flush: bc.p}})
 			if err != nil {
@@ -46,8 +52,8 @@ func BenchmarkFlushPolicyWordCount(b *testing.B) {
 			d, _ := AsDurable(s)
 			tp := TopicPartition{Topic: "app-counts-changelog", Partition: 0}
 			rng := rand.New(rand.NewSource(1))
-			zipf := rand.NewZipf(rng, 1.1, 1, 200_000-1)
-			words := make([][]byte, 200_000)
+			zipf := rand.NewZipf(rng, 1.1, 1, uint64(bc.vocab-1))
+			words := make([][]byte, bc.vocab)
 			for i := range words {
 				words[i] = []byte(fmt.Sprintf("word-%06d", i))
 			}
