@@ -183,6 +183,20 @@ type Config struct {
 	// StoreWriteBufferBytes overrides it per store
 	// (stoatflow.store.<store>.rocksdb.write-buffer-bytes). See WriteBufferBytes.
 	StoreWriteBufferBytes map[string]int64
+	// FlushMaxLagRecords bounds, in changelog offsets, how far a RocksDB
+	// store's durable offset trails its committed one
+	// (stoatflow.rocksdb.flush.max-lag-records; default 100000; 0: no
+	// bound). See FlushPolicy.
+	FlushMaxLagRecords int64
+	// FlushMaxLag bounds the age of a RocksDB store's oldest commit not yet
+	// on disk (stoatflow.rocksdb.flush.max-lag-ms; default 60s; 0: no
+	// bound). See FlushPolicy.
+	FlushMaxLag time.Duration
+	// StoreFlushMaxLagRecords and StoreFlushMaxLag override them per store
+	// (stoatflow.store.<store>.rocksdb.flush.max-lag-records and
+	// stoatflow.store.<store>.rocksdb.flush.max-lag-ms).
+	StoreFlushMaxLagRecords map[string]int64
+	StoreFlushMaxLag        map[string]time.Duration
 	// Strict makes unknown keys errors (stoatflow.config.strict; default false).
 	Strict bool
 
@@ -242,6 +256,20 @@ func (c *Config) WriteBufferBytes(store string) int64 {
 	return c.RocksDBWriteBufferBytes
 }
 
+// FlushPolicy returns the flush policy bounds of store: the records (in
+// changelog offsets) and the age by which its durable offset may trail
+// the committed one; 0 sets no bound.
+func (c *Config) FlushPolicy(store string) (maxLagRecords int64, maxLag time.Duration) {
+	maxLagRecords, maxLag = c.FlushMaxLagRecords, c.FlushMaxLag
+	if n, ok := c.StoreFlushMaxLagRecords[store]; ok {
+		maxLagRecords = n
+	}
+	if d, ok := c.StoreFlushMaxLag[store]; ok {
+		maxLag = d
+	}
+	return maxLagRecords, maxLag
+}
+
 // Validate checks the typed fields, for a Config built or changed in code.
 // Load already reports everything Validate would.
 func (c *Config) Validate() error {
@@ -276,6 +304,22 @@ func (c *Config) Validate() error {
 	for s, n := range c.StoreWriteBufferBytes {
 		if n < 1 {
 			errs = append(errs, invalid(StoreWriteBufferKey(s), fmt.Sprint(n), "Value must be at least 1"))
+		}
+	}
+	if c.FlushMaxLagRecords < 0 {
+		errs = append(errs, invalid(FlushMaxLagRecordsConfig, fmt.Sprint(c.FlushMaxLagRecords), "Value must be at least 0"))
+	}
+	if c.FlushMaxLag < 0 {
+		errs = append(errs, invalid(FlushMaxLagMsConfig, fmt.Sprint(c.FlushMaxLag.Milliseconds()), "Value must be at least 0"))
+	}
+	for s, n := range c.StoreFlushMaxLagRecords {
+		if n < 0 {
+			errs = append(errs, invalid(StoreFlushMaxLagRecordsKey(s), fmt.Sprint(n), "Value must be at least 0"))
+		}
+	}
+	for s, d := range c.StoreFlushMaxLag {
+		if d < 0 {
+			errs = append(errs, invalid(StoreFlushMaxLagMsKey(s), fmt.Sprint(d.Milliseconds()), "Value must be at least 0"))
 		}
 	}
 	if len(errs) == 0 {

@@ -105,6 +105,10 @@ var configFields = map[string]fieldUse{
 	"LogLevel":                {by: []string{"sidecar"}},
 	"RocksDBWriteBufferBytes": {by: []string{"streams"}},
 	"StoreWriteBufferBytes":   {by: []string{"streams"}},
+	"FlushMaxLagRecords":      {by: []string{"streams"}},
+	"FlushMaxLag":             {by: []string{"streams"}},
+	"StoreFlushMaxLagRecords": {by: []string{"streams"}},
+	"StoreFlushMaxLag":        {by: []string{"streams"}},
 	"Strict":                  {by: []string{"compat"}},
 }
 
@@ -224,6 +228,8 @@ var catalogKeys = map[string]keyUse{
 	LogFormatConfig:               {sample: "json", field: "LogFormat"},
 	LogLevelConfig:                {sample: "debug", field: "LogLevel"},
 	RocksDBWriteBufferBytesConfig: {sample: "1024", field: "RocksDBWriteBufferBytes"},
+	FlushMaxLagRecordsConfig:      {sample: "5000", field: "FlushMaxLagRecords"},
+	FlushMaxLagMsConfig:           {sample: "1000", field: "FlushMaxLag"},
 	StateDirTwinConfig:            {sample: "/var/lib/app", sameAs: StateDirConfig},
 	UncommittedMaxBytesTwinConfig: {sample: "1024", sameAs: StatestoreUncommittedMaxBytesConfig},
 	IQIsolationLevelConfig:        {sample: "READ_COMMITTED", sameAs: DefaultIQIsolationLevelConfig},
@@ -455,6 +461,7 @@ type listedPackage struct {
 	ImportPath string
 	Dir        string
 	GoFiles    []string
+	CgoFiles   []string
 	Export     string
 	Module     *struct{ Path string }
 	Error      *struct{ Err string }
@@ -470,7 +477,7 @@ func computeFieldReads() (map[string]map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", "list", "-deps", "-export", "-json=ImportPath,Dir,GoFiles,Export,Module,Error", "./...")
+	cmd := exec.Command("go", "list", "-deps", "-export", "-json=ImportPath,Dir,GoFiles,CgoFiles,Export,Module,Error", "./...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -522,7 +529,7 @@ func computeFieldReads() (map[string]map[string]bool, error) {
 	}
 	analyse := func(p listedPackage) (map[string]*funcFacts, error) {
 		var files []*ast.File
-		for _, name := range p.GoFiles {
+		for _, name := range append(p.GoFiles, p.CgoFiles...) {
 			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
 			if err != nil {
 				return nil, err
@@ -530,7 +537,9 @@ func computeFieldReads() (map[string]map[string]bool, error) {
 			files = append(files, f)
 		}
 		info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Uses: map[*ast.Ident]types.Object{}}
-		conf := types.Config{Importer: imp}
+		// FakeImportC: a package's cgo files (state's atomic flush) refer
+		// to C names, which only cgo resolves.
+		conf := types.Config{Importer: imp, FakeImportC: true}
 		if _, err := conf.Check(p.ImportPath, fset, files, info); err != nil {
 			return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
 		}

@@ -65,7 +65,8 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	}
 	l := &loader{p: p, values: map[string]Value{}, set: map[string]bool{}, bad: map[string]bool{}}
 	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{},
-		OuterJoinEmitInterval: time.Second}
+		OuterJoinEmitInterval:   time.Second,
+		StoreFlushMaxLagRecords: map[string]int64{}, StoreFlushMaxLag: map[string]time.Duration{}}
 
 	// Catalog keys: parse, validate, or take the default.
 	for _, k := range streamsKeys {
@@ -88,10 +89,10 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 		e, _ := p.Get(key)
 		switch {
 		case strings.HasPrefix(key, "stoatflow."):
-			if k, store, ok := stoatflowKey(key); ok && store != "" {
-				v := l.parseKey(k, key)
+			if sk, store, ok := perStoreKey(key); ok {
+				v := l.parseKey(sk.key, key)
 				if !l.bad[key] {
-					c.StoreWriteBufferBytes[store] = v.Int
+					sk.set(c, store, v)
 				}
 				continue
 			}
@@ -564,6 +565,8 @@ func (l *loader) fill(c *Config) {
 		c.LogLevel = slog.LevelInfo
 	}
 	c.RocksDBWriteBufferBytes = v[RocksDBWriteBufferBytesConfig].Int
+	c.FlushMaxLagRecords = v[FlushMaxLagRecordsConfig].Int
+	c.FlushMaxLag = ms(FlushMaxLagMsConfig)
 }
 
 func optimizations(s string) []string {

@@ -29,10 +29,18 @@ func (c *Config) WriteStoatFlowConfig(w io.Writer) error {
 	for k, v := range c.values {
 		vals[k] = v
 	}
-	for store, n := range c.StoreWriteBufferBytes {
-		name := StoreWriteBufferKey(store)
+	perStore := func(name string, n int64) {
 		keys = append(keys, &Key{Name: name, Type: TypeLong})
 		vals[name] = Value{Type: TypeLong, Int: n}
+	}
+	for store, n := range c.StoreWriteBufferBytes {
+		perStore(StoreWriteBufferKey(store), n)
+	}
+	for store, n := range c.StoreFlushMaxLagRecords {
+		perStore(StoreFlushMaxLagRecordsKey(store), n)
+	}
+	for store, d := range c.StoreFlushMaxLag {
+		perStore(StoreFlushMaxLagMsKey(store), d.Milliseconds())
 	}
 	return writeBlock(w, "StoatFlowConfig", keys, vals, c.invalid)
 }

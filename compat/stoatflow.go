@@ -3,6 +3,7 @@ package compat
 import (
 	"regexp"
 	"sort"
+	"time"
 )
 
 // StoatFlow's own keys.
@@ -18,6 +19,8 @@ const (
 	LogFormatConfig               = "stoatflow.log.format"
 	LogLevelConfig                = "stoatflow.log.level"
 	RocksDBWriteBufferBytesConfig = "stoatflow.rocksdb.write-buffer-bytes"
+	FlushMaxLagRecordsConfig      = "stoatflow.rocksdb.flush.max-lag-records"
+	FlushMaxLagMsConfig           = "stoatflow.rocksdb.flush.max-lag-ms"
 	StateDirTwinConfig            = "stoatflow.state.dir"
 	UncommittedMaxBytesTwinConfig = "stoatflow.state.uncommitted-max-bytes"
 	IQIsolationLevelConfig        = "stoatflow.state.interactive-query-isolation-level"
@@ -32,12 +35,29 @@ const DefaultHTTPListen = "127.0.0.1:7070"
 // DefaultRocksDBWriteBufferBytes is the default RocksDB write buffer (16 MiB).
 const DefaultRocksDBWriteBufferBytes = 16 << 20
 
-// storeWriteBufferPattern matches per-store write-buffer overrides.
-var storeWriteBufferPattern = regexp.MustCompile(`^stoatflow\.store\.(.+)\.rocksdb\.write-buffer-bytes$`)
+// DefaultFlushMaxLagRecords and DefaultFlushMaxLagMs are the defaults of
+// the flush policy keys (docs/config.md gives the measurements behind
+// them).
+const (
+	DefaultFlushMaxLagRecords = 100000
+	DefaultFlushMaxLagMs      = 60000
+)
 
 // StoreWriteBufferKey returns the per-store write-buffer key of store.
 func StoreWriteBufferKey(store string) string {
 	return "stoatflow.store." + store + ".rocksdb.write-buffer-bytes"
+}
+
+// StoreFlushMaxLagRecordsKey returns the per-store key of
+// stoatflow.rocksdb.flush.max-lag-records.
+func StoreFlushMaxLagRecordsKey(store string) string {
+	return "stoatflow.store." + store + ".rocksdb.flush.max-lag-records"
+}
+
+// StoreFlushMaxLagMsKey returns the per-store key of
+// stoatflow.rocksdb.flush.max-lag-ms.
+func StoreFlushMaxLagMsKey(store string) string {
+	return "stoatflow.store." + store + ".rocksdb.flush.max-lag-ms"
 }
 
 var stoatflowKeys = []*Key{
@@ -63,6 +83,13 @@ var stoatflowKeys = []*Key{
 		Doc: "Lowest log level written: debug, info, warn or error."},
 	{Name: RocksDBWriteBufferBytesConfig, Type: TypeLong, Default: "16777216", Validator: AtLeast(1), Importance: Medium,
 		Doc: "RocksDB write buffer (memtable) size of each store; smaller buffers flush quiet stores sooner and shorten replay after a crash."},
+	{Name: FlushMaxLagRecordsConfig, Type: TypeLong, Default: "100000", Validator: AtLeast(0), Importance: Medium,
+		Doc: "Flush a RocksDB store's memtables (all column families, atomically with its offsets) when a changelog partition's durable offset " +
+			"trails the committed one by more than half this many offsets, and make the commit wait for the flush past all of it: " +
+			"a crash replays at most this many changelog records (plus one commit's) per store partition. 0: no bound."},
+	{Name: FlushMaxLagMsConfig, Type: TypeLong, Default: "60000", Validator: AtLeast(0), Importance: Medium,
+		Doc: "Flush a RocksDB store when its oldest commit not yet on disk is older than this, also when no records arrive: " +
+			"keeps a quiet store's durable offset inside its changelog's retention. 0: no bound."},
 	{Name: StateDirTwinConfig, Type: TypeString, NullDefault: true, Importance: Low, Twin: StateDirConfig,
 		Doc: "Twin of state.dir; wins over it when both are set."},
 	{Name: UncommittedMaxBytesTwinConfig, Type: TypeLong, NullDefault: true, Validator: nullOr(AtLeast(-1)), Importance: Low, Twin: StatestoreUncommittedMaxBytesConfig,
@@ -79,10 +106,34 @@ var stoatflowKeys = []*Key{
 		Doc: "Twin of application.server; wins over it when both are set."},
 }
 
-// storeWriteBufferKey describes every stoatflow.store.<store>.rocksdb.write-buffer-bytes key.
-var storeWriteBufferKey = &Key{Name: "stoatflow.store.<store>.rocksdb.write-buffer-bytes", Type: TypeLong, NullDefault: true,
-	Validator: nullOr(AtLeast(1)), Importance: Low,
-	Doc: "RocksDB write buffer of one store, overriding stoatflow.rocksdb.write-buffer-bytes."}
+// storeKey is a per-store override, stoatflow.store.<store>.<suffix>,
+// of the application key stoatflow.<suffix>.
+type storeKey struct {
+	key     *Key
+	pattern *regexp.Regexp
+	set     func(c *Config, store string, v Value)
+}
+
+func newStoreKey(suffix string, min int64, doc string, set func(c *Config, store string, v Value)) storeKey {
+	return storeKey{
+		key: &Key{Name: "stoatflow.store.<store>." + suffix, Type: TypeLong, NullDefault: true,
+			Validator: nullOr(AtLeast(min)), Importance: Low, Doc: doc},
+		pattern: regexp.MustCompile(`^stoatflow\.store\.(.+)\.` + regexp.QuoteMeta(suffix) + `$`),
+		set:     set,
+	}
+}
+
+// storeKeys are the per-store overrides.
+var storeKeys = []storeKey{
+	newStoreKey("rocksdb.write-buffer-bytes", 1, "RocksDB write buffer of one store, overriding stoatflow.rocksdb.write-buffer-bytes.",
+		func(c *Config, store string, v Value) { c.StoreWriteBufferBytes[store] = v.Int }),
+	newStoreKey("rocksdb.flush.max-lag-records", 0, "Flush policy record bound of one store, overriding stoatflow.rocksdb.flush.max-lag-records.",
+		func(c *Config, store string, v Value) { c.StoreFlushMaxLagRecords[store] = v.Int }),
+	newStoreKey("rocksdb.flush.max-lag-ms", 0, "Flush policy time bound of one store, overriding stoatflow.rocksdb.flush.max-lag-ms.",
+		func(c *Config, store string, v Value) {
+			c.StoreFlushMaxLag[store] = time.Duration(v.Int) * time.Millisecond
+		}),
+}
 
 var stoatflowIndex = indexKeys(stoatflowKeys)
 
@@ -95,21 +146,23 @@ func nullOr(v Validator) Validator {
 	}}
 }
 
-// StoatFlowKeys returns every stoatflow.* key (the per-store pattern last), sorted by name.
+// StoatFlowKeys returns every stoatflow.* key (the per-store patterns last), sorted by name.
 func StoatFlowKeys() []*Key {
 	out := append([]*Key(nil), stoatflowKeys...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return append(out, storeWriteBufferKey)
+	for _, sk := range storeKeys {
+		out = append(out, sk.key)
+	}
+	return out
 }
 
-// stoatflowKey returns the catalog entry of a stoatflow.* key, including the
-// per-store pattern, and the store name for a per-store key.
-func stoatflowKey(name string) (*Key, string, bool) {
-	if k, ok := stoatflowIndex[name]; ok {
-		return k, "", true
+// perStoreKey returns the per-store override a stoatflow.* key is, and its
+// store name.
+func perStoreKey(name string) (storeKey, string, bool) {
+	for _, sk := range storeKeys {
+		if m := sk.pattern.FindStringSubmatch(name); m != nil {
+			return sk, m[1], true
+		}
 	}
-	if m := storeWriteBufferPattern.FindStringSubmatch(name); m != nil {
-		return storeWriteBufferKey, m[1], true
-	}
-	return nil, "", false
+	return storeKey{}, "", false
 }

@@ -153,6 +153,9 @@ type crashRun struct {
 	logs     map[state.TopicPartition]*changelogCache
 	folds    map[string]*foldState
 	started  time.Time
+	// restoreCheck, when set, also sees every run's child output lines,
+	// after the I4 check.
+	restoreCheck func(lines []string)
 }
 
 type queryLine struct {
@@ -451,6 +454,9 @@ func (r *crashRun) checkRestores(c *child) {
 		case had:
 			r.stats.tailRestores++
 		}
+	}
+	if r.restoreCheck != nil {
+		r.restoreCheck(lines)
 	}
 }
 

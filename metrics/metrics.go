@@ -41,6 +41,7 @@ type Registry struct {
 	barrierFailed    *vm.Counter
 	commitLatency    *vm.PrometheusHistogram
 	clientState      *vm.Gauge
+	dur              durGauges
 
 	mu struct {
 		sync.Mutex
@@ -192,7 +193,8 @@ func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
 }
 
 // OnRestoreStart implements streams.Hooks.
-func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, _ bool) {
+func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, full bool) {
+	r.restoreStarted(store, tp, start, end, full)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	task := r.taskOf(store, tp.Partition)
@@ -227,7 +229,8 @@ func (r *Registry) OnRestoreBatch(store string, tp state.TopicPartition, n int) 
 }
 
 // OnRestoreEnd implements streams.Hooks.
-func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, _ int64) {
+func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, total int64) {
+	r.restoreEnded(store, tp, total)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.mu.restoring, tp)

@@ -31,6 +31,13 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(policyCrashEnv) != "" {
+		if err := policyCrashChild(os.Getenv(crashDirEnv)); err != nil {
+			fmt.Fprintln(os.Stderr, "policy crash child:", err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
 	if kind := os.Getenv(crashChildEnv); kind != "" {
 		if err := crashChild(kind, os.Getenv(crashDirEnv)); err != nil {
 			fmt.Fprintln(os.Stderr, "crash child:", err)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/linxGnu/grocksdb"
 )
@@ -32,6 +33,11 @@ type RocksDBOptions struct {
 	// rocksdb.config.setter. atomic_flush is forced on afterwards, since the
 	// commit protocol depends on it.
 	ConfigSetter func(storeName string, opts *grocksdb.Options)
+	// Flush bounds how far the durable offsets may trail the committed
+	// ones (see FlushPolicy); the zero policy leaves flushing to RocksDB.
+	// compat fills it from stoatflow.rocksdb.flush.max-lag-records and
+	// stoatflow.rocksdb.flush.max-lag-ms and their per-store overrides.
+	Flush FlushPolicy
 }
 
 // BlockCacheBytes is the capacity of the LRU block cache that every RocksDB
@@ -64,19 +70,23 @@ type rocksBase struct {
 	segName    func(seg int64) string
 	parseSeg   func(cf string) (int64, bool)
 
-	db       *grocksdb.DB
-	opts     *grocksdb.Options
-	offOpts  *grocksdb.Options
-	bbto     *grocksdb.BlockBasedTableOptions
-	wo       *grocksdb.WriteOptions
-	ro       *grocksdb.ReadOptions
-	offsets  *grocksdb.ColumnFamilyHandle
-	handles  []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
-	writerMu sync.Mutex                     // serializes apply
+	db      *grocksdb.DB
+	opts    *grocksdb.Options
+	offOpts *grocksdb.Options
+	bbto    *grocksdb.BlockBasedTableOptions
+	wo      *grocksdb.WriteOptions
+	ro      *grocksdb.ReadOptions
+	offsets *grocksdb.ColumnFamilyHandle
+	// defaultCF is RocksDB's "default" family, which every database has.
+	defaultCF *grocksdb.ColumnFamilyHandle
+	handles   []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
+	writerMu  sync.Mutex                     // serializes apply
 
 	// Guarded by writerMu: see pendingDrop.
 	dropEpoch uint64
 	pending   []pendingDrop
+	// dur tracks what is on disk and applies the flush policy.
+	dur durability
 
 	mu struct {
 		sync.RWMutex
@@ -180,6 +190,7 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 		byName[n] = handles[i]
 	}
 	b.offsets = byName[offsetsCF]
+	b.defaultCF = byName["default"]
 	for seg, n := range fixed {
 		b.mu.segs[seg] = byName[n]
 	}
@@ -209,6 +220,11 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 		}
 	}
 	b.dropEpoch = b.durableDropEpoch()
+	if err := b.initDurability(ro.Flush); err != nil {
+		b.opts, b.offOpts = nil, nil
+		b.closeLocked()
+		return nil, corrupt(err)
+	}
 	return b, nil
 }
 
@@ -330,6 +346,9 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 	}
 	wb := grocksdb.NewWriteBatch()
 	defer wb.Destroy()
+	// offEntries counts the entries the batch writes into the offsets
+	// family, which tell when it is durable (see durability).
+	var offEntries int64
 	for _, w := range cb.writes {
 		cf := b.mu.segs[w.seg]
 		if cf == nil {
@@ -347,6 +366,7 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 			k := it.Key().Data()
 			if !strings.HasPrefix(string(k), "stoatflow.") && !strings.HasPrefix(string(k), dropMarkerPrefix) {
 				wb.DeleteCF(b.offsets, append([]byte(nil), k...))
+				offEntries++
 			}
 		}
 		err := it.Err()
@@ -356,6 +376,7 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 		}
 	}
 	for tp, off := range cb.offsets {
+		offEntries++
 		if off == nil {
 			wb.DeleteCF(b.offsets, []byte(tp.String()))
 			continue
@@ -364,9 +385,11 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 	}
 	if cb.position != nil {
 		wb.PutCF(b.offsets, []byte(positionKey), cb.position)
+		offEntries++
 	}
 	for k, v := range cb.meta {
 		wb.PutCF(b.offsets, []byte(k), v)
+		offEntries++
 	}
 	var dropping []*grocksdb.ColumnFamilyHandle
 	for _, seg := range cb.drop {
@@ -380,14 +403,19 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 		// see durableDropEpoch.
 		if epoch > 0 {
 			wb.DeleteCF(b.offsets, dropMarker(epoch))
+			offEntries++
 		}
 		epoch++
 		wb.PutCF(b.offsets, dropMarker(epoch), nil)
+		offEntries++
 	}
 	if err := b.db.Write(b.wo, wb); err != nil {
 		return b.classify("commit", err)
 	}
 	b.dropEpoch = epoch
+	if err := b.recordLocked(cb, offEntries, time.Now()); err != nil {
+		return err
+	}
 	if len(dropping) == 0 && len(b.pending) == 0 {
 		return nil
 	}

@@ -83,8 +83,11 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		start, full = off+1, false
 		t.committer.SetChangelogOffset(tp, off)
 	case ok:
+		// The retention guard's report: the flush policy keeps a durable
+		// offset within half the changelog's retention, so this means the
+		// store was closed or its task elsewhere for longer than that.
 		t.log.Warn("store offset is older than its changelog's log start; restoring the store in full",
-			"store", ts.spec.Name, "task", a.id.String(), "offset", off, "log_start", lo)
+			"store", ts.spec.Name, "task", a.id.String(), "offset", off, "log_start", lo, "records_to_replay", hi-lo)
 		if err := t.reopenEmpty(ts); err != nil {
 			return false, err
 		}

@@ -3,9 +3,13 @@ package streams
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
-	"os"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
@@ -68,11 +72,11 @@ func storePath(taskDir string, spec *kstreams.StoreSpec) string {
 }
 
 func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.StoreSpec) (*taskStore, error) {
-	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name)}
 	ts := &taskStore{spec: spec, task: id, dir: dir}
 	if spec.Logging {
 		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
 	}
+	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name), Flush: t.flushPolicy(spec, ts.changelog)}
 	persistent := spec.Type.Resolve(dslStoreType(t.s.cfg.DSLStore)) == kstreams.RocksDB
 	switch spec.Kind {
 	case kstreams.KeyValueStoreKind:
@@ -116,6 +120,47 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		ts.store, ts.bytes = ss, kstreams.SessionBytes(ss)
 	}
 	return ts, nil
+}
+
+// flushPolicy is a store's configured flush policy, its time bound
+// tightened to half its changelog's retention: the broker deletes a
+// segment of a delete-policy changelog once its records are retention.ms
+// old, and a durable offset older than the log start means a restore in
+// full.
+func (t *streamThread) flushPolicy(spec *kstreams.StoreSpec, changelog *state.TopicPartition) state.FlushPolicy {
+	maxRecords, maxLag := t.s.cfg.FlushPolicy(spec.Name)
+	p := state.FlushPolicy{MaxLagRecords: maxRecords, MaxLag: maxLag}
+	if changelog == nil {
+		return p
+	}
+	if r := changelogRetention(t.s.topo, t.s.cfg, changelog.Topic); r > 0 && (p.MaxLag == 0 || r/2 < p.MaxLag) {
+		p.MaxLag = r / 2
+	}
+	return p
+}
+
+// changelogRetention returns the retention.ms a changelog topic is created
+// with when its cleanup policy deletes, else 0.
+func changelogRetention(topo *kstreams.Topology, cfg *compat.Config, topic string) time.Duration {
+	itc := kstreams.InternalTopicsConfig{
+		ApplicationID: cfg.ApplicationID,
+		WindowStoreChangelogAdditionalRetentionMs: cfg.WindowstoreChangelogAdditionalRetention.Milliseconds(),
+		TopicConfigs: cfg.TopicConfigs,
+	}
+	for _, it := range topo.InternalTopics(itc) {
+		if it.Name != topic {
+			continue
+		}
+		if !strings.Contains(it.Configs["cleanup.policy"], "delete") {
+			return 0
+		}
+		ms, err := strconv.ParseInt(it.Configs["retention.ms"], 10, 64)
+		if err != nil || ms <= 0 {
+			return 0
+		}
+		return time.Duration(ms) * time.Millisecond
+	}
+	return 0
 }
 
 func closeStores(stores []*taskStore) {

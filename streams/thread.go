@@ -85,6 +85,8 @@ type streamThread struct {
 	topics      []string
 	repartition map[string]bool // decorated repartition topics this thread reads
 	lastPurge   time.Time
+	// lastIdleFlush is when maybeFlushIdle last ran.
+	lastIdleFlush time.Time
 
 	consumer  *kgo.Client // nil until run joins the group
 	restorer  *kgo.Client
@@ -306,6 +308,9 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 			return err
 		}
 		if err := t.maybeCommit(false); err != nil {
+			return err
+		}
+		if err := t.maybeFlushIdle(time.Now()); err != nil {
 			return err
 		}
 	}
@@ -1077,6 +1082,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 			if a.running() {
 				for _, ts := range a.stores {
 					t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, ts.store.ApproximateNumUncommittedBytes())
+					t.reportDurable(a.id, ts, now)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,8 +22,11 @@ import (
 
 // Engines and ceilings, as the table names them.
 const (
-	engStoat      = "StoatFlow"
-	engBaseline   = "StoatFlow baseline"
+	engStoat    = "StoatFlow"
+	engBaseline = "StoatFlow baseline"
+	// engNoPolicy is StoatFlow with the flush policy off, so that one run
+	// measures what the default policy costs.
+	engNoPolicy   = "StoatFlow, no flush policy"
 	engKS         = "Kafka Streams 4.4"
 	engTxnLoop    = "raw txn loop"
 	engPlainLoop  = "raw plain loop"
@@ -125,6 +129,8 @@ func slug(engine string) string {
 		return "sf"
 	case engBaseline:
 		return "sfbase"
+	case engNoPolicy:
+		return "sfnopolicy"
 	case engKS:
 		return "ks"
 	case engTxnLoop:
@@ -175,8 +181,14 @@ func (b *bench) streamsSet(appID, stateDir string, extra map[string]string) map[
 func (b *bench) startEngine(engine string, a app, appID, profile string) (*proc, error) {
 	var cmd *exec.Cmd
 	switch engine {
-	case engStoat, engBaseline:
-		spec := childSpec{Mode: "stoatflow", Topology: a.topology, Args: a.args, Files: []string{a.props}, Set: a.set}
+	case engStoat, engBaseline, engNoPolicy:
+		set := a.set
+		if engine == engNoPolicy {
+			set = maps.Clone(a.set)
+			set["stoatflow.rocksdb.flush.max-lag-records"] = "0"
+			set["stoatflow.rocksdb.flush.max-lag-ms"] = "0"
+		}
+		spec := childSpec{Mode: "stoatflow", Topology: a.topology, Args: a.args, Files: []string{a.props}, Set: set}
 		raw, _ := json.Marshal(spec)
 		bin := b.self
 		if engine == engBaseline {
@@ -304,7 +316,7 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 	switch name {
 	case "wordcount-eos":
 		return b.runThroughput(ctx, throughput{name: name, topology: "wordcount", props: props("wordcount"), set: eos,
-			engines: []string{engStoat, engKS, engTxnLoop}, gen: b.line})
+			engines: []string{engStoat, engNoPolicy, engKS, engTxnLoop}, gen: b.line})
 	case "wordcount-alos":
 		return b.runThroughput(ctx, throughput{name: name, topology: "wordcount", props: props("wordcount"),
 			set:     map[string]string{"processing.guarantee": "at_least_once", "commit.interval.ms": strconv.Itoa(b.cfg.alosCommitMs)},

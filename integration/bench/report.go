@@ -211,6 +211,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 				find(aggs, wl, engStoat), find(aggs, wl, engKS), p99, 0.2, true)
 		}
 	}
+	target("word count EOS CPU per record with the default flush policy ≤ 1.05× without it", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engNoPolicy), cpu, 1.05, true)
 	target("word count EOS throughput ≥ 70% of the transactional consume→produce ceiling", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engTxnLoop), rps, 0.70, false)
 	target("stateless throughput ≥ 80% of the plain consume→produce ceiling", find(aggs, "stateless", engStoat), find(aggs, "stateless", engPlainLoop), rps, 0.80, false)
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)

@@ -1,0 +1,123 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+)
+
+// TestCrashQuietStoreReplaysOnlyTheTail (several minutes) is the retention
+// guard on the real broker: a windowed count gets a record every 2 s, its changelog keeps two
+// minutes (15 s of windows and grace plus 105 s) in 10-second segments, and
+// its write buffer never fills. Once the broker has deleted the changelog's
+// first segments the instance is killed and restarted at once. Without the
+// flush policy the store never flushed: it has no offset, and restores in
+// full from the moved log start, as Kafka Streams 4.4 does with the same
+// RocksDB settings. With the policy (its time bound, tightened to half the
+// retention: one minute) the store's durable offset is at most a minute
+// old, inside the retention, and the restart replays only that tail.
+func TestCrashQuietStoreReplaysOnlyTheTail(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the broker's retention (about 4 minutes); runs in the full crash pass")
+	}
+	bootstrap := testkafka.Bootstrap(t)
+	in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
+	testkafka.CreateTopics(t, bootstrap, 1, in, out)
+	appID := in + "-app"
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := childSpec{Topology: windowedcount.Name, Args: map[string]string{"input": in, "output": out},
+		Files: []string{filepath.Join(root, "examples", "windowedcount", "streams.properties")},
+		Set: map[string]string{
+			"application.id":       appID,
+			"bootstrap.servers":    bootstrap,
+			"state.dir":            t.TempDir(),
+			"processing.guarantee": "exactly_once_v2",
+			"commit.interval.ms":   "100",
+			"windowstore.changelog.additional.retention.ms": "105000",
+			"topic.segment.ms":                     "10000",
+			"stoatflow.rocksdb.write-buffer-bytes": "16777216",
+		}}
+	changelog := appID + "-KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog"
+
+	c := startChild(t, spec)
+	c.wait(t, "RUNNING", 2*time.Minute)
+	admin := testkafka.Admin(t, bootstrap)
+	// Quiet input: one record every 2 s, until the broker has deleted the
+	// changelog's first segment.
+	start := time.Now()
+	sent := 0
+	for {
+		// The broker deletes a compact,delete changelog's expired segments
+		// from its log cleaner, between cleanings: 3 to 6 minutes after the
+		// first record here, more on a loaded broker.
+		if time.Since(start) > 12*time.Minute {
+			t.Fatalf("the changelog's log start did not move within 12 minutes (the broker's log cleaner deletes expired segments of compact,delete topics)")
+		}
+		testkafka.Produce(t, bootstrap, testkafka.Record{Topic: in, Partition: 0, Key: []byte(fmt.Sprintf("key-%d", sent%5)), Value: []byte("v"), Timestamp: time.Now()})
+		sent++
+		if sent%15 == 0 {
+			if lo := logStart(t, admin, changelog); lo > 0 {
+				t.Logf("changelog log start at %d after %v and %d records", lo, time.Since(start).Round(time.Second), sent)
+				break
+			}
+		}
+		time.Sleep(2 * time.Second)
+	}
+	// Go on quietly for a random part of the time bound, so that the kill
+	// finds the last flush anywhere up to a minute old, then kill.
+	for n := rand.IntN(20); n >= 0; n-- {
+		testkafka.Produce(t, bootstrap, testkafka.Record{Topic: in, Partition: 0, Key: []byte(fmt.Sprintf("key-%d", sent%5)), Value: []byte("v"), Timestamp: time.Now()})
+		sent++
+		time.Sleep(2 * time.Second)
+	}
+	c.kill()
+	lo := logStart(t, admin, changelog)
+
+	c = startChild(t, spec)
+	c.wait(t, "RUNNING", 2*time.Minute)
+	rs := c.restores()[changelog+"-0"]
+	// Not a clean stop: a SIGTERM this soon after RUNNING can precede the
+	// child's signal handler.
+	c.kill()
+	if rs == nil || !rs.done {
+		t.Fatalf("no restore of %s-0 reported: %v", changelog, c.restores())
+	}
+	t.Logf("restart after the kill: restore from %d to %d (log start %d), %d records, full=%v", rs.start, rs.end, lo, rs.records, rs.full)
+	if rs.full || rs.start < lo {
+		t.Fatalf("restored in full from %d (log start %d): the store's durable offset fell out of the changelog's retention", rs.start, lo)
+	}
+	// A minute of records at one per 2 s (plus the commit the kill may have
+	// cut short): well under the retained changelog.
+	if rs.records > 40 {
+		t.Errorf("replayed %d records; the time bound of a minute allows about 30", rs.records)
+	}
+	if rs.records >= rs.end-lo {
+		t.Errorf("replayed %d records of a retained changelog of %d offsets: not only the tail", rs.records, rs.end-lo)
+	}
+}
+
+func logStart(t *testing.T, admin *kadm.Client, topic string) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	starts, err := admin.ListStartOffsets(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := starts.Lookup(topic, 0)
+	if !ok || o.Err != nil {
+		t.Fatalf("log start of %s-0: %v", topic, o.Err)
+	}
+	return o.Offset
+}
