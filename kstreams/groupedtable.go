@@ -211,26 +211,15 @@ func AggregateTable[K, V, VA any](g *KGroupedTable[K, V], init func() VA, adder,
 // old value from the key's aggregate, then add its new value, and forward
 // the new aggregate (with the previous one when old values are sent).
 type tableAggregate struct {
-	ctx       ProcessorContext
-	store     *TimestampedKeyValueStore
-	storeName string
-	init      func() any // nil for reduce: the first value is the aggregate
-	add, sub  func(k, v, agg any) any
-	old       *oldValues
-	sendOld   bool
+	storeOp
+	init     func() any // nil for reduce: the first value is the aggregate
+	add, sub func(k, v, agg any) any
 }
 
 func tableAggregateSupplier(store string, old *oldValues, init func() any, add, sub func(k, v, agg any) any) func() Processor {
-	return func() Processor { return &tableAggregate{storeName: store, old: old, init: init, add: add, sub: sub} }
-}
-
-func (p *tableAggregate) Init(ctx ProcessorContext) (err error) {
-	p.ctx, p.sendOld = ctx, p.old.sending()
-	if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
-		return err
+	return func() Processor {
+		return &tableAggregate{storeOp: storeOp{storeName: store, old: old}, init: init, add: add, sub: sub}
 	}
-	p.store.onFlush(forwardChange(ctx, p.sendOld))
-	return nil
 }
 
 func (p *tableAggregate) Process(r Record) error {

@@ -162,30 +162,17 @@ func (s *KStream[K, V]) ToTable(opts ...AggOption[K, V]) *KTable[K, V] {
 // result's value; old values come from the result's store when it has one,
 // else from the parent's old value.
 type tableOp struct {
-	ctx       ProcessorContext
-	storeName string
-	store     *TimestampedKeyValueStore
-	old       *oldValues
-	sendOld   bool
-	compute   func(k, v any) any
+	storeOp
+	compute func(k, v any) any
 	// filter skips an update in which neither value passes, once old values
 	// are known (KTableFilter does; KTableMapValues has no such case).
 	filter bool
 }
 
 func tableOpSupplier(store string, old *oldValues, compute func(k, v any) any, filter bool) func() Processor {
-	return func() Processor { return &tableOp{storeName: store, old: old, compute: compute, filter: filter} }
-}
-
-func (p *tableOp) Init(ctx ProcessorContext) (err error) {
-	p.ctx, p.sendOld = ctx, p.old.sending()
-	if p.storeName != "" {
-		if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
-			return err
-		}
-		p.store.onFlush(forwardChange(ctx, p.sendOld))
+	return func() Processor {
+		return &tableOp{storeOp: storeOp{storeName: store, old: old}, compute: compute, filter: filter}
 	}
-	return nil
 }
 
 func (p *tableOp) Process(r Record) error {

@@ -53,7 +53,7 @@ func TransformTableValues[K, V, VR any](t *KTable[K, V], supplier func() ValueTr
 			r, err := tr.Transform(as[K](k), x)
 			return nullable(r), err
 		}
-		return &tableTransform{tableOp: tableOp{storeName: store, old: old}, apply: apply, init: tr.Init, close: tr.Close}
+		return &tableTransform{tableOp: tableOp{storeOp: storeOp{storeName: store, old: old}}, apply: apply, init: tr.Init, close: tr.Close}
 	}})
 	t.addTableStore(name, store, Materialized[K, V]{StoreType: o.mat.StoreType, LoggingDisabled: o.mat.LoggingDisabled,
 		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled}, key, val)

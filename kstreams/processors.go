@@ -26,30 +26,44 @@ func storeAs[T any](ctx ProcessorContext, name string) (T, error) {
 	return t, nil
 }
 
-// kvAggregate is KStreamAggregate / KStreamReduce: fold each record into the
-// key's aggregate in a timestamped store and forward the new aggregate with
-// timestamp max(record, previous aggregate).
-type kvAggregate struct {
+// storeOp is what a table operator holds of its key-value store: the
+// store, if it has one (storeName "" for none), and whether it sends old
+// values downstream.
+type storeOp struct {
 	ctx       ProcessorContext
-	store     *TimestampedKeyValueStore
 	storeName string
-	init      func() any // nil for reduce: the first value is the aggregate
-	agg       func(k, v, agg any) any
+	store     *TimestampedKeyValueStore
 	old       *oldValues
 	sendOld   bool
 }
 
-func kvAggregateSupplier(store string, old *oldValues, init func() any, agg func(k, v, agg any) any) func() Processor {
-	return func() Processor { return &kvAggregate{storeName: store, old: old, init: init, agg: agg} }
-}
-
-func (p *kvAggregate) Init(ctx ProcessorContext) (err error) {
+// Init looks the store up, if there is one, and forwards the entries its
+// cache flushes as table updates.
+func (p *storeOp) Init(ctx ProcessorContext) (err error) {
 	p.ctx, p.sendOld = ctx, p.old.sending()
+	if p.storeName == "" {
+		return nil
+	}
 	if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
 		return err
 	}
 	p.store.onFlush(forwardChange(ctx, p.sendOld))
 	return nil
+}
+
+// kvAggregate is KStreamAggregate / KStreamReduce: fold each record into the
+// key's aggregate in a timestamped store and forward the new aggregate with
+// timestamp max(record, previous aggregate).
+type kvAggregate struct {
+	storeOp
+	init func() any // nil for reduce: the first value is the aggregate
+	agg  func(k, v, agg any) any
+}
+
+func kvAggregateSupplier(store string, old *oldValues, init func() any, agg func(k, v, agg any) any) func() Processor {
+	return func() Processor {
+		return &kvAggregate{storeOp: storeOp{storeName: store, old: old}, init: init, agg: agg}
+	}
 }
 
 // forwardChange forwards a flushed cache entry of a key-value store as a
@@ -108,26 +122,11 @@ func (p *kvAggregate) Close() error { return nil }
 // tableSource is KTableSource: records become table updates, kept in the
 // store when the table is materialized.
 type tableSource struct {
-	ctx       ProcessorContext
-	storeName string
-	store     *TimestampedKeyValueStore
-	old       *oldValues
-	sendOld   bool
+	storeOp
 }
 
 func tableSourceSupplier(store string, old *oldValues) func() Processor {
-	return func() Processor { return &tableSource{storeName: store, old: old} }
-}
-
-func (p *tableSource) Init(ctx ProcessorContext) (err error) {
-	p.ctx, p.sendOld = ctx, p.old.sending()
-	if p.storeName != "" {
-		if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
-			return err
-		}
-		p.store.onFlush(forwardChange(ctx, p.sendOld))
-	}
-	return nil
+	return func() Processor { return &tableSource{storeOp: storeOp{storeName: store, old: old}} }
 }
 
 func (p *tableSource) Process(r Record) error {

@@ -128,7 +128,7 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 	b.addNode(&nodeSpec{name: otherName, kind: ProcessorNode, preds: []string{other.name},
 		supplier: tableJoinSupplier(otherKind, thisGetter, reversed, old)})
 	b.addNode(&nodeSpec{name: mergeName, kind: ProcessorNode, preds: []string{thisName, otherName},
-		supplier: func() Processor { return &tableJoinMerger{storeName: store, old: old} }})
+		supplier: func() Processor { return &tableJoinMerger{storeOp: storeOp{storeName: store, old: old}} }})
 	b.connectGetter(thisName, otherGetter)
 	b.connectGetter(otherName, thisGetter)
 
@@ -283,22 +283,7 @@ func (p *tableJoinProcessor) Close() error { return nil }
 // tableJoinMerger is KTableKTableJoinMerger: both sides' results become
 // one table, kept in the result's store when it is materialized.
 type tableJoinMerger struct {
-	ctx       ProcessorContext
-	storeName string
-	store     *TimestampedKeyValueStore
-	old       *oldValues
-	sendOld   bool
-}
-
-func (p *tableJoinMerger) Init(ctx ProcessorContext) (err error) {
-	p.ctx, p.sendOld = ctx, p.old.sending()
-	if p.storeName != "" {
-		if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
-			return err
-		}
-		p.store.onFlush(forwardChange(ctx, p.sendOld))
-	}
-	return nil
+	storeOp
 }
 
 func (p *tableJoinMerger) Process(r Record) error {
