@@ -4,7 +4,9 @@ go 1.26.0
 
 require (
 	github.com/VictoriaMetrics/metrics v1.45.0
+	github.com/confluentinc/confluent-kafka-go/v2 v2.6.1
 	github.com/google/btree v1.1.3
+	github.com/hamba/avro/v2 v2.24.0
 	github.com/jcmturner/gokrb5/v8 v8.4.3
 	github.com/klauspost/compress v1.20.3
 	github.com/linxGnu/grocksdb v1.7.14
@@ -26,6 +28,10 @@ require (
 	github.com/jcmturner/dnsutils/v2 v2.0.0 // indirect
 	github.com/jcmturner/gofork v1.7.6 // indirect
 	github.com/jcmturner/rpc/v2 v2.0.3 // indirect
+	github.com/json-iterator/go v1.1.12 // indirect
+	github.com/mitchellh/mapstructure v1.5.0 // indirect
+	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
+	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/prometheus/client_model v0.6.1 // indirect
 	github.com/valyala/fastrand v1.1.0 // indirect
