@@ -1,8 +1,10 @@
 package registry
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -36,6 +38,9 @@ type ClientConfig struct {
 	SSLDisableEndpointVerification bool
 	// RequestTimeout bounds each registry request (default 10s).
 	RequestTimeout time.Duration
+	// TLS, when set, is the TLS configuration of https connections; it
+	// takes the place of the SSL*Location fields.
+	TLS *tls.Config
 }
 
 // String prints the configuration without its secrets.
@@ -106,6 +111,12 @@ func NewClient(c ClientConfig) (schemaregistry.Client, error) {
 	if c.RequestTimeout > 0 {
 		conf.RequestTimeoutMs = int(c.RequestTimeout / time.Millisecond)
 		conf.ConnectionTimeoutMs = conf.RequestTimeoutMs
+	}
+	if c.TLS != nil {
+		timeout := time.Duration(conf.RequestTimeoutMs) * time.Millisecond
+		conf.HTTPClient = &http.Client{Timeout: timeout, Transport: &http.Transport{
+			TLSClientConfig: c.TLS, Proxy: http.ProxyFromEnvironment, MaxIdleConnsPerHost: 4,
+		}}
 	}
 	cl, err := schemaregistry.NewClient(conf)
 	if err != nil {
