@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -274,8 +276,11 @@ func avroPoisonInput(t *testing.T) (bootstrap, regURL, in, out string) {
 // them; the others are counted.
 func TestAvroPoisonRecordsSkippedUnderLogAndContinue(t *testing.T) {
 	bootstrap, regURL, in, out := avroPoisonInput(t)
+	// SpecificAvroSerde, as a JVM application with generated classes names
+	// it: in Go its values are GenericRecords too.
 	cfg, err := LoadConfig(nil, genericCountConfig(t, bootstrap, regURL, in, map[string]string{
 		"deserialization.exception.handler": "org.apache.kafka.streams.errors.LogAndContinueExceptionHandler",
+		"default.value.serde":               "io.confluent.kafka.streams.serdes.avro.SpecificAvroSerde",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -349,4 +354,91 @@ func stopsWith(t *testing.T, cfg *compat.Config, args map[string]string, want ..
 			t.Errorf("error %q should contain %q", msg, w)
 		}
 	}
+}
+
+// avroDiff is the twin of the reference app AvroWindowed: Avro clicks summed
+// per key in tumbling ten-second windows into an Avro ClickTotal, in the
+// store and on the output topic. Kafka Streams runs it with Apicurio
+// Registry's Avro serde in its Confluent mode (4-byte content id, no
+// headers); StoatFlow with registry.Avro through the Confluent-compatible
+// API of the same registry.
+const avroDiff = "avrowindowed"
+
+// avroDiffTotalSchema is AvroWindowed.TOTAL_SCHEMA, character for character:
+// the registry gives the same content the same id.
+const avroDiffTotalSchema = `{"type":"record","name":"ClickTotal","namespace":"io.stoatflow.reference","fields":[{"name":"clicks","type":"long"},{"name":"sum","type":"long"}]}`
+
+func init() {
+	kstreams.RegisterTopology(avroDiff, func(args map[string]string) (*kstreams.Topology, error) {
+		url := args["registry"]
+		if url == "" {
+			url = os.Getenv(testregistry.EnvURL)
+		}
+		cl, err := registry.NewClient(registry.ClientConfig{URL: url})
+		if err != nil {
+			return nil, err
+		}
+		clicks, err := registry.NewAvro[avroClick](cl, avroClickSchema, registry.DefaultSerdeConfig(false))
+		if err != nil {
+			return nil, err
+		}
+		totals, err := registry.NewAvro[avroTotal](cl, avroDiffTotalSchema, registry.DefaultSerdeConfig(false))
+		if err != nil {
+			return nil, err
+		}
+		b := kstreams.NewStreamsBuilder()
+		events := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, avroClick](serde.String{}, clicks))
+		kstreams.WindowedAggregate(kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second)),
+			func() avroTotal { return avroTotal{} },
+			func(_ string, c avroClick, t avroTotal) avroTotal {
+				return avroTotal{Clicks: t.Clicks + 1, Sum: t.Sum + c.N}
+			},
+			kstreams.Materialized[string, avroTotal]{KeySerde: serde.String{}, ValueSerde: totals}).
+			ToStream().To(args["output"], kstreams.ProducedWith[kstreams.Windowed[string], avroTotal](
+			serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10_000}, totals))
+		return b.Build()
+	})
+}
+
+// TestAvroWindowedAggregateMatchesKafkaStreams: the output and changelog
+// bytes, magic byte and schema id included, are the same on both engines.
+func TestAvroWindowedAggregateMatchesKafkaStreams(t *testing.T) {
+	testregistry.URL(t)
+	props := filepath.Join(t.TempDir(), "avro.properties")
+	if err := os.WriteFile(props, []byte("application.id=avro-windowed\nbootstrap.servers=127.0.0.1:9092\n"+
+		"default.key.serde=org.apache.kafka.common.serialization.Serdes$StringSerde\nreplication.factor=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := registry.NewAvro[avroClick](testregistry.Client(t), avroClickSchema, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The input's subject is a topic of its own: readers find the schema
+	// by the id in the bytes.
+	subjectTopic := testregistry.Name(t, "avro-diff-input")
+	inputs := []struct {
+		key string
+		n   int64
+		ms  int64
+	}{{"a", 1, 0}, {"b", 5, 1000}, {"a", 2, 9000}, {"a", 4, 12000}, {"b", 3, 14000}, {"a", 7, 30000}}
+	var recs []testkafka.Record
+	for _, r := range inputs {
+		v, err := p.Serialize(subjectTopic, avroClick{User: r.key, N: r.n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, testkafka.Record{Partition: 0, Key: []byte(r.key), Value: v, Timestamp: time.UnixMilli(epochBase + r.ms)})
+	}
+	out := runDifferential(t, diffCase{
+		app: avroDiff, props: props,
+		input: recs, outputs: len(inputs),
+		changelogs: map[string]int{"KSTREAM-AGGREGATE-STATE-STORE-0000000001-changelog": len(inputs)},
+	})
+	for _, r := range out {
+		if len(r.Value) < 5 || r.Value[0] != 0 {
+			t.Fatalf("output value % x is not in the Confluent wire format", r.Value)
+		}
+	}
+	t.Logf("compared bytes: %d output records (key, value with magic byte and schema id %d, timestamp) and %d changelog records",
+		len(out), wireID(t, out[0].Value), len(inputs))
 }

@@ -46,6 +46,7 @@ public final class Main {
         APPS.put("slidingcount", SlidingCount::topology);
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);
+        APPS.put("avrowindowed", AvroWindowed::topology);
     }
 
     private Main() {
