@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/rest"
 
@@ -102,4 +103,15 @@ func classify(err error) error {
 		}
 	}
 	return fmt.Errorf("%w: %w", ErrRegistryUnavailable, err)
+}
+
+func isRESTError(err error) bool {
+	var re *rest.Error
+	return errors.As(err, &re)
+}
+
+// isTransportError reports an HTTP request that got no answer.
+func isTransportError(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue)
 }
