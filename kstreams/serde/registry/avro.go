@@ -128,14 +128,22 @@ func (c *avroCodec) writer(topic string, s avro.Schema) (int, avro.Schema, error
 	}
 	switch {
 	case s != nil && c.cfg.AutoRegisterSchemas:
-		id, err := c.client.Register(subject, schemaregistry.SchemaInfo{Schema: c.text(s)}, c.cfg.NormalizeSchemas)
+		var id int
+		err := retryUnavailable(func() (err error) {
+			id, err = c.client.Register(subject, schemaregistry.SchemaInfo{Schema: c.text(s)}, c.cfg.NormalizeSchemas)
+			return err
+		})
 		if err != nil {
 			return NoSchemaID, nil, &WireError{Topic: topic, SchemaID: NoSchemaID, Subject: subject,
 				Msg: "registering the schema failed", Err: classify(err)}
 		}
 		return id, s, nil
 	case c.cfg.UseLatestVersion || s == nil:
-		md, err := c.client.GetLatestSchemaMetadata(subject)
+		var md schemaregistry.SchemaMetadata
+		err := retryUnavailable(func() (err error) {
+			md, err = c.client.GetLatestSchemaMetadata(subject)
+			return err
+		})
 		if err != nil {
 			return NoSchemaID, nil, &WireError{Topic: topic, SchemaID: NoSchemaID, Subject: subject,
 				Msg: "looking up the latest schema failed (register one, or set auto.register.schemas=true)", Err: classify(err)}
@@ -146,7 +154,11 @@ func (c *avroCodec) writer(topic string, s avro.Schema) (int, avro.Schema, error
 		}
 		return md.ID, latest, nil
 	default:
-		id, err := c.client.GetID(subject, schemaregistry.SchemaInfo{Schema: c.text(s)}, c.cfg.NormalizeSchemas)
+		var id int
+		err := retryUnavailable(func() (err error) {
+			id, err = c.client.GetID(subject, schemaregistry.SchemaInfo{Schema: c.text(s)}, c.cfg.NormalizeSchemas)
+			return err
+		})
 		if err != nil {
 			return NoSchemaID, nil, &WireError{Topic: topic, SchemaID: NoSchemaID, Subject: subject,
 				Msg: "the schema is not registered under the subject and auto.register.schemas=false", Err: classify(err)}
@@ -177,7 +189,11 @@ func (c *avroCodec) schemaByID(topic string, id int) (avro.Schema, error) {
 		return s, nil
 	}
 	// An empty subject asks for the id alone, as Confluent's deserializers do.
-	info, err := c.client.GetBySubjectAndID("", id)
+	var info schemaregistry.SchemaInfo
+	err := retryUnavailable(func() (err error) {
+		info, err = c.client.GetBySubjectAndID("", id)
+		return err
+	})
 	if err != nil {
 		err = classify(err)
 		msg := "the registry could not be asked for the schema; the record is intact: retry when the registry is back"
@@ -218,7 +234,11 @@ func (c *avroCodec) readSchema(topic string, id int, reader avro.Schema) (avro.S
 		if err != nil {
 			return nil, &WireError{Topic: topic, SchemaID: id, Msg: "cannot name the subject", Err: err}
 		}
-		md, err := c.client.GetLatestSchemaMetadata(subject)
+		var md schemaregistry.SchemaMetadata
+		err = retryUnavailable(func() (err error) {
+			md, err = c.client.GetLatestSchemaMetadata(subject)
+			return err
+		})
 		if err != nil {
 			return nil, &WireError{Topic: topic, SchemaID: id, Subject: subject, Msg: "looking up the latest schema (use.latest.version=true) failed", Err: classify(err)}
 		}

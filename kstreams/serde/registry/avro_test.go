@@ -4,7 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
@@ -339,5 +344,51 @@ func TestClientConfigHidesUserInfo(t *testing.T) {
 		if strings.Contains(err.Error(), "secret") {
 			t.Fatalf("error shows a secret: %v", err)
 		}
+	}
+}
+
+// TestAvroRetriesABriefRegistryOutage: two failed requests (a 503) are
+// retried; the record is written and read as if nothing happened.
+func TestAvroRetriesABriefRegistryOutage(t *testing.T) {
+	target, err := url.Parse(testregistry.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	var failures atomic.Int32
+	failures.Store(2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failures.Add(-1) >= 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = w.Write([]byte(`{"error_code":50301,"message":"restarting"}`))
+			return
+		}
+		r.Host = target.Host
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	cl, err := registry.NewClient(registry.ClientConfig{URL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := registry.NewAvro[click](cl, clickV1, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := testregistry.Name(t, "outage")
+	b, err := s.Serialize(topic, click{User: "o", N: 1})
+	if err != nil {
+		t.Fatalf("after a brief outage: %v", err)
+	}
+	if failures.Load() >= 0 {
+		t.Fatal("the outage was not hit")
+	}
+	failures.Store(2)
+	fresh, err := registry.NewAvro[click](cl, clickV1, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fresh.Deserialize(topic, b); err != nil || got != (click{User: "o", N: 1}) {
+		t.Fatalf("read after an outage: %+v, %v", got, err)
 	}
 }

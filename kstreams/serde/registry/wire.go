@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/rest"
 
@@ -114,4 +115,24 @@ func isRESTError(err error) bool {
 func isTransportError(err error) bool {
 	var ue *url.Error
 	return errors.As(err, &ue)
+}
+
+// retryBackoffs are the pauses between the attempts of a registry request
+// that got no answer: a brief outage or a restarting registry should not
+// turn into a failed record, while a long one must not stall the stream
+// thread for longer than about a second per record.
+var retryBackoffs = []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond}
+
+// retryUnavailable runs call until it succeeds, fails with an answer from
+// the registry, or has been tried once more than there are retryBackoffs.
+func retryUnavailable(call func() error) error {
+	err := call()
+	for _, d := range retryBackoffs {
+		if err == nil || !errors.Is(classify(err), ErrRegistryUnavailable) {
+			return err
+		}
+		time.Sleep(d)
+		err = call()
+	}
+	return err
 }
