@@ -463,7 +463,7 @@ type listedPackage struct {
 // notUses are the compat functions whose reads of Config fields do not honour
 // them: validation, loading and printing.
 var notUses = map[string]bool{"Validate": true, "String": true, "GoString": true, "LogValue": true,
-	"WriteStreamsConfig": true, "WriteStoatFlowConfig": true, "WriteClientConfigs": true, "Load": true, "LoadFiles": true}
+	"WriteStreamsConfig": true, "WriteStoatFlowConfig": true, "WriteClientConfigs": true, "WriteSchemaRegistryConfig": true, "UsesSchemaRegistry": true, "Load": true, "LoadFiles": true}
 
 func computeFieldReads() (map[string]map[string]bool, error) {
 	root, err := filepath.Abs("..")

@@ -3,6 +3,7 @@ package compat
 import (
 	"crypto/tls"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -293,4 +294,18 @@ func (l *loader) registryTLS() *tlsSpec {
 		verifyHostname:   v[p+"ssl.endpoint.identification.algorithm"].Str != "",
 		minVersion:       tls.VersionTLS12,
 	}
+}
+
+// UsesSchemaRegistry reports whether a default serde is a Schema Registry
+// serde, so that the registry settings matter.
+func (c *Config) UsesSchemaRegistry() bool {
+	return c.DefaultKeySerde.IsSchemaRegistry() || c.DefaultValueSerde.IsSchemaRegistry()
+}
+
+// WriteSchemaRegistryConfig writes Confluent's serde keys in the format of
+// WriteStreamsConfig, under "SchemaRegistryConfig values: ", as Confluent's
+// serdes log them. basic.auth.user.info and the store passwords show as
+// [hidden].
+func (c *Config) WriteSchemaRegistryConfig(w io.Writer) error {
+	return writeBlock(w, "SchemaRegistryConfig", registryKeys, c.values, c.invalid)
 }
