@@ -1,6 +1,6 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
-// the example topologies (see examples/): globaljoin, globalstore, passthrough,
+// the example topologies (see examples/): avrocount, globaljoin, globalstore, passthrough,
 // sessioncount, sessiontombstones, slidingcount, tablegroupby, tabletombstones,
 // tableops, tableopswindowed, tabletransform, twostores, windowedcount and
 // wordcount. A binary with other topologies is a main package of a few lines
@@ -12,6 +12,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/avrocount"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
@@ -28,6 +29,7 @@ import (
 
 func main() {
 	sidecar.Main(sidecar.Topologies{
+		avrocount.Name:         avrocount.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
