@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -356,6 +357,17 @@ type GenericRecord struct {
 	// made in code).
 	SchemaID int
 	Value    any
+}
+
+// MarshalJSON renders the record's value alone, as Avro's JSON-like
+// GenericRecord.toString does, so that interactive queries over HTTP answer
+// with the record's fields.
+func (r GenericRecord) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.Value)
+	if err != nil {
+		return nil, fmt.Errorf("registry: the Avro value of schema id %d as JSON: %w", r.SchemaID, err)
+	}
+	return b, nil
 }
 
 // GenericAvro is the serde of GenericAvroSerde (and, read from a

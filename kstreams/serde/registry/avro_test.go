@@ -3,6 +3,7 @@ package registry_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -275,6 +276,9 @@ func TestGenericAndPrimitiveAvro(t *testing.T) {
 	m, ok := r.Value.(map[string]any)
 	if !ok || m["user"] != "g" || m["n"] != int64(9) || r.SchemaID != schemaID(t, b) || !strings.Contains(r.Schema, "Click") {
 		t.Fatalf("generic read %+v", r)
+	}
+	if j, err := json.Marshal(r); err != nil || string(j) != `{"n":9,"user":"g"}` {
+		t.Fatalf("JSON of a GenericRecord: %s, %v", j, err)
 	}
 	// The generic bytes are the specific serde's bytes.
 	s, err := registry.NewAvro[click](cl, clickV1, registry.DefaultSerdeConfig(false))
