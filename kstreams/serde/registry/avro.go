@@ -32,6 +32,9 @@ type avroCodec struct {
 		// resolved holds writer schemas resolved against the reader
 		// schema, by writer id.
 		resolved map[int]avro.Schema
+		// readers holds the schema a record of each writer id is read
+		// as: the reader schema, or the writer's own.
+		readers map[int]avro.Schema
 	}
 }
 
@@ -44,6 +47,7 @@ func newAvroCodec(client schemaregistry.Client, cfg SerdeConfig) (*avroCodec, er
 	c.mu.texts = map[avro.Schema]string{}
 	c.mu.byID = map[int]avro.Schema{}
 	c.mu.resolved = map[int]avro.Schema{}
+	c.mu.readers = map[int]avro.Schema{}
 	return c, nil
 }
 
@@ -248,6 +252,10 @@ func (c *avroCodec) readSchema(topic string, id int, reader avro.Schema) (avro.S
 		}
 	}
 	r = w
+	readAs := w
+	if reader != nil {
+		readAs = reader
+	}
 	if reader != nil && reader.Fingerprint() != w.Fingerprint() {
 		if r, err = avro.NewSchemaCompatibility().Resolve(reader, w); err != nil {
 			return nil, &WireError{Topic: topic, SchemaID: id, Msg: "the writer schema cannot be read with the reader schema", Err: err}
@@ -255,6 +263,7 @@ func (c *avroCodec) readSchema(topic string, id int, reader avro.Schema) (avro.S
 	}
 	c.mu.Lock()
 	c.mu.resolved[id] = r
+	c.mu.readers[id] = readAs
 	c.mu.Unlock()
 	return r, nil
 }
@@ -408,11 +417,12 @@ func (g *GenericAvro) Deserialize(topic string, b []byte) (GenericRecord, error)
 	if err != nil {
 		return GenericRecord{}, err
 	}
-	w, err := g.codec.schemaByID(topic, id)
-	if err != nil {
-		return GenericRecord{}, err
-	}
-	return GenericRecord{Schema: g.codec.text(w), SchemaID: id, Value: v}, nil
+	// The value has the shape of the schema it was read as (the latest,
+	// under use.latest.version), so that is the schema it is written with.
+	g.codec.mu.Lock()
+	readAs := g.codec.mu.readers[id]
+	g.codec.mu.Unlock()
+	return GenericRecord{Schema: g.codec.text(readAs), SchemaID: id, Value: v}, nil
 }
 
 // PrimitiveAvro is the untyped serde of PrimitiveAvroSerde, for serdes named

@@ -396,3 +396,44 @@ func TestAvroRetriesABriefRegistryOutage(t *testing.T) {
 		t.Fatalf("read after an outage: %+v, %v", got, err)
 	}
 }
+
+// TestGenericAvroUseLatestVersionReadsIntoTheLatestSchema: a v1 record read
+// under use.latest.version has v2's shape, and its GenericRecord carries v2.
+func TestGenericAvroUseLatestVersionReadsIntoTheLatestSchema(t *testing.T) {
+	cl := testregistry.Client(t)
+	topic := testregistry.Name(t, "latest")
+	w, err := registry.NewAvro[click](cl, clickV1, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.Serialize(topic, click{User: "l", N: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Register(topic+"-value", schemaregistry.SchemaInfo{Schema: clickV2}, false); err != nil {
+		t.Fatal(err)
+	}
+	cfg := registry.DefaultSerdeConfig(false)
+	cfg.AutoRegisterSchemas, cfg.UseLatestVersion = false, true
+	g, err := registry.NewGenericAvro(testregistry.Client(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := g.Deserialize(topic, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Value.(map[string]any)
+	if m["page"] != "home" || m["user"] != "l" || r.SchemaID != schemaID(t, b) || !strings.Contains(r.Schema, `"page"`) {
+		t.Fatalf("read %+v", r)
+	}
+	// Written back, it uses the latest schema (use.latest.version).
+	out, err := g.Serialize(topic, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := cl.GetLatestSchemaMetadata(topic + "-value")
+	if err != nil || schemaID(t, out) != md.ID || schemaID(t, out) == schemaID(t, b) {
+		t.Fatalf("written with id %d, latest %d (%v), read id %d", schemaID(t, out), md.ID, err, schemaID(t, b))
+	}
+}
