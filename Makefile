@@ -9,7 +9,7 @@ CACHE         := $(CURDIR)/.cache
 export GOBIN  := $(CACHE)/bin
 export STOATFLOW_KAFKA_PORT := $(KAFKA_PORT)
 
-.PHONY: help setup lint test kafka-up kafka-down kafka-reset demo demo-kafka demo-jvm bench crash-soak
+.PHONY: help setup lint test kafka-up kafka-down kafka-reset registry-up registry-down demo demo-kafka demo-jvm bench crash-soak
 
 help:
 	@echo "make setup       install what the build needs (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
@@ -36,6 +36,12 @@ kafka-down:
 
 kafka-reset:
 	@integration/kafka.sh reset
+
+registry-up:
+	@integration/registry.sh up
+
+registry-down:
+	@integration/registry.sh down
 
 # test runs everything on a fresh machine: set-up, lint, a real broker, every
 # test including the integration ones (in the production build, with

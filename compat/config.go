@@ -66,6 +66,10 @@ type Config struct {
 	DefaultKeySerde Serde
 	// DefaultValueSerde (default.value.serde; default SerdeUnset).
 	DefaultValueSerde Serde
+	// SchemaRegistry holds Confluent's serde keys (schema.registry.url,
+	// basic.auth.*, auto.register.schemas, ...), used when a default serde
+	// is a Schema Registry serde.
+	SchemaRegistry SchemaRegistryConfig
 	// DeserializationExceptionHandler (deserialization.exception.handler, or the
 	// deprecated default.deserialization.exception.handler; default LogAndFail).
 	DeserializationExceptionHandler DeserializationHandler

@@ -55,8 +55,9 @@ var configFields = map[string]fieldUse{
 	"StateDir":                                {by: []string{"streams"}},
 	"ReplicationFactor":                       {by: []string{"streams"}},
 	"NumStandbyReplicas":                      {warn: []string{"num.standby.replicas=1"}},
-	"DefaultKeySerde":                         {by: []string{"streams", "sidecar"}},
-	"DefaultValueSerde":                       {by: []string{"streams", "sidecar"}},
+	"DefaultKeySerde":                         {by: []string{"streams"}},
+	"DefaultValueSerde":                       {by: []string{"streams"}},
+	"SchemaRegistry":                          {by: []string{"streams"}},
 	"DeserializationExceptionHandler":         {by: []string{"streams"}},
 	"ProcessingExceptionHandler":              {by: []string{"streams"}},
 	"ProcessingExceptionHandlerGlobal":        {warn: []string{"processing.exception.handler.global.enabled=true"}},
@@ -470,7 +471,7 @@ type listedPackage struct {
 // notUses are the compat functions whose reads of Config fields do not honour
 // them: validation, loading and printing.
 var notUses = map[string]bool{"Validate": true, "String": true, "GoString": true, "LogValue": true,
-	"WriteStreamsConfig": true, "WriteStoatFlowConfig": true, "WriteClientConfigs": true, "Load": true, "LoadFiles": true}
+	"WriteStreamsConfig": true, "WriteStoatFlowConfig": true, "WriteClientConfigs": true, "WriteSchemaRegistryConfig": true, "UsesSchemaRegistry": true, "Load": true, "LoadFiles": true}
 
 func computeFieldReads() (map[string]map[string]bool, error) {
 	root, err := filepath.Abs("..")

@@ -103,6 +103,8 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 			c.ClientTags[strings.TrimPrefix(key, ClientTagPrefix)] = e.Value
 		case strings.HasPrefix(key, ConfigProvidersConfig+"."):
 			// Used by properties.Resolve.
+		case isRegistryKey(key):
+			// Read by schemaRegistry.
 		case serdeEncodingKeys[key]:
 			l.serdeEncoding(key, e.Value)
 		case key == OuterJoinEmitIntervalConfig:
@@ -144,6 +146,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 
 	l.missingRequired()
 	l.dependent(c)
+	l.schemaRegistry(c)
 	l.fill(c)
 	l.clients(c)
 	l.notHonoured(c)

@@ -7,12 +7,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Without a schema registry given, run this script again under
+# with-registry.sh, which starts the local one and stops it on exit.
+if [[ -z "${STOATFLOW_TEST_REGISTRY_URL:-}" ]]; then
+	exec scripts/with-registry.sh "$0" "$@"
+fi
 # Without a broker given, run this script again under with-broker.sh, which
 # starts the local one and stops it on exit, failures included.
 if [[ -z "${STOATFLOW_TEST_BOOTSTRAP:-}" ]]; then
 	exec scripts/with-broker.sh "$0" "$@"
 fi
-echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP" >&2
+echo "test: Apache Kafka 4.4.0 at $STOATFLOW_TEST_BOOTSTRAP, schema registry at $STOATFLOW_TEST_REGISTRY_URL" >&2
 
 # The config surface on the example a user would try first.
 go run ./cmd/sidecar config --config examples/wordcount/streams.properties

@@ -243,11 +243,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 		StoreSubtopology: storeSub,
 	})
 	a.reg.SetClientState(streams.Created)
-	defKey, err := streams.DefaultSerde(cfg.DefaultKeySerde)
-	if err != nil {
-		return nil, err
-	}
-	defVal, err := streams.DefaultSerde(cfg.DefaultValueSerde)
+	defKey, defVal, err := streams.DefaultSerdes(cfg)
 	if err != nil {
 		return nil, err
 	}

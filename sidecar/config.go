@@ -67,5 +67,11 @@ func printConfig(cfg *compat.Config, processID string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
+	if cfg.UsesSchemaRegistry() {
+		if err := cfg.WriteSchemaRegistryConfig(stdout); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
 	return cfg.WriteClientConfigs(stdout, processID)
 }

@@ -96,6 +96,41 @@ func TestConfigSecretsMasked(t *testing.T) {
 	}
 }
 
+// TestConfigHidesRegistryUserInfo: a JVM application's file naming
+// SpecificAvroSerde with basic.auth.user.info prints the registry block
+// with the user info hidden, and nothing else shows it.
+func TestConfigHidesRegistryUserInfo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "avro.properties")
+	src := "application.id=avro-app\nbootstrap.servers=127.0.0.1:9092\n" +
+		"default.value.serde=io.confluent.kafka.streams.serdes.avro.SpecificAvroSerde\n" +
+		"schema.registry.url=https://registry.example:8081\nbasic.auth.credentials.source=USER_INFO\n" +
+		"basic.auth.user.info=svc:Regi5try-S3cret\n"
+	if err := os.WriteFile(file, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runArgs(t, "config", "--config", file)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if strings.Contains(out+stderr, "Regi5try-S3cret") {
+		t.Error("basic.auth.user.info printed")
+	}
+	for _, want := range []string{"SchemaRegistryConfig values: \n", "\tbasic.auth.user.info = [hidden]\n",
+		"\tschema.registry.url = https://registry.example:8081\n", "\tbasic.auth.credentials.source = USER_INFO\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	// A bad user info is an error that names the key, not its value.
+	if err := os.WriteFile(file, []byte(strings.Replace(src, "svc:Regi5try-S3cret", "Regi5try-S3cret", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err = runArgs(t, "config", "--config", file)
+	if err == nil || !strings.Contains(stderr, "avro.properties:6: error") || strings.Contains(out+stderr, "Regi5try-S3cret") {
+		t.Errorf("bad user info: %v\n%s", err, stderr)
+	}
+}
+
 func TestUsageAndVersion(t *testing.T) {
 	out, _, err := runArgs(t, "version")
 	if err != nil || !strings.HasPrefix(out, "stoatflow sidecar "+version) {

@@ -173,11 +173,11 @@ func (g *globalThread) reopenEmpty(gs *globalState) error {
 // startTask builds the processor of a global store over it.
 func (g *globalThread) startTask(gs *globalState) error {
 	cfg := g.s.cfg
-	keySerde, err := serdeFor(cfg.DefaultKeySerde)
+	keySerde, err := defaultSerde(cfg, true)
 	if err != nil {
 		return err
 	}
-	valSerde, err := serdeFor(cfg.DefaultValueSerde)
+	valSerde, err := defaultSerde(cfg, false)
 	if err != nil {
 		return err
 	}

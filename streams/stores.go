@@ -218,5 +218,11 @@ func (s *KafkaStreams) LocalStores(name string) []LocalStore {
 
 // DefaultSerde returns the serde a default.key.serde or default.value.serde
 // setting names, or nil when it is unset: the serde the runtime gives
-// stores and nodes that name none.
-func DefaultSerde(s compat.Serde) (serde.Untyped, error) { return serdeFor(s) }
+// stores and nodes that name none. Schema Registry serdes need the
+// registry settings too: DefaultSerdes builds them.
+func DefaultSerde(s compat.Serde) (serde.Untyped, error) {
+	if s.IsSchemaRegistry() {
+		return nil, fmt.Errorf("streams: %s needs the schema registry settings: use DefaultSerdes", s)
+	}
+	return serdeFor(s)
+}

@@ -689,11 +689,11 @@ func (t *streamThread) startTask(a *activeTask) error {
 	for _, ts := range a.stores {
 		byName[ts.spec.Name] = ts.bytes
 	}
-	keySerde, err := serdeFor(cfg.DefaultKeySerde)
+	keySerde, err := defaultSerde(cfg, true)
 	if err != nil {
 		return err
 	}
-	valSerde, err := serdeFor(cfg.DefaultValueSerde)
+	valSerde, err := defaultSerde(cfg, false)
 	if err != nil {
 		return err
 	}

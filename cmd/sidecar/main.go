@@ -10,6 +10,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/avrocount"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
@@ -35,6 +36,7 @@ func main() {
 		joins.DerivedName:      joins.BuildDerived,
 		joins.RekeyedName:      joins.BuildRekeyed,
 		joins.WindowedName:     joins.BuildWindowed,
+		avrocount.Name:         avrocount.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,

@@ -59,6 +59,7 @@ public final class Main {
         APPS.put("suppressfilteredtime", Suppress::filteredTime);
         APPS.put("suppressrejected", Suppress::rejected);
         APPS.put("suppressshapes", Suppress::shapes);
+        APPS.put("avrowindowed", AvroWindowed::topology);
     }
 
     private Main() {
