@@ -320,7 +320,7 @@ func (l *loader) dependent(c *Config) {
 	}
 	if l.given("upgrade.from") {
 		l.warnf("upgrade.from", "remove it once the JVM instances are upgraded",
-			"upgrade.from = %s only matters for rolling upgrades of JVM instances; StoatFlow ignores it", v["upgrade.from"].JavaString())
+			"upgrade.from = %s only matters for rolling upgrades of JVM instances; StoatFlow ignores it and writes the current formats (a KTable.groupBy's repartition records carry the old and new value in one record, which Kafka Streams before 3.5 cannot read)", v["upgrade.from"].JavaString())
 	}
 	if l.given("processing.exception.handler.global.enabled") {
 		l.warnf("processing.exception.handler.global.enabled", "remove it once the JVM application no longer needs it",

@@ -31,6 +31,13 @@ func (t *Topology) Describe() TopologyDescription {
 	b.WriteString("Topologies:\n ")
 	for id, names := range t.groups {
 		b.WriteString("  ")
+		if g, ok := t.globalOf(id); ok {
+			// GlobalStore.toString: no blank line after it.
+			b.WriteString("Sub-topology: " + strconv.Itoa(id) + " for global store (will not generate tasks)\n" +
+				"    Source: " + g.source + " (topics: [" + g.topic + "])\n      --> " + g.processor + "\n" +
+				"    Processor: " + g.processor + " (stores: [" + g.store + "])\n      --> none\n      <-- " + g.source + "\n")
+			continue
+		}
 		b.WriteString("Sub-topology: " + strconv.Itoa(id) + "\n")
 		g := t.describeGroup(names)
 		order := slices.Clone(names)

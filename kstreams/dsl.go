@@ -662,7 +662,14 @@ func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
 // can use the stores it names, added with AddStateStore. As the key may
 // change, a later grouping repartitions.
 func Process[KR, VR, K, V any](s *KStream[K, V], supplier func() Processor, named Named, stores ...string) *KStream[KR, VR] {
-	name := s.processor(prefixProcessor, []Named{named}, supplier)
+	// Unlike most operators, a named process() draws no generated name
+	// (KStreamImpl.process takes NamedInternal.name() as it is).
+	name := string(named)
+	s.b.fail(validateName(name))
+	if name == "" {
+		name = s.b.newProcessorName(prefixProcessor)
+	}
+	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name}, supplier: supplier})
 	for _, st := range stores {
 		s.b.fail(s.b.topo.connectStore(name, st))
 	}

@@ -66,6 +66,17 @@ func TestBuildErrorsUseKafkaMessages(t *testing.T) {
 			kstreams.WindowedBy(kstreams.Stream[string, string](b, []string{"a"}).GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(10*time.Millisecond, 5*time.Millisecond)).
 				Count(kstreams.Materialized[string, int64]{Name: "w", Retention: 12 * time.Millisecond})
 		}, "The retention period of the window store w must be no smaller than its window size plus the grace period. Got size=[10], grace=[5], retention=[12]"},
+		"sliding difference": {func(b *kstreams.StreamsBuilder) {
+			kstreams.WindowedBySliding(kstreams.Stream[string, string](b, []string{"a"}).GroupByKey(), kstreams.SlidingWindowsOfTimeDifferenceWithNoGrace(-time.Millisecond))
+		}, "Window time difference must not be negative."},
+		"sliding grace": {func(b *kstreams.StreamsBuilder) {
+			kstreams.WindowedBySliding(kstreams.Stream[string, string](b, []string{"a"}).GroupByKey(),
+				kstreams.SlidingWindowsOfTimeDifferenceAndGrace(10*time.Millisecond, -time.Millisecond))
+		}, "Window grace period must not be negative."},
+		"sliding retention": {func(b *kstreams.StreamsBuilder) {
+			kstreams.WindowedBySliding(kstreams.Stream[string, string](b, []string{"a"}).GroupByKey(), kstreams.SlidingWindowsOfTimeDifferenceAndGrace(10*time.Millisecond, 5*time.Millisecond)).
+				Count(kstreams.Materialized[string, int64]{Name: "w", Retention: 24 * time.Millisecond})
+		}, "The retention period of the window store w must be no smaller than 2 * time difference plus the grace period. Got time difference=[10], grace=[5], retention=[24]"},
 		"session retention": {func(b *kstreams.StreamsBuilder) {
 			kstreams.WindowedBySession(kstreams.Stream[string, string](b, []string{"a"}).GroupByKey(), kstreams.SessionWindowsOfInactivityGapAndGrace(10*time.Millisecond, 5*time.Millisecond)).
 				Count(kstreams.Materialized[string, int64]{Name: "s", Retention: 12 * time.Millisecond})

@@ -48,6 +48,10 @@ type TaskConfig struct {
 	// KeyValueBytesStore, WindowBytesStore or SessionBytesStore as its
 	// StoreSpec.Kind says.
 	Stores map[string]StateStore
+	// GlobalStores holds the byte stores through which the task's
+	// processors read the topology's global stores by name (see
+	// GlobalKeyValueBytes); a stream task never writes them.
+	GlobalStores map[string]StateStore
 	// Output receives sink and changelog records.
 	Output RecordCollector
 	// OnDroppedRecord, if set, is called for every record a processor skips,
@@ -83,6 +87,7 @@ type Task struct {
 	order        []*taskNode
 	sources      map[string]*taskNode // decorated topic → source
 	stores       map[string]StateStore
+	globals      map[string]StateStore // typed views of global stores
 	out          RecordCollector
 	onDrop       func(string, string)
 	streamTime   int64
@@ -115,7 +120,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 		return nil, fmt.Errorf("kstreams: no sub-topology %d", cfg.Subtopology)
 	}
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
-		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{},
+		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
 		partTime: map[string]int64{}, log: cfg.Logger}
 	if task.clock == nil {
@@ -165,18 +170,32 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 			n.children = append(n.children, task.nodes[c])
 		}
 	}
-	for _, s := range t.Subtopologies()[cfg.Subtopology].Stores {
-		view, err := task.storeView(s, cfg)
+	for _, s := range t.groupStores(cfg.Subtopology) {
+		view, err := task.storeView(s, cfg.Stores, cfg)
 		if err != nil {
 			return nil, err
 		}
 		task.stores[s.Name] = view
 	}
+	for _, g := range t.globals {
+		if _, own := task.stores[g.store]; own {
+			continue // the global thread's task of this store
+		}
+		if _, ok := cfg.GlobalStores[g.store]; !ok {
+			continue
+		}
+		view, err := task.storeView(t.stores[g.store], cfg.GlobalStores, TaskConfig{DefaultKeySerde: cfg.DefaultKeySerde,
+			DefaultValueSerde: cfg.DefaultValueSerde, ApplicationID: cfg.ApplicationID})
+		if err != nil {
+			return nil, err
+		}
+		task.globals[g.store] = view
+	}
 	return task, nil
 }
 
-func (task *Task) storeView(s *StoreSpec, cfg TaskConfig) (StateStore, error) {
-	inner, ok := cfg.Stores[s.Name]
+func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg TaskConfig) (StateStore, error) {
+	inner, ok := stores[s.Name]
 	if !ok {
 		return nil, fmt.Errorf("kstreams: task %s: no store %s given", task.id, s.Name)
 	}
@@ -307,7 +326,7 @@ func (task *Task) Init() error {
 func (task *Task) Flush() error {
 	prev, prevHeaders := task.curTs, task.curHeaders
 	defer func() { task.curTs, task.curHeaders = prev, prevHeaders }()
-	for _, s := range task.topo.Subtopologies()[task.id.Subtopology].Stores {
+	for _, s := range task.topo.groupStores(task.id.Subtopology) {
 		f, ok := task.stores[s.Name].(interface{ Flush() error })
 		if !ok {
 			continue
@@ -592,6 +611,9 @@ func (c nodeContext) ForwardTo(child string, r Record) error {
 
 func (c nodeContext) StateStore(name string) (StateStore, error) {
 	if !slices.Contains(c.n.spec.stores, name) {
+		if g, ok := c.n.task.globals[name]; ok {
+			return g, nil // global stores need no connecting, as in Kafka Streams
+		}
 		return nil, fmt.Errorf("%w: processor %s has no access to store %s", ErrStoreNotConnected, c.n.spec.name, name)
 	}
 	return c.n.task.stores[name], nil

@@ -170,6 +170,9 @@ type Topology struct {
 	repartition map[string]*repartitionSpec
 	groups      [][]string // node names per sub-topology, in insertion order
 	groupOf     map[string]int
+	// globals are the global stores, in the order they were added; their
+	// sub-topologies take ids from the same sequence (see global.go).
+	globals []*globalStore
 }
 
 func newTopology() *Topology {
@@ -215,6 +218,9 @@ func (t *Topology) connectStore(processor, store string) error {
 	s, ok := t.stores[store]
 	if !ok {
 		return invalidTopology("StateStore %s is not added yet.", store)
+	}
+	if t.isGlobalStore(store) {
+		return invalidTopology("Global StateStore %s can be used by a Processor without being specified; it should not be explicitly passed.", store)
 	}
 	n := t.byName[processor]
 	if n == nil || n.kind != ProcessorNode {
@@ -304,6 +310,10 @@ func ChangelogTopic(applicationID, store string) string {
 // SubtopologyInfo is what a runtime needs to know about one sub-topology.
 type SubtopologyInfo struct {
 	ID int
+	// Global marks the sub-topology of a global store: it generates no
+	// tasks, and its entry lists no nodes, topics or stores (GlobalStores
+	// describes it).
+	Global bool
 	// Nodes in insertion order, which is a topological order.
 	Nodes []string
 	// Sources and Sinks in the order their nodes were added.
@@ -317,8 +327,11 @@ type SubtopologyInfo struct {
 func (t *Topology) Subtopologies() []SubtopologyInfo {
 	out := make([]SubtopologyInfo, len(t.groups))
 	for id, names := range t.groups {
+		if _, ok := t.globalOf(id); ok {
+			out[id] = SubtopologyInfo{ID: id, Global: true}
+			continue
+		}
 		info := SubtopologyInfo{ID: id, Nodes: slices.Clone(names)}
-		storeSet := map[string]bool{}
 		for _, name := range names {
 			n := t.byName[name]
 			switch n.kind {
@@ -331,18 +344,28 @@ func (t *Topology) Subtopologies() []SubtopologyInfo {
 				if !slices.Contains(info.Sinks, ref) {
 					info.Sinks = append(info.Sinks, ref)
 				}
-			case ProcessorNode:
-				for _, s := range n.stores {
-					storeSet[s] = true
-				}
 			}
 		}
-		for _, s := range t.storeOrder {
-			if storeSet[s] {
-				info.Stores = append(info.Stores, t.stores[s])
-			}
-		}
+		info.Stores = t.groupStores(id)
 		out[id] = info
+	}
+	return out
+}
+
+// groupStores lists the stores connected to the processors of sub-topology
+// id, in creation order: a global store's for its own sub-topology.
+func (t *Topology) groupStores(id int) []*StoreSpec {
+	storeSet := map[string]bool{}
+	for _, name := range t.groups[id] {
+		for _, s := range t.byName[name].stores {
+			storeSet[s] = true
+		}
+	}
+	var out []*StoreSpec
+	for _, s := range t.storeOrder {
+		if storeSet[s] {
+			out = append(out, t.stores[s])
+		}
 	}
 	return out
 }
@@ -357,6 +380,9 @@ func (t *Topology) Store(name string) (*StoreSpec, bool) {
 // (undecorated for internal topics).
 func (t *Topology) SubtopologyOfTopic(topic string) (int, bool) {
 	for _, n := range t.nodes {
+		if _, global := t.globalOf(t.groupOf[n.name]); global {
+			continue
+		}
 		if n.kind == SourceNode && slices.Contains(n.topics, topic) {
 			return t.groupOf[n.name], true
 		}

@@ -266,6 +266,65 @@ func (s *TimestampedWindowStore) Fetch(key any, start int64) (value any, ts int6
 	return v, ts, true, nil
 }
 
+// TimestampedWindow is one window of a key in a TimestampedWindowStore.
+type TimestampedWindow struct {
+	Start     int64
+	Value     any
+	Timestamp int64
+}
+
+// FetchRange returns key's windows with start in [from, to], ascending by
+// start: the store's windows with the cache's writes over them (a cached
+// deletion hides a window), as Kafka's caching window store merges them.
+func (s *TimestampedWindowStore) FetchRange(key any, from, to int64) ([]TimestampedWindow, error) {
+	kb, err := s.keyBytes(key)
+	if err != nil {
+		return nil, err
+	}
+	var out []TimestampedWindow
+	var ferr error
+	err = s.inner.FetchRange(kb, from, to, func(start int64, b []byte) bool {
+		ts, raw, err := s.splitTimestamped(b)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		v, err := s.val.DeserializeAny(s.topic, raw)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		out = append(out, TimestampedWindow{Start: start, Value: v, Timestamp: ts})
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil || s.cache == nil {
+		return out, err
+	}
+	cached := s.cache.keys[string(kb)]
+	if len(cached) == 0 {
+		return out, nil
+	}
+	for _, e := range cached {
+		if e.start < from || e.start > to {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(out, e.start, func(w TimestampedWindow, t int64) int { return cmp.Compare(w.Start, t) })
+		switch {
+		case e.value == nil && found:
+			out = slices.Delete(out, i, i+1)
+		case e.value == nil:
+		case found:
+			out[i] = TimestampedWindow{Start: e.start, Value: e.value, Timestamp: e.ts}
+		default:
+			out = slices.Insert(out, i, TimestampedWindow{Start: e.start, Value: e.value, Timestamp: e.ts})
+		}
+	}
+	return out, nil
+}
+
 // Put stores value with timestamp ts in key's window starting at start.
 func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) error {
 	kb, err := s.keyBytes(key)

@@ -208,6 +208,12 @@ func externalTopics(topo *kstreams.Topology) []string {
 			}
 		}
 	}
+	for _, g := range topo.GlobalStores() {
+		if !seen[g.Topic] {
+			seen[g.Topic] = true
+			out = append(out, g.Topic)
+		}
+	}
 	return out
 }
 

@@ -8,9 +8,12 @@
 // group assigned it; a task's stores are the state package's transactional
 // stores, opened under state.dir, restored from their changelogs from the
 // committed offset on, and committed only after the Kafka transaction
-// commits. Interactive queries reach the running stores through
-// KafkaStreams.LocalStores, and Hooks report commits, restores and drops
-// for metrics.
+// commits. A topology with global stores also gets a global thread: it
+// reads every partition of the global topics into its stores, restoring
+// them to the topics' end before the stream threads start, and keeps them
+// up to date; stream tasks read them by name. Interactive queries reach the
+// running stores, global ones included, through KafkaStreams.LocalStores,
+// and Hooks report commits, restores and drops for metrics.
 //
 //	topo, err := wordcount.Build(nil)
 //	cfg, diags := compat.LoadFiles([]string{"streams.properties"}, nil, nil)

@@ -5,16 +5,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/stoatflow/stoatflow/internal/httpapi"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // TestKfakeHTTPQueriesDuringCommits serves the interactive-query routes of
@@ -125,4 +132,92 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 		}
 	}
 	closeApp(t, ks)
+}
+
+// TestKfakeReadyzSaysWhyTheBrokerIsUnreachable starts an instance whose
+// bootstrap address has no broker yet: /readyz answers 503 and names the
+// address and the refused connection; once a broker listens there the
+// instance starts without a restart, the failure clears and /readyz
+// answers 200.
+func TestKfakeReadyzSaysWhyTheBrokerIsUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+
+	topo := countTopology(t, "in", "out")
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ks, err := streams.New(topo, appConfig(t, addr, "readyz", t.TempDir()), streams.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := httpapi.New(httpapi.Config{
+		Listen: "127.0.0.1:0", ApplicationID: "readyz", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
+		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
+		Partitions: func(context.Context, string) (int, error) { return 2, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	readyz := func() (int, map[string]string) {
+		resp, err := http.Get(ts.URL + "/readyz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]string
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, m
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	started := make(chan error, 1)
+	go func() { started <- ks.Start(ctx) }()
+	defer func() {
+		cctx, ccancel := context.WithTimeout(context.Background(), time.Minute)
+		defer ccancel()
+		_ = ks.Close(cctx)
+	}()
+
+	deadline := time.Now().Add(30 * time.Second)
+	for ks.BrokerFailure() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("no broker failure reported after 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, body := readyz()
+	if code != http.StatusServiceUnavailable || !strings.Contains(body["broker"], addr) ||
+		!strings.Contains(body["broker"], "connection refused") || !strings.Contains(body["broker"], "Check:") {
+		t.Fatalf("readyz with no broker: %d %v", code, body)
+	}
+	t.Logf("readyz without a broker: %d %v", code, body)
+
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.Ports(port), kfake.SeedTopics(2, "in", "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := <-started; err != nil {
+		t.Fatalf("start once the broker is up: %v", err)
+	}
+	deadline = time.Now().Add(time.Minute)
+	for {
+		code, body = readyz()
+		if code == http.StatusOK && body["broker"] == "" && ks.BrokerFailure() == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz a minute after the broker came up: %d %v", code, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

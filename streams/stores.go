@@ -150,12 +150,18 @@ type LocalStore struct {
 	// state.SessionStore; use its ReadOnly(isolation) view from query
 	// goroutines.
 	Store state.Store
+	// Global marks a global store: one store holding every partition of
+	// its topic, so any key is read from it (Partition is -1).
+	Global bool
 }
 
 // LocalStores returns the running store partitions named name hosted here.
 func (s *KafkaStreams) LocalStores(name string) []LocalStore {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ls, ok := s.localGlobalLocked(name); ok {
+		return []LocalStore{ls}
+	}
 	var out []LocalStore
 	for k, ts := range s.mu.stores {
 		if k.name == name {

@@ -145,10 +145,13 @@ type KafkaStreams struct {
 
 	dir       *state.Directory
 	processID string
+	health    *kgolog.Health // what every client of the instance saw of the brokers
 	wg        sync.WaitGroup
 	done      chan struct{}
 	doneOnce  sync.Once
 	threads   []*streamThread
+	// global is the global thread; nil without global stores.
+	global *globalThread
 
 	// cancel ends the threads' run context (cause errShuttingDown): Close,
 	// or a fatal error. Waits on the processing and rebalance paths honour
@@ -171,6 +174,8 @@ type KafkaStreams struct {
 		starting chan struct{} // non-nil while Start runs; closed when it returns
 		// stopStart cancels a running Start (Close during Start).
 		stopStart context.CancelCauseFunc
+		// globals are the global stores, for interactive queries.
+		globals map[string]*globalState
 	}
 }
 
@@ -183,11 +188,29 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{})}
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{}),
+		health: kgolog.NewHealth()}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
 	return s, nil
+}
+
+// clientObservers are the options that connect a Kafka client of the
+// instance to its logger (tagged with role) and to its broker health.
+func (s *KafkaStreams) clientObservers(log *slog.Logger, role string) []kgo.Opt {
+	return []kgo.Opt{kgo.WithLogger(kgolog.NewWithHealth(log, role, s.health)), kgo.WithHooks(s.health)}
+}
+
+// BrokerFailure describes the connection failure to a Kafka broker that the
+// instance's clients see now (refused, unresolvable, TLS or SASL failure),
+// with what to check; "" while the brokers answer. It clears by itself when
+// a broker answers again.
+func (s *KafkaStreams) BrokerFailure() string {
+	if f, ok := s.health.Current(); ok {
+		return f.String()
+	}
+	return ""
 }
 
 // SetStateListener sets the function called on every state change, from
@@ -322,6 +345,22 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	// The global stores are restored before any stream thread starts, as
+	// Kafka Streams' start waits for its global thread (see global.go).
+	if len(s.topo.GlobalStores()) > 0 {
+		var g *globalThread
+		if g, err = newGlobalThread(ctx, s); err != nil {
+			return err
+		}
+		defer func() {
+			if err != nil {
+				g.close(false)
+				s.global = nil
+			}
+		}()
+		s.global = g
+		s.registerGlobals(g)
+	}
 
 	var threads []*streamThread
 	for i := 1; i <= s.cfg.NumStreamThreads; i++ {
@@ -355,6 +394,15 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	s.mu.started = true
 	s.mu.Unlock()
 	s.setState(Rebalancing)
+	if g := s.global; g != nil {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if err := g.run(runCtx); err != nil {
+				s.fail(fmt.Errorf("streams: global thread: %w", err))
+			}
+		}()
+	}
 	for _, t := range s.threads {
 		s.wg.Add(1)
 		go func(t *streamThread) {
@@ -456,7 +504,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("streams: admin client: %w", err)
 	}
-	aopts = append(aopts, kgo.WithLogger(kgolog.New(s.log, "admin")))
+	aopts = append(aopts, s.clientObservers(s.log, "admin")...)
 	cl, err := kgo.NewClient(aopts...)
 	if err != nil {
 		return nil, fmt.Errorf("streams: admin client: %w", err)

@@ -20,7 +20,6 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
-	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
@@ -155,8 +154,8 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	// one past a marker.
 	// A changelog offset that is out of range is an error, never a silent
 	// jump (Java's auto.offset.reset=none for the restore consumer).
-	ropts = append(ropts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()),
-		kgo.WithLogger(kgolog.New(t.log, "restore-consumer")))
+	ropts = append(ropts, kgo.KeepControlRecords(), kgo.ConsumeResetOffset(kgo.NoResetOffset()))
+	ropts = append(ropts, t.s.clientObservers(t.log, "restore-consumer")...)
 	if t.restorer, err = kgo.NewClient(ropts...); err != nil {
 		return nil, fmt.Errorf("restore consumer: %w", err)
 	}
@@ -168,7 +167,7 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	if id := cfg.GroupInstanceID(s.processID, idx); id != "" {
 		t.committer.InstanceID = &id
 	}
-	hasGlobal := false
+	hasGlobal := len(s.topo.GlobalStores()) > 0
 	t.barrier = txn.Barrier{
 		Interval:       cfg.CommitInterval,
 		MaxUncommitted: cfg.UncommittedBytesPerThread(cfg.NumStreamThreads, hasGlobal),
@@ -182,7 +181,7 @@ func (t *streamThread) newProducer() (*txn.Producer, error) {
 	if err != nil {
 		return nil, err
 	}
-	popts = append(popts, kgo.WithLogger(kgolog.New(t.log, "producer")))
+	popts = append(popts, t.s.clientObservers(t.log, "producer")...)
 	return txn.NewProducer(popts, t.s.cfg.ExactlyOnce())
 }
 
@@ -202,8 +201,8 @@ func (t *streamThread) newConsumer() error {
 	mopts = append(mopts, kgo.ConsumeTopics(t.topics...), kgo.BlockRebalanceOnPoll(),
 		kgo.OnPartitionsAssigned(t.assignedCallback),
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
-		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }),
-		kgo.WithLogger(kgolog.New(t.log, "main-consumer")))
+		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))
+	mopts = append(mopts, t.s.clientObservers(t.log, "main-consumer")...)
 	t.joined = make(chan struct{})
 	cl, err := kgo.NewClient(mopts...)
 	if err != nil {
@@ -696,7 +695,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
-		Stores: byName, Output: collector{t},
+		Stores: byName, Output: collector{t}, GlobalStores: t.s.globalViews(),
 		CacheMaxBytes:             t.cacheShare(),
 		OnDroppedRecord:           func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
 		DefaultTimestampExtractor: timestampExtractor(cfg.TimestampExtractor),

@@ -1,10 +1,8 @@
 // Command sidecar runs StoatFlow beside (or instead of) a Kafka Streams JVM
 // application, reading the application's .properties file unchanged, with
-// the example topologies: derivedtablejoin, passthrough, rekeyedtablejoin,
-// sessioncount, sessiontombstones, streamtablejoin, tabletablejoin,
-// tabletombstones, tableops, tableopswindowed, twostores, windowedcount and
-// wordcount. A binary with other topologies is a main
-// package of a few lines of its own; see package sidecar.
+// the example topologies of examples/ (sidecar help lists them). A binary
+// with other topologies is a main package of a few lines of its own; see
+// package sidecar.
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
@@ -12,10 +10,14 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/slidingcount"
+	"github.com/stoatflow/stoatflow/examples/tablegroupby"
 	"github.com/stoatflow/stoatflow/examples/tableops"
+	"github.com/stoatflow/stoatflow/examples/tabletransform"
 	"github.com/stoatflow/stoatflow/examples/tombstones"
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
@@ -29,12 +31,17 @@ func main() {
 		joins.TableTableName:   joins.BuildTableTable,
 		joins.DerivedName:      joins.BuildDerived,
 		joins.RekeyedName:      joins.BuildRekeyed,
+		globaljoin.Name:        globaljoin.Build,
+		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
 		sessioncount.Name:      sessioncount.Build,
+		slidingcount.Name:      slidingcount.Build,
 		tombstones.SessionName: tombstones.BuildSession,
 		tombstones.TableName:   tombstones.BuildTable,
 		tableops.Name:          tableops.Build,
 		tableops.WindowedName:  tableops.BuildWindowed,
+		tablegroupby.Name:      tablegroupby.Build,
+		tabletransform.Name:    tabletransform.Build,
 		twostores.Name:         twostores.Build,
 		windowedcount.Name:     windowedcount.Build,
 		wordcount.Name:         wordcount.Build,

@@ -45,6 +45,7 @@ type result struct {
 	commits    *commitPhases
 	window     time.Duration // throughput: the measured window
 	goMem      int64         // StoatFlow: bytes the Go runtime held from the OS at the end
+	fileMem    int64         // StoatFlow: resident file-backed bytes at the end (binary, libraries)
 }
 
 // commitPhases are the p50 and p99 of each commit phase of one run.
@@ -487,8 +488,11 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	if engine == engStoat {
 		r.commits = parseCommits(p)
 		if ls := p.linesWith("GOMEM "); len(ls) > 0 {
-			if f := strings.Fields(ls[0].text); len(f) == 3 {
+			if f := strings.Fields(ls[0].text); len(f) >= 3 {
 				r.goMem, _ = strconv.ParseInt(f[1], 10, 64)
+				if len(f) >= 4 {
+					r.fileMem, _ = strconv.ParseInt(f[3], 10, 64)
+				}
 			}
 		}
 	}

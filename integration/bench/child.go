@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -168,11 +169,13 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 	case <-ks.Done():
 		return fmt.Errorf("stopped: %v", ks.Err())
 	}
-	// How much of the process's memory the Go runtime holds; the rest of
-	// the RSS is RocksDB's C memory.
+	// How much of the process's memory the Go runtime holds, and how much
+	// of the resident set is mapped files (the binary and its shared
+	// libraries, librocksdb's text among them); the rest is C memory
+	// (RocksDB's memtables, block cache and the allocator's arenas).
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	fmt.Printf("GOMEM %d %d\n", ms.Sys-ms.HeapReleased, ms.HeapInuse)
+	fmt.Printf("GOMEM %d %d %d\n", ms.Sys-ms.HeapReleased, ms.HeapInuse, rssFileBytes())
 	if path := os.Getenv(envCPUProfile); path != "" {
 		// The heap as it is at the end of the run, beside the CPU profile.
 		if err := writeHeapProfile(path + ".heap"); err != nil {
@@ -525,4 +528,20 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	fmt.Printf("RESTORE-END %d raw %s %d %d\n", end.UnixNano(), spec.Input, records, bytes)
 	<-ctx.Done() // stay up so the harness can read the peak RSS
 	return nil
+}
+
+// rssFileBytes is the process's resident file-backed memory (RssFile in
+// /proc/self/status), 0 where that is not available.
+func rssFileBytes() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "RssFile:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

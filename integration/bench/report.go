@@ -232,15 +232,17 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", a.workload, a.commits.n, a.commits.failed, ms(a.commits.flush), ms(a.commits.kafka), ms(a.commits.st))
 	}
 	for _, wl := range []string{"wordcount-eos", "stateless"} {
-		var gm []float64
+		var gm, fm []float64
 		for _, r := range b.results {
 			if r.workload == wl && r.engine == engStoat && r.err == nil && r.goMem > 0 {
 				gm = append(gm, float64(r.goMem))
+				fm = append(fm, float64(r.fileMem))
 			}
 		}
 		if sf := find(aggs, wl, engStoat); sf != nil && len(gm) > 0 {
-			b.notes = append(b.notes, fmt.Sprintf("%s: the Go runtime held %.0f MiB of StoatFlow's %.0f MiB peak RSS (medians); "+
-				"the rest is RocksDB's (C memory)", wl, median(gm)/(1<<20), sf.rss/(1<<20)))
+			b.notes = append(b.notes, fmt.Sprintf("%s: of StoatFlow's %.0f MiB peak RSS, the Go runtime held %.0f MiB and mapped files "+
+				"(the binary, librocksdb and the other shared libraries) %.0f MiB at the end (medians); the rest is C memory "+
+				"(RocksDB's memtables and block cache, the allocator's arenas)", wl, sf.rss/(1<<20), median(gm)/(1<<20), median(fm)/(1<<20)))
 		}
 	}
 	if len(b.notes) > 0 {

@@ -216,6 +216,9 @@ func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 		return nil, errorf(http.StatusServiceUnavailable, "the application is starting; retry")
 	}
 	local := in.LocalStores(q.name)
+	if len(local) == 1 && local[0].Global {
+		return local, nil // a global store holds every key here
+	}
 	slices.SortFunc(local, func(a, b streams.LocalStore) int { return int(a.Partition - b.Partition) })
 	if key == nil {
 		if len(local) == 0 {
@@ -619,6 +622,13 @@ func (s *Server) instanceMetadata(w http.ResponseWriter, _ *http.Request) {
 			stores[spec.Name] = map[string]any{"kind": spec.Kind.String(), "timestamped": spec.Timestamped,
 				"subtopology": sub.ID, "hostedPartitions": hosted}
 		}
+	}
+	// A global store is one store over every partition of its topic, on
+	// every instance.
+	for _, g := range s.cfg.Topology.GlobalStores() {
+		hosted := in != nil && len(in.LocalStores(g.Store.Name)) > 0
+		stores[g.Store.Name] = map[string]any{"kind": g.Store.Kind.String(), "timestamped": g.Store.Timestamped,
+			"subtopology": g.ID, "global": true, "hosted": hosted}
 	}
 	pid := ""
 	if in != nil {

@@ -5,7 +5,7 @@
 // Routes (every response but /metrics is JSON):
 //
 //	GET /healthz                               the process is alive
-//	GET /readyz                                200 only in state RUNNING (restored, processing)
+//	GET /readyz                                200 only in state RUNNING (restored, processing); says why a broker cannot be reached
 //	GET /metrics                               Prometheus text
 //	GET /metadata                              this instance: state, application.server, hosted stores
 //	GET /stores/{store}/metadata/{key}         the key's partition, whether it is hosted here
@@ -240,6 +240,13 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /stores/{store}/sessions/{key}", s.sessionFind)
 }
 
+// brokerReporter is implemented by *streams.KafkaStreams: the broker
+// connection failure its clients see now, "" if none.
+type brokerReporter interface{ BrokerFailure() string }
+
+// readyz answers 200 in RUNNING and 503 otherwise, with the state and, while
+// the instance's clients cannot reach a broker, why ("broker"): a pod that
+// stays unready says so without a look at its log.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
 	in := s.ins.get()
 	st := "STARTING"
@@ -250,7 +257,13 @@ func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
 	if in != nil && in.State() == streams.Running {
 		code = http.StatusOK
 	}
-	writeJSON(w, code, map[string]string{"state": st})
+	body := map[string]string{"state": st}
+	if b, ok := in.(brokerReporter); ok {
+		if f := b.BrokerFailure(); f != "" {
+			body["broker"] = f
+		}
+	}
+	writeJSON(w, code, body)
 }
 
 func (s *Server) metrics(w http.ResponseWriter, _ *http.Request) {

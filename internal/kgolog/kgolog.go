@@ -28,6 +28,8 @@ type Logger struct {
 	interval time.Duration
 	now      func() time.Time
 
+	health *Health
+
 	mu   sync.Mutex
 	seen map[string]*repeat
 }
@@ -40,7 +42,13 @@ type repeat struct {
 // New returns a kgo.Logger writing to log, with every entry tagged with the
 // client's role (e.g. "main-consumer", "producer").
 func New(log *slog.Logger, client string) kgo.Logger {
-	return &Logger{log: log.With("kafka_client", client), interval: RepeatInterval, now: time.Now, seen: map[string]*repeat{}}
+	return NewWithHealth(log, client, nil)
+}
+
+// NewWithHealth is New that also records connection failures in h (which
+// may be nil), every one of them, including those it leaves out of the log.
+func NewWithHealth(log *slog.Logger, client string, h *Health) kgo.Logger {
+	return &Logger{log: log.With("kafka_client", client), interval: RepeatInterval, now: time.Now, seen: map[string]*repeat{}, health: h}
 }
 
 // Level returns the most verbose level the slog handler takes: franz-go then
@@ -98,6 +106,7 @@ func connectionFailure(msg string, keyvals []any) (addr, cause string, ok bool) 
 }
 
 func (l *Logger) connectionFailure(addr, cause, msg string, keyvals []any) {
+	l.health.Failed(addr, cause)
 	key := addr + "\x00" + cause
 	now := l.now()
 	l.mu.Lock()

@@ -2,6 +2,7 @@ package kgolog
 
 import (
 	"bytes"
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -63,5 +64,29 @@ func TestConnectionFailureIsExplainedAndRateLimited(t *testing.T) {
 	fail("127.0.0.1:1", "dial tcp 127.0.0.1:1: connect: connection refused")
 	if !strings.Contains(buf.String(), "repeats_not_logged=5") {
 		t.Errorf("the repeat after the interval does not count what was left out:\n%s", buf.String())
+	}
+}
+
+func TestHealthClearsWhenABrokerAnswers(t *testing.T) {
+	h := NewHealth()
+	if _, ok := h.Current(); ok {
+		t.Fatal("a new Health has a failure")
+	}
+	meta := kgo.BrokerMetadata{Host: "10.0.0.7", Port: 9093}
+	h.OnBrokerConnect(meta, 0, nil, errors.New("tls: failed to verify certificate: x509: certificate signed by unknown authority"))
+	l, _, _ := newTest(slog.LevelWarn)
+	l.health = h
+	l.Log(kgo.LogLevelWarn, "unable to initialize sasl", "addr", "10.0.0.8:9094", "err", "SASL_AUTHENTICATION_FAILED")
+	f, ok := h.Current()
+	if !ok || f.Count != 2 || f.Broker != "10.0.0.8:9094" || !strings.Contains(f.String(), "sasl.mechanism") {
+		t.Fatalf("after two failures: %+v (%s)", f, f)
+	}
+	h.OnBrokerRead(meta, 36, 0, 0, 0, nil) // a refused SaslAuthenticate is read too
+	if _, ok := h.Current(); !ok {
+		t.Fatal("a SASL response cleared the failure")
+	}
+	h.OnBrokerRead(meta, 3, 0, 0, 0, nil) // metadata answered
+	if f, ok := h.Current(); ok {
+		t.Fatalf("a metadata response left the failure: %s", f)
 	}
 }

@@ -70,6 +70,10 @@ type Driver struct {
 	queue      []Record
 	dropped    []Dropped
 	now        time.Time
+	// globals are the global stores' tasks by global topic, and their
+	// stores, which every stream task reads.
+	globals      map[string]*kstreams.Task
+	globalStores map[string]state.KeyValueStore
 }
 
 // Dropped is a record a processor skipped.
@@ -93,6 +97,9 @@ func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
 		read: map[string]int{}, offsets: map[string]map[int32]int64{}, now: cfg.WallClockStart}
 	if d.now.IsZero() {
 		d.now = time.UnixMilli(0)
+	}
+	if err := d.openGlobals(); err != nil {
+		return nil, err
 	}
 	for _, st := range topo.Subtopologies() {
 		for _, src := range st.Sources {
@@ -131,8 +138,13 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 			stores[s.Name] = kstreams.SessionBytes(ss)
 		}
 	}
+	globals := map[string]kstreams.StateStore{}
+	for name, gs := range d.globalStores {
+		globals[name] = kstreams.GlobalKeyValueBytes(name, gs.ReadOnly(state.ReadUncommitted))
+	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
+		GlobalStores:              globals,
 		OnDroppedRecord:           func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
 		CacheMaxBytes:             d.cacheBytes(),
 		DefaultTimestampExtractor: d.cfg.TimestampExtractor,
@@ -188,9 +200,74 @@ func (d *Driver) Send(pr kstreams.ProducerRecord) error {
 	return nil
 }
 
+// openGlobals creates the task of every global store, as the global thread
+// does before any stream task runs: records piped into a global topic go
+// through it at once, and every stream task reads its store.
+func (d *Driver) openGlobals() error {
+	d.globals, d.globalStores = map[string]*kstreams.Task{}, map[string]state.KeyValueStore{}
+	for _, g := range d.topo.GlobalStores() {
+		kv := state.NewInMemoryKeyValue(state.KeyValueOptions{Name: g.Store.Name, Timestamped: g.Store.Timestamped})
+		t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: g.ID, Partition: -1,
+			DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde,
+			Stores: map[string]kstreams.StateStore{g.Store.Name: kv}, Output: globalOutput{g.Topic},
+			OnDroppedRecord: func(p, reason string) {
+				d.dropped = append(d.dropped, Dropped{Task: kstreams.TaskID{Subtopology: g.ID, Partition: -1}, Processor: p, Reason: reason})
+			},
+			DefaultTimestampExtractor: d.cfg.TimestampExtractor,
+			WallClock:                 func() time.Time { return d.now }})
+		if err != nil {
+			return err
+		}
+		if err := t.Init(); err != nil {
+			return err
+		}
+		d.globals[g.Topic], d.globalStores[g.Store.Name] = t, kv
+	}
+	return nil
+}
+
+// globalOutput is the collector of a global store's task: its processor has
+// no children and its store no changelog, so nothing may be sent.
+type globalOutput struct{ topic string }
+
+func (o globalOutput) Send(r kstreams.ProducerRecord) error {
+	return fmt.Errorf("kstreamstest: the global store of topic %s wrote a record to %s; a global store's processor cannot forward", o.topic, r.Topic)
+}
+
+// pipeGlobal runs one record of a global topic through its store's task
+// and commits the store with the record's offset, as the global thread
+// does; stream tasks see the update from their next record on.
+func (d *Driver) pipeGlobal(t *kstreams.Task, topic string, key, value []byte, timestamp int64, headers []kstreams.Header) error {
+	partition := kstreams.DefaultPartition(key, d.cfg.Partitions)
+	offset := d.nextOffset("\x00in:"+topic, partition)
+	if err := t.Process(topic, partition, offset, key, value, timestamp, headers); err != nil {
+		return err
+	}
+	for _, g := range d.topo.GlobalStores() {
+		if g.Topic == topic {
+			tp := state.TopicPartition{Topic: topic, Partition: partition}
+			if err := d.globalStores[g.Store.Name].Commit(map[state.TopicPartition]*int64{tp: state.Offset(offset)}); err != nil {
+				return fmt.Errorf("kstreamstest: committing global store %s: %w", g.Store.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// GlobalStore returns the store of a global table or global store by name,
+// for inspection.
+func (d *Driver) GlobalStore(name string) (state.KeyValueStore, bool) {
+	s, ok := d.globalStores[name]
+	return s, ok
+}
+
 // Pipe writes one record to a source topic and processes it, and whatever
-// it sends through repartition topics, to the end.
+// it sends through repartition topics, to the end. A record of a global
+// topic updates its global store.
 func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers ...kstreams.Header) error {
+	if t, ok := d.globals[topic]; ok {
+		return d.pipeGlobal(t, topic, key, value, timestamp, headers)
+	}
 	if _, ok := d.topicSub[topic]; !ok || d.internal[topic] {
 		return fmt.Errorf("kstreamstest: %s is not a source topic of the topology", topic)
 	}
@@ -340,6 +417,18 @@ func (d *Driver) Close() error {
 		}
 	}
 	d.tasks = map[kstreams.TaskID]*kstreams.Task{}
+	for topic, t := range d.globals {
+		if err := t.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(d.globals, topic)
+	}
+	for name, s := range d.globalStores {
+		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(d.globalStores, name)
+	}
 	return first
 }
 

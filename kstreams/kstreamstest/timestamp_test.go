@@ -126,7 +126,7 @@ func TestRepartitionSourceFailsOnNegativeTimestamp(t *testing.T) {
 	d := build(t, b, kstreamstest.Config{TimestampExtractor: kstreams.LogAndSkipOnInvalidTimestamp{}})
 	err := d.Pipe("in", []byte("a"), []byte("x"), 10)
 	var pe *kstreams.ProcessError
-	if !errors.Is(err, kstreams.ErrInvalidTimestamp) || !errors.As(err, &pe) || pe.Topic != "test-KSTREAM-AGGREGATE-STATE-STORE-0000000002-repartition" {
+	if !errors.Is(err, kstreams.ErrInvalidTimestamp) || !errors.As(err, &pe) || pe.Topic != "test-KSTREAM-AGGREGATE-STATE-STORE-0000000001-repartition" {
 		t.Fatalf("Pipe = %v, want the repartition source to fail on the negative timestamp", err)
 	}
 }

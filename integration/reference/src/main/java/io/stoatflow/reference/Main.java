@@ -45,6 +45,11 @@ public final class Main {
         APPS.put("tabletablejoin", TableTableJoin::topology);
         APPS.put("derivedtablejoin", DerivedTableJoin::topology);
         APPS.put("rekeyedtablejoin", RekeyedTableJoin::topology);
+        APPS.put("tablegroupby", TableGroupBy::topology);
+        APPS.put("tabletransform", TableTransform::topology);
+        APPS.put("slidingcount", SlidingCount::topology);
+        APPS.put("globaljoin", GlobalJoin::topology);
+        APPS.put("globalstore", GlobalStore::topology);
     }
 
     private Main() {

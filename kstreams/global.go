@@ -1,0 +1,293 @@
+package kstreams
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/stoatflow/stoatflow/state"
+)
+
+// Name prefix of the processor of a stream–global table join. Kafka Streams
+// 4.4 names inner and left joins with a GlobalKTable alike, KSTREAM-LEFTJOIN-
+// (KStreamImpl.doGlobalTableJoinWithStreamAndMappedKey).
+const prefixLeftJoin = "KSTREAM-LEFTJOIN-"
+
+// ErrGlobalStoreReadOnly is returned by a write of a stream task to a global
+// store: only the global thread writes them, as in Kafka Streams, where a
+// stream task's view of a global store is read-only.
+var ErrGlobalStoreReadOnly = errors.New("kstreams: global store is read-only")
+
+// globalStore is one global store of the topology: a source over the
+// global topic and the processor that writes the store, a sub-topology of
+// their own that generates no tasks.
+type globalStore struct {
+	source, processor, store, topic string
+	// reprocess runs the records through the processor during restore
+	// (AddGlobalStore); a global table's restore copies the topic's bytes
+	// into the store instead (Kafka's reprocessOnRestore=false).
+	reprocess bool
+}
+
+// GlobalStoreInfo is what a runtime needs to know about one global store.
+type GlobalStoreInfo struct {
+	// ID is the store's sub-topology id, from the sequence stream
+	// sub-topologies use; the sub-topology generates no tasks.
+	ID int
+	// Topic is the global topic: it is also the store's changelog (a global
+	// store has no changelog topic of its own).
+	Topic     string
+	Source    string
+	Processor string
+	Store     *StoreSpec
+	// ReprocessOnRestore says how the store restores: true (AddGlobalStore)
+	// runs the topic's records through the processor; false (GlobalTable)
+	// writes the topic's bytes into the store as they are, as Kafka Streams
+	// restores a global table.
+	ReprocessOnRestore bool
+}
+
+// GlobalStores lists the global stores in id order.
+func (t *Topology) GlobalStores() []GlobalStoreInfo {
+	out := make([]GlobalStoreInfo, 0, len(t.globals))
+	for _, g := range t.globals {
+		out = append(out, GlobalStoreInfo{ID: t.groupOf[g.source], Topic: g.topic, Source: g.source, Processor: g.processor,
+			Store: t.stores[g.store], ReprocessOnRestore: g.reprocess})
+	}
+	return out
+}
+
+// globalOf returns the global store whose sub-topology is id, if any.
+func (t *Topology) globalOf(id int) (*globalStore, bool) {
+	for _, g := range t.globals {
+		if t.groupOf[g.source] == id {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+func (t *Topology) isGlobalStore(name string) bool {
+	for _, g := range t.globals {
+		if g.store == name {
+			return true
+		}
+	}
+	return false
+}
+
+// addGlobal adds a global store's source and processor and the store, as
+// InternalTopologyBuilder.addGlobalStore does.
+func (b *StreamsBuilder) addGlobal(g *globalStore, spec *StoreSpec, src *nodeSpec, supplier func() Processor) {
+	if b.tableTopics[g.topic] {
+		b.fail(invalidTopology("Topic %s has already been registered by another source.", g.topic))
+	}
+	for _, s := range b.streamSources {
+		if s.topics[g.topic] {
+			b.fail(invalidTopology("Topic %s has already been registered by another source.", g.topic))
+		}
+	}
+	if _, ok := b.topo.stores[spec.Name]; ok {
+		b.fail(invalidTopology("A different GlobalStateStore has already been added with the name %s", spec.Name))
+		return
+	}
+	b.tableTopics[g.topic] = true
+	spec.Logging = false // a global store's changelog is its topic
+	src.name, src.kind, src.topics = g.source, SourceNode, []string{g.topic}
+	b.addNode(src)
+	b.addNode(&nodeSpec{name: g.processor, kind: ProcessorNode, preds: []string{g.source}, supplier: supplier})
+	b.fail(b.topo.addStore(spec))
+	b.fail(b.topo.connectStore(g.processor, spec.Name))
+	b.topo.globals = append(b.topo.globals, g)
+}
+
+// GlobalKTable is a table replicated in full on every instance, fed by a
+// global topic: Kafka's GlobalKTable<K, V>. Streams join it with a key
+// selector (JoinGlobal, LeftJoinGlobal) and need no co-partitioning.
+type GlobalKTable[K, V any] struct {
+	b         *StreamsBuilder
+	storeName string
+}
+
+// QueryableStoreName is the name of the table's store.
+func (g *GlobalKTable[K, V]) QueryableStoreName() string { return g.storeName }
+
+// GlobalTable adds a global table over topic: StreamsBuilder.globalTable.
+// Its store is always materialized, named by m or <topic>-STATE-STORE-N, and
+// never changelogged: the topic itself is its changelog. The global thread
+// of each instance reads every partition of topic into it.
+func GlobalTable[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Materialized[K, V]) *GlobalKTable[K, V] {
+	var mat Materialized[K, V]
+	if len(m) > 0 {
+		mat = m[0]
+	}
+	b.fail(validateName(mat.Name))
+	b.fail(validateName(c.Name))
+	storeName := mat.Name
+	if storeName == "" {
+		storeName = b.newStoreName(topic + "-")
+	}
+	// As for Table: both names are drawn; a named Consumed names the
+	// processor and its source gets "-source".
+	sourceName := b.newProcessorName(prefixSource)
+	procName := b.newProcessorName(prefixTableSource)
+	if c.Name != "" {
+		sourceName, procName = c.Name+"-source", c.Name
+	}
+	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
+	st := kvStoreSpec(storeName, mat.StoreType, true, nil, mat.CachingDisabled, key, val)
+	b.addGlobal(&globalStore{source: sourceName, processor: procName, store: storeName, topic: topic},
+		st, &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor},
+		tableSourceSupplier(storeName, &oldValues{})) // a global table sends no old values
+	return &GlobalKTable[K, V]{b: b, storeName: storeName}
+}
+
+// AddGlobalStore adds a global store fed by a processor:
+// StreamsBuilder.addGlobalStore. The global thread runs every record of
+// topic through supplier's processor, which writes the store; it is the
+// store's only writer, and stream tasks read the store by name from their
+// ProcessorContext without connecting it. The store is never changelogged,
+// whatever sb says, as Kafka Streams disables logging of global stores; on
+// restore the topic's records run through the processor again.
+func AddGlobalStore[K, V any](b *StreamsBuilder, sb StoreBuilder, topic string, c Consumed[K, V], supplier func() Processor) {
+	b.fail(validateName(sb.Name))
+	b.fail(validateName(c.Name))
+	if sb.Name == "" {
+		b.fail(invalidTopology("Name is illegal, it can't be empty"))
+		return
+	}
+	if sb.Kind != KeyValueStoreKind {
+		b.fail(invalidTopology("store %s: global stores are key-value stores in StoatFlow; a %s store is not supported", sb.Name, sb.Kind))
+		return
+	}
+	sourceName := b.newProcessorName(prefixSource)
+	procName := b.newProcessorName(prefixTableSource)
+	if c.Name != "" {
+		sourceName, procName = c.Name+"-source", c.Name
+	}
+	typ := sb.Type
+	if typ == DefaultStore {
+		typ = RocksDB
+	}
+	st := &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ, Caching: sb.Caching,
+		key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}
+	b.addGlobal(&globalStore{source: sourceName, processor: procName, store: sb.Name, topic: topic, reprocess: true},
+		st, &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor}, supplier)
+}
+
+// JoinGlobal joins each record of s with the row of g under the key
+// keySelector picks: KStream.join(GlobalKTable, KeyValueMapper, ValueJoiner).
+// A record whose value is null, or whose selected key is null (a nil KG),
+// is dropped and counted; one that finds no row yields nothing. The result
+// keeps the record's key and timestamp. Table updates yield nothing.
+func JoinGlobal[K, V, KG, VG, VR any](s *KStream[K, V], g *GlobalKTable[KG, VG], keySelector func(K, V) KG, joiner func(V, VG) VR, named ...Named) *KStream[K, VR] {
+	return globalJoin(s, g, keySelector, func(_ K, v V, gv *VG) VR { return joiner(v, *gv) }, false, named)
+}
+
+// JoinGlobalWithKey is JoinGlobal with a joiner that also sees the record's
+// key (ValueJoinerWithKey; the zero K for a null key).
+func JoinGlobalWithKey[K, V, KG, VG, VR any](s *KStream[K, V], g *GlobalKTable[KG, VG], keySelector func(K, V) KG, joiner func(K, V, VG) VR, named ...Named) *KStream[K, VR] {
+	return globalJoin(s, g, keySelector, func(k K, v V, gv *VG) VR { return joiner(k, v, *gv) }, false, named)
+}
+
+// LeftJoinGlobal is the left join of s with g: KStream.leftJoin(GlobalKTable,
+// ...). Every record with a value yields a result; the joiner gets nil for a
+// missing row (Kafka's null), never a zero VG. A record with a null value is
+// dropped and counted; one whose selected key is null joins with nil.
+func LeftJoinGlobal[K, V, KG, VG, VR any](s *KStream[K, V], g *GlobalKTable[KG, VG], keySelector func(K, V) KG, joiner func(V, *VG) VR, named ...Named) *KStream[K, VR] {
+	return globalJoin(s, g, keySelector, func(_ K, v V, gv *VG) VR { return joiner(v, gv) }, true, named)
+}
+
+// LeftJoinGlobalWithKey is LeftJoinGlobal with a joiner that also sees the
+// record's key.
+func LeftJoinGlobalWithKey[K, V, KG, VG, VR any](s *KStream[K, V], g *GlobalKTable[KG, VG], keySelector func(K, V) KG, joiner func(K, V, *VG) VR, named ...Named) *KStream[K, VR] {
+	return globalJoin(s, g, keySelector, joiner, true, named)
+}
+
+func globalJoin[K, V, KG, VG, VR any](s *KStream[K, V], g *GlobalKTable[KG, VG], keySelector func(K, V) KG, joiner func(K, V, *VG) VR, left bool, named []Named) *KStream[K, VR] {
+	if g.b != s.b {
+		s.b.fail(invalidTopology("kstreams: joining with a GlobalKTable of another builder is not allowed"))
+	}
+	arg := valueArg[V](s.view)
+	store := g.storeName
+	name := s.processor(prefixLeftJoin, named, func() Processor {
+		return &globalJoinProcessor[K, V, KG, VG, VR]{store: store, arg: arg, keySelector: keySelector, joiner: joiner, left: left}
+	})
+	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
+}
+
+// globalJoinProcessor is KStreamKTableJoinProcessor over a global table's
+// store, as Kafka Streams 4.4 runs it: the key selector is asked first; a
+// left join keeps a record with a value whose selected key is null; any
+// other record with a null value or a null selected key is dropped.
+type globalJoinProcessor[K, V, KG, VG, VR any] struct {
+	ctx         ProcessorContext
+	store       string
+	table       *TimestampedKeyValueStore
+	arg         func(any) (V, bool)
+	keySelector func(K, V) KG
+	joiner      func(K, V, *VG) VR
+	left        bool
+}
+
+func (p *globalJoinProcessor[K, V, KG, VG, VR]) Init(ctx ProcessorContext) (err error) {
+	p.ctx = ctx
+	p.table, err = storeAs[*TimestampedKeyValueStore](ctx, p.store)
+	return err
+}
+
+func (p *globalJoinProcessor[K, V, KG, VG, VR]) Process(r Record) error {
+	v, ok := p.arg(r.Value)
+	if !ok {
+		// A null V cannot hold: the selector is not handed a made-up value,
+		// and the record is dropped as Kafka drops a null value.
+		p.ctx.RecordDropped("Skipping record due to null join key or value.")
+		return nil
+	}
+	k := as[K](r.Key)
+	mapped := nullable(p.keySelector(k, v))
+	if r.Value == nil || (mapped == nil && !p.left) {
+		p.ctx.RecordDropped("Skipping record due to null join key or value.")
+		return nil
+	}
+	var gv *VG
+	if mapped != nil {
+		tv, _, found, err := p.table.Get(mapped)
+		if err != nil {
+			return err
+		}
+		if found {
+			x := as[VG](tv)
+			gv = &x
+		}
+	}
+	if gv == nil && !p.left {
+		return nil
+	}
+	r.Value = nullable(p.joiner(k, v, gv))
+	return p.ctx.Forward(r)
+}
+
+func (p *globalJoinProcessor[K, V, KG, VG, VR]) Close() error { return nil }
+
+// GlobalKeyValueBytes is the byte store a stream task reads a global
+// key-value store through: ro is the store's read-only view (the runtime's
+// at READ_UNCOMMITTED, so a task sees the global thread's latest writes, as
+// in Kafka Streams). Writes fail with ErrGlobalStoreReadOnly.
+func GlobalKeyValueBytes(name string, ro state.ReadOnlyKeyValueStore) KeyValueBytesStore {
+	return globalKV{name: name, ro: ro}
+}
+
+type globalKV struct {
+	name string
+	ro   state.ReadOnlyKeyValueStore
+}
+
+func (s globalKV) Name() string                                  { return s.name }
+func (s globalKV) Get(key []byte) ([]byte, error)                { return s.ro.Get(key) }
+func (s globalKV) Range(from, to []byte) (state.Iterator, error) { return s.ro.Range(from, to) }
+func (s globalKV) Put([]byte, []byte) error                      { return s.readOnly() }
+func (s globalKV) Delete([]byte) ([]byte, error)                 { return nil, s.readOnly() }
+
+func (s globalKV) readOnly() error {
+	return fmt.Errorf("%w: store %s is written by the global thread only; a stream task can read it", ErrGlobalStoreReadOnly, s.name)
+}
