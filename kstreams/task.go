@@ -101,6 +101,9 @@ type Task struct {
 	dropped      int64
 	partTime     map[string]int64 // decorated source topic → partition time
 	log          *slog.Logger
+	// defKey and defVal are the application's default serdes, for the
+	// processors that serialize themselves (the foreign-key join's).
+	defKey, defVal serde.Untyped
 }
 
 type taskNode struct {
@@ -122,7 +125,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
-		partTime: map[string]int64{}, log: cfg.Logger}
+		partTime: map[string]int64{}, log: cfg.Logger, defKey: cfg.DefaultKeySerde, defVal: cfg.DefaultValueSerde}
 	if task.clock == nil {
 		task.clock = time.Now
 	}
@@ -484,7 +487,13 @@ func (n *taskNode) process(r Record) error {
 		} else if ok {
 			pk = bk
 		}
-		return task.out.Send(ProducerRecord{Topic: n.topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers})
+		partition := int32(-1)
+		if n.spec.partition != nil { // a sink with its own StreamPartitioner
+			if p, ok := n.spec.partition(r); ok {
+				partition = p
+			}
+		}
+		return task.out.Send(ProducerRecord{Topic: n.topic, Partition: partition, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers})
 	}
 	return n.runProcessor(r)
 }
@@ -623,6 +632,12 @@ func (c nodeContext) RecordMetadata() (RecordMetadata, bool) { return c.n.task.m
 func (c nodeContext) StreamTime() int64                      { return c.n.task.streamTime }
 func (c nodeContext) TaskID() TaskID                         { return c.n.task.id }
 func (c nodeContext) ApplicationID() string                  { return c.n.task.appID }
+
+// defaultSerdes are the application's default key and value serdes (nil
+// where none is configured).
+func (c nodeContext) defaultSerdes() (key, value serde.Untyped) {
+	return c.n.task.defKey, c.n.task.defVal
+}
 
 func (c nodeContext) RecordDropped(reason string) {
 	c.n.task.dropped++

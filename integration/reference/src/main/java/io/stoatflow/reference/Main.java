@@ -50,6 +50,7 @@ public final class Main {
         APPS.put("slidingcount", SlidingCount::topology);
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);
+        APPS.put("fkjoin", FkJoin::topology);
     }
 
     private Main() {
