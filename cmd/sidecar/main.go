@@ -10,6 +10,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
@@ -31,6 +32,7 @@ func main() {
 		joins.TableTableName:   joins.BuildTableTable,
 		joins.DerivedName:      joins.BuildDerived,
 		joins.RekeyedName:      joins.BuildRekeyed,
+		fkjoin.Name:            fkjoin.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
