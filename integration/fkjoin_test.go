@@ -73,6 +73,9 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 		"processing.guarantee":             "exactly_once_v2",
 		"enable.transactional.statestores": "true",
 		"statestore.cache.max.bytes":       "0",
+		// Keep the subscription topics' records for the comparison: both
+		// engines would otherwise delete what they have consumed.
+		"repartition.purge.interval.ms": "3600000",
 	}
 	with := func(app string) map[string]string {
 		m := map[string]string{"application.id": app, "state.dir": t.TempDir()}
@@ -169,6 +172,7 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 		if len(jvmLog) == 0 {
 			t.Errorf("%s: Kafka Streams wrote nothing", suffix)
 		}
+		t.Logf("%s: Kafka Streams %d records, StoatFlow %d", suffix, len(jvmLog), len(goLog))
 		compareKeyedPartitions(t, suffix, jvmLog, goLog)
 	}
 	for _, side := range []string{"left", "right"} {

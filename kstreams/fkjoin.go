@@ -246,25 +246,21 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	b.connectGetter(resolverName, leftGetter)
 
 	outputName := b.suffixOrGenerate(name, "-result", prefixFKOutput)
-	// Kafka Streams draws a store name for the result even when it will not
-	// build the store: only a named Materialized is materialized.
-	store := mat.Name
+	// The result is a KTableSource: Kafka Streams draws its store name even
+	// when only a later join or re-grouping builds the store, and only a
+	// named Materialized materializes it at once.
+	store, drawn := mat.Name, mat.Name
 	if store == "" {
-		b.newStoreName(prefixFKOutput)
+		drawn = b.newStoreName(prefixFKOutput)
 	}
 	key, val := orSpec(mat.KeySerde, t.key), spec(mat.ValueSerde)
-	old := &oldValues{enable: func(bool) bool { return store != "" }}
-	b.addNode(&nodeSpec{name: outputName, kind: ProcessorNode, preds: []string{resolverName}, supplier: tableSourceSupplier(store, old)})
-	if store != "" {
-		b.fail(b.topo.addStore(kvStoreSpec(store, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)))
-		b.fail(b.topo.connectStore(outputName, store))
-	}
-	result := &KTable[K, VR]{b: b, name: outputName, key: key, val: val, storeName: store, old: old}
-	if store == "" {
-		result.getter = func() (getterSupplier, error) {
-			return getterSupplier{}, invalidTopology("the result of foreign-key join %s cannot be looked up by key: give it a named Materialized", outputName)
-		}
-	}
+	m := mat
+	src := newSourceTable(b, outputName, drawn, store != "", func() *StoreSpec {
+		return kvStoreSpec(drawn, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)
+	})
+	b.addNode(&nodeSpec{name: outputName, kind: ProcessorNode, preds: []string{resolverName}, supplier: src.supplier()})
+	result := &KTable[K, VR]{b: b, name: outputName, key: key, val: val, storeName: store, old: src.old, getter: src.getter}
+	result.addTableStore(outputName, store, mat, key, val)
 	return result
 }
 

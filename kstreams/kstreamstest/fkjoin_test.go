@@ -18,13 +18,17 @@ import (
 // matrix: inner or left join, the result materialized as "store" or not.
 type fkCase struct {
 	left, materialized bool
+	// rejoin joins the result with the left table again (to rejoin-output),
+	// which needs the result's value getter.
+	rejoin bool
 }
 
 func (c fkCase) String() string {
-	return fmt.Sprintf("left=%v/materialized=%v", c.left, c.materialized)
+	return fmt.Sprintf("left=%v/materialized=%v/rejoin=%v", c.left, c.materialized, c.rejoin)
 }
 
-var fkCases = []fkCase{{false, false}, {false, true}, {true, false}, {true, true}}
+var fkCases = []fkCase{{false, false, false}, {false, true, false}, {true, false, false}, {true, true, false},
+	{false, false, true}, {false, true, true}, {true, false, true}, {true, true, true}}
 
 // fkHarness runs that test's topology: left_table and right_table of
 // Strings, the foreign key after the '|' of a left value, the joiner
@@ -64,6 +68,24 @@ func newFKHarness(t *testing.T, c fkCase, fk func(string) (string, bool)) *fkHar
 		out = kstreams.TableForeignKeyJoin(left, right, fk, func(l, r string) string { return "(" + l + "," + r + ")" }, mat)
 	}
 	out.ToStream().To("output", kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	if c.rejoin {
+		rejoinMat := kstreams.Materialized[string, string]{ValueSerde: serde.String{}, CachingDisabled: true}
+		if c.materialized {
+			rejoinMat.Name, rejoinMat.StoreType = "store-rejoin", kstreams.InMemory
+		}
+		var re *kstreams.KTable[string, string]
+		if c.left {
+			re = kstreams.TableTableLeftJoin(out, left, func(r string, l *string) string {
+				if l == nil {
+					return "rejoin(" + r + ",null)"
+				}
+				return "rejoin(" + r + "," + *l + ")"
+			}, rejoinMat)
+		} else {
+			re = kstreams.TableTableJoin(out, left, func(r, l string) string { return "rejoin(" + r + "," + l + ")" }, rejoinMat)
+		}
+		re.ToStream().To("rejoin-output", kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	}
 	d := build(t, b, kstreamstest.Config{ApplicationID: "fk", DefaultKeySerde: serde.Erase[string](serde.String{}),
 		DefaultValueSerde: serde.Erase[string](serde.String{})})
 	return &fkHarness{t: t, c: c, d: d, fk: fk}
@@ -95,8 +117,21 @@ func (h *fkHarness) right(key string, value *string, ts int64) {
 // reads it: the last value per key ("<null>" for a tombstone).
 func (h *fkHarness) expect(want map[string]string) {
 	h.t.Helper()
+	h.expectTopic("output", want)
+}
+
+// expectRejoin checks rejoin-output as expect checks output.
+func (h *fkHarness) expectRejoin(want map[string]string) {
+	h.t.Helper()
+	if h.c.rejoin {
+		h.expectTopic("rejoin-output", want)
+	}
+}
+
+func (h *fkHarness) expectTopic(topic string, want map[string]string) {
+	h.t.Helper()
 	got := map[string]string{}
-	for _, r := range h.d.ReadOutput("output") {
+	for _, r := range h.d.ReadOutput(topic) {
 		v := "<null>"
 		if r.Value != nil {
 			v = string(r.Value)
@@ -107,7 +142,7 @@ func (h *fkHarness) expect(want map[string]string) {
 		want = map[string]string{}
 	}
 	if !maps.Equal(got, want) {
-		h.t.Errorf("output %v, want %v", got, want)
+		h.t.Errorf("%s %v, want %v", topic, got, want)
 	}
 }
 
@@ -151,17 +186,22 @@ func TestFKJoinFromLeftThenDeleteLeftEntity(t *testing.T) {
 			h.right("rhs2", sp("rhsValue2"), 1)
 			h.right("rhs3", sp("rhsValue3"), 2)
 			h.expect(nil)
+			h.expectRejoin(nil)
 			h.expectStore(nil)
 			h.left("lhs1", sp("lhsValue1|rhs1"), 3)
 			h.left("lhs2", sp("lhsValue2|rhs2"), 4)
 			both := map[string]string{"lhs1": "(lhsValue1|rhs1,rhsValue1)", "lhs2": "(lhsValue2|rhs2,rhsValue2)"}
 			h.expect(both)
+			h.expectRejoin(map[string]string{"lhs1": "rejoin((lhsValue1|rhs1,rhsValue1),lhsValue1|rhs1)",
+				"lhs2": "rejoin((lhsValue2|rhs2,rhsValue2),lhsValue2|rhs2)"})
 			h.expectStore(both)
 			h.left("lhs3", sp("lhsValue3|rhs1"), 5)
 			h.expect(map[string]string{"lhs3": "(lhsValue3|rhs1,rhsValue1)"})
+			h.expectRejoin(map[string]string{"lhs3": "rejoin((lhsValue3|rhs1,rhsValue1),lhsValue3|rhs1)"})
 			h.expectStore(map[string]string{"lhs1": "(lhsValue1|rhs1,rhsValue1)", "lhs2": "(lhsValue2|rhs2,rhsValue2)", "lhs3": "(lhsValue3|rhs1,rhsValue1)"})
 			h.left("lhs1", nil, 6)
 			h.expect(map[string]string{"lhs1": "<null>"})
+			h.expectRejoin(map[string]string{"lhs1": "<null>"})
 			h.expectStore(map[string]string{"lhs2": "(lhsValue2|rhs2,rhsValue2)", "lhs3": "(lhsValue3|rhs1,rhsValue1)"})
 		})
 	}
@@ -274,7 +314,7 @@ func TestFKJoinUnsubscribesOldForeignKey(t *testing.T) {
 // KTableKTableForeignKeyJoinIntegrationTest.shouldEmitRecordOnNullForeignKeyForLeftJoins:
 // a left join with a null foreign key joins with null.
 func TestFKLeftJoinNullForeignKey(t *testing.T) {
-	for _, c := range []fkCase{{true, false}, {true, true}} {
+	for _, c := range []fkCase{{left: true, materialized: false}, {left: true, materialized: true}} {
 		t.Run(c.String(), func(t *testing.T) {
 			h := newFKHarness(t, c, func(string) (string, bool) { return "", false })
 			h.left("lhs1", sp("lhsValue1|rhs1"), 0)
@@ -287,7 +327,7 @@ func TestFKLeftJoinNullForeignKey(t *testing.T) {
 // The inner join drops a record whose foreign key is null, and counts it,
 // retracting the result of the old foreign key.
 func TestFKInnerJoinNullForeignKeyRetracts(t *testing.T) {
-	h := newFKHarness(t, fkCase{false, true}, func(v string) (string, bool) {
+	h := newFKHarness(t, fkCase{left: false, materialized: true}, func(v string) (string, bool) {
 		_, after, _ := strings.Cut(v, "|")
 		return after, after != "returnNull"
 	})
@@ -326,7 +366,7 @@ func subscriptionStore(t *testing.T, d *kstreamstest.Driver, store string) map[s
 // KTableKTableForeignKeyJoinIntegrationTest.shouldEmitRecordWhenOldAndNewFkDiffer:
 // a left join whose foreign key turns null unsubscribes the old one.
 func TestFKLeftJoinForeignKeyTurnsNull(t *testing.T) {
-	for _, c := range []fkCase{{true, false}, {true, true}} {
+	for _, c := range []fkCase{{left: true, materialized: false}, {left: true, materialized: true}} {
 		t.Run(c.String(), func(t *testing.T) {
 			h := newFKHarness(t, c, func(v string) (string, bool) {
 				_, after, _ := strings.Cut(v, "|")
@@ -372,7 +412,7 @@ func TestFKJoinSubscriptionInstructions(t *testing.T) {
 		{nil, []sent{{"fk3", DP}}, []sent{{"fk3", D}, {"<null>", PN}}},                   // deleted
 		{nil, nil, nil}, // deleted again
 	}
-	for _, c := range []fkCase{{false, false}, {true, false}} {
+	for _, c := range []fkCase{{left: false, materialized: false}, {left: true, materialized: false}} {
 		t.Run(c.String(), func(t *testing.T) {
 			h := newFKHarness(t, c, func(v string) (string, bool) {
 				_, after, _ := strings.Cut(v, "|")
@@ -420,7 +460,7 @@ func TestFKJoinSubscriptionInstructions(t *testing.T) {
 // that has changed since is dropped; the subscription-response topic
 // carries the hash of the value it answers.
 func TestFKJoinDropsStaleResponses(t *testing.T) {
-	h := newFKHarness(t, fkCase{false, true}, nil)
+	h := newFKHarness(t, fkCase{left: false, materialized: true}, nil)
 	h.right("rhs1", sp("rhsValue1"), 0)
 	h.left("lhs1", sp("lhsValue1|rhs1"), 1)
 	h.expect(map[string]string{"lhs1": "(lhsValue1|rhs1,rhsValue1)"})
