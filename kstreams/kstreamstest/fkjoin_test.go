@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -489,4 +490,99 @@ func TestFKJoinDropsStaleResponses(t *testing.T) {
 	}
 	h.expect(nil)
 	h.expectStore(map[string]string{"lhs1": "(lhsValue2|rhs1,rhsValue1)"})
+}
+
+// KTableKTableForeignKeyJoinScenarioTest.shouldWorkWithDefaultSerdes: the
+// tables, the foreign-key join and a join of its result all take the
+// default serdes (Integer keys, String values).
+func TestFKJoinWithDefaultSerdes(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	a := kstreams.Table(b, "A", kstreams.Consumed[int32, string]{})
+	bt := kstreams.Table(b, "B", kstreams.Consumed[int32, string]{})
+	fk := kstreams.TableForeignKeyJoin(a, bt, func(v string) (int32, bool) {
+		n, err := strconv.Atoi(strings.Split(v, "-")[0])
+		return int32(n), err == nil
+	}, func(av, bv string) string { return "(" + av + "," + bv + ")" }, kstreams.MaterializedAs[int32, string]("asdf"))
+	kstreams.TableTableJoin(a, fk, func(av, fv string) string { return "(" + av + "," + fv + ")" }).ToStream().To("output")
+	d := build(t, b, kstreamstest.Config{DefaultKeySerde: serde.Erase[int32](serde.Integer{}), DefaultValueSerde: serde.Erase[string](serde.String{})})
+	a32, b32 := kstreamstest.NewInputTopic(d, "A", serde.Integer{}, serde.String{}), kstreamstest.NewInputTopic(d, "B", serde.Integer{}, serde.String{})
+	if err := a32.Pipe(1, "999-alpha", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := b32.Pipe(999, "beta", 0); err != nil {
+		t.Fatal(err)
+	}
+	out, err := kstreamstest.ReadOutput(d, "output", serde.Integer{}, serde.String{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int32]string{}
+	for _, r := range out {
+		got[r.Key] = r.Value
+	}
+	if want := map[int32]string{1: "(999-alpha,(999-alpha,beta))"}; !maps.Equal(got, want) {
+		t.Errorf("output %v, want %v", got, want)
+	}
+}
+
+// topicRecorder is UniqueTopicSerdeScope's serde: it notes every topic it
+// serializes a value for, as topic + "--key" or "--value".
+type topicRecorder[T any] struct {
+	inner  serde.Serde[T]
+	suffix string
+	seen   map[string]bool
+}
+
+func (r topicRecorder[T]) Serialize(topic string, v T) ([]byte, error) {
+	r.seen[topic+r.suffix] = true
+	return r.inner.Serialize(topic, v)
+}
+
+func (r topicRecorder[T]) Deserialize(topic string, b []byte) (T, error) {
+	return r.inner.Deserialize(topic, b)
+}
+
+// KTableKTableForeignKeyJoinScenarioTest.shouldUseExpectedTopicsWithSerde:
+// the serdes see the internal topics and the join's three pseudo-topics
+// (-fk, -pk, -vh) and nothing else.
+func TestFKJoinSerdeTopics(t *testing.T) {
+	seen := map[string]bool{}
+	keys := topicRecorder[int32]{serde.Integer{}, "--key", seen}
+	values := topicRecorder[string]{serde.String{}, "--value", seen}
+	b := kstreams.NewStreamsBuilder()
+	in := kstreams.ConsumedWith[int32, string](keys, values)
+	left := kstreams.Table(b, "left_table", in)
+	right := kstreams.Table(b, "right_table", in)
+	kstreams.TableForeignKeyJoin(left, right, func(v string) (int32, bool) {
+		n, err := strconv.Atoi(strings.Split(v, "|")[1])
+		return int32(n), err == nil
+	}, func(l, r string) string { return "(" + l + "," + r + ")" }, kstreams.Materialized[int32, string]{ValueSerde: values}).
+		ToStream().To("output-topic", kstreams.ProducedWith[int32, string](keys, values))
+	app := "ktable-ktable-joinOnForeignKey"
+	d := build(t, b, kstreamstest.Config{ApplicationID: app})
+	if err := kstreamstest.NewInputTopic(d, "left_table", serde.Integer{}, serde.String{}).Pipe(2, "lhsValue1|1", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := kstreamstest.NewInputTopic(d, "right_table", serde.Integer{}, serde.String{}).Pipe(1, "rhsValue1", 0); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-fk--key",
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-pk--key",
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic-vh--value",
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic--key",
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-0000000014-topic--key",
+		app + "-KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-0000000014-topic--value",
+		app + "-left_table-STATE-STORE-0000000000-changelog--key",
+		app + "-left_table-STATE-STORE-0000000000-changelog--value",
+		app + "-right_table-STATE-STORE-0000000003-changelog--key",
+		app + "-right_table-STATE-STORE-0000000003-changelog--value",
+		"output-topic--key",
+		"output-topic--value",
+	}
+	got := slices.Sorted(maps.Keys(seen))
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("serdes saw\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(want, "\n "))
+	}
 }
