@@ -135,7 +135,6 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 	tasks = map[int]int{}
 	visiting := map[int]bool{}
 	var taskCount func(id int) (int, error)
-	//lint:ignore S1021 a recursive closure is declared before it is assigned
 	var repartitionCount func(name string) (int, error)
 	repartitionCount = func(name string) (int, error) {
 		if n, ok := repart[name]; ok {

@@ -374,16 +374,16 @@ func TestFKLeftJoinForeignKeyTurnsNull(t *testing.T) {
 				return after, after != "returnNull"
 			})
 			store := "KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-0000000010"
-			key := string(storeformat.AppendCombinedKey(nil, []byte("rhs1"), []byte("lhs1")))
+			key := storeformat.AppendCombinedKey(nil, []byte("rhs1"), []byte("lhs1"))
 			h.left("lhs1", sp("lhsValue1|rhs1"), 0)
 			h.expect(map[string]string{"lhs1": "(lhsValue1|rhs1,null)"})
-			if _, ok := subscriptionStore(t, h.d, store)[key]; !ok {
+			if _, ok := subscriptionStore(t, h.d, store)[string(key)]; !ok {
 				t.Fatalf("no subscription of lhs1 to rhs1 in %s", store)
 			}
 			h.left("lhs1", sp("lhsValue1|returnNull"), 0)
 			h.expect(map[string]string{"lhs1": "(lhsValue1|returnNull,null)"})
 			h.expectStore(map[string]string{"lhs1": "(lhsValue1|returnNull,null)"})
-			if _, ok := subscriptionStore(t, h.d, store)[key]; ok {
+			if _, ok := subscriptionStore(t, h.d, store)[string(key)]; ok {
 				t.Errorf("lhs1 is still subscribed to rhs1")
 			}
 		})
