@@ -640,8 +640,8 @@ func (p *fkForeignTableJoin) Close() error { return nil }
 
 // fkResponseJoin is ResponseJoinProcessorSupplier's processor (the
 // response resolver): a response is joined with the left row as it is now,
-// and dropped if the left value has changed since the subscription was
-// sent.
+// and dropped (and counted) if the left value has changed since the
+// subscription was sent.
 type fkResponseJoin struct {
 	ctx    ProcessorContext
 	j      *fkJoin
@@ -679,7 +679,10 @@ func (p *fkResponseJoin) Process(r Record) error {
 		return err
 	}
 	if (hash == nil) != (resp.hash == nil) || (hash != nil && *hash != *resp.hash) {
-		return nil // stale: the left row has changed since
+		// Stale: the left row has changed since; Kafka Streams counts it as
+		// dropped.
+		p.ctx.RecordDropped("Dropping FK-join response due to hash mismatch.")
+		return nil
 	}
 	var result any
 	if resp.foreign != nil || (p.j.left && cur != nil) {

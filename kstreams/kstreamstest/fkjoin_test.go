@@ -485,10 +485,14 @@ func TestFKJoinDropsStaleResponses(t *testing.T) {
 	if !ok {
 		t.Fatal("no task 0_0")
 	}
+	before := len(h.d.Dropped())
 	if err := task.Process(topic, 0, 100, resp[0].Key, resp[0].Value, fkBase+3, nil); err != nil {
 		t.Fatal(err)
 	}
 	h.expect(nil)
+	if dropped := h.d.Dropped()[before:]; len(dropped) != 1 || !strings.Contains(dropped[0].Reason, "hash mismatch") {
+		t.Errorf("dropped %+v, want the stale response", dropped)
+	}
 	h.expectStore(map[string]string{"lhs1": "(lhsValue2|rhs1,rhsValue1)"})
 }
 
