@@ -3,12 +3,14 @@
 //
 // A left row "fk|payload" refers to the right row keyed fk; a value without
 // '|', or with nothing before it, has a null foreign key. Two joins of the
-// same tables are written with toStream to output:
+// same tables are written with toStream, each to its own output topic (the
+// results of the two joins for one update travel through different topics,
+// so their relative order is not deterministic):
 //
 //	table(left) ⋈fk table(right)
-//	  join      unnamed, materialized as "fk-inner"       "inner:" + l + "+" + r
+//	  join      unnamed, materialized as "fk-inner"       "inner:" + l + "+" + r → output
 //	  leftJoin  TableJoined "fk-left", extractor of key and value, not materialized
-//	                                                      "left:" + l + "+" + r ("null" for no row)
+//	                                                      "left:" + l + "+" + r ("null" for no row) → left-output
 //
 // Both tables are materialized by the joins in the stores they drew. Each
 // join has its subscription-registration topic (partitioned as right), its
@@ -52,7 +54,8 @@ func ForeignKey(v string) (string, bool) {
 	return fk, true
 }
 
-// Build returns the topology. Arguments: left, right and output.
+// Build returns the topology. Arguments: left, right, output and
+// left-output.
 func Build(args map[string]string) (*kstreams.Topology, error) {
 	b := kstreams.NewStreamsBuilder()
 	in := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
@@ -70,6 +73,6 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 			}
 			return "left:" + l + "+" + *r
 		}, kstreams.TableJoinedAs(LeftName)).
-		ToStream().To(output, produced)
+		ToStream().To(arg(args, "left-output", "fkjoin-left-output"), produced)
 	return b.Build()
 }

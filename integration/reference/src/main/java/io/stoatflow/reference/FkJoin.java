@@ -14,14 +14,15 @@ import org.apache.kafka.streams.kstream.TableJoined;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Two foreign-key joins of one left table onto one right table, both written with toStream to
- * output. A left value "fk|payload" refers to the right row keyed fk; a value without '|' or
+ * Two foreign-key joins of one left table onto one right table, each written with toStream to
+ * its own output topic (output and left-output: the joins' results for one update travel through
+ * different topics, so their relative order is not deterministic). A left value "fk|payload" refers to the right row keyed fk; a value without '|' or
  * with an empty fk has a null foreign key. The inner join is unnamed and materialized as
  * fk-inner ("inner:" + l + "+" + r); the left join is named fk-left through TableJoined, uses
  * the extractor that takes key and value, and is not materialized ("left:" + l + "+" + r, with
  * "null" for a missing right row).
  *
- * Arguments: left, right, output.
+ * Arguments: left, right, output, left-output.
  */
 final class FkJoin {
     private FkJoin() {
@@ -46,7 +47,7 @@ final class FkJoin {
                         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("fk-inner"))
                 .toStream().to(output, produced);
         left.leftJoin(right, (k, v) -> foreignKey(v), (l, r) -> "left:" + l + "+" + r, TableJoined.as("fk-left"))
-                .toStream().to(output, produced);
+                .toStream().to(Main.arg(args, "left-output", "fkjoin-left-output"), produced);
         return builder.build();
     }
 }
