@@ -137,7 +137,7 @@ func GlobalTable[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m 
 	st := kvStoreSpec(storeName, mat.StoreType, true, nil, mat.CachingDisabled, key, val)
 	b.addGlobal(&globalStore{source: sourceName, processor: procName, store: storeName, topic: topic},
 		st, &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor},
-		tableSourceSupplier(storeName, &oldValues{})) // a global table sends no old values)
+		tableSourceSupplier(storeName, &oldValues{})) // a global table sends no old values
 	return &GlobalKTable[K, V]{b: b, storeName: storeName}
 }
 

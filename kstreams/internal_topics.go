@@ -173,6 +173,27 @@ func (t *Topology) InternalTopicPartitions(cfg InternalTopicsConfig, sourceParti
 	}
 	upstreamCount = func(name string) (int, error) {
 		n := 0
+		for _, node := range t.repartition[name].copartition {
+			for _, topic := range t.byName[node].topics {
+				var c int
+				if t.repartition[topic] != nil {
+					var err error
+					if c, err = repartitionCount(topic); err != nil {
+						return 0, err
+					}
+				} else {
+					var ok bool
+					if c, ok = sourcePartitions(topic); !ok {
+						return 0, fmt.Errorf("kstreams: source topic %s: %w", topic, ErrMissingSourceTopic)
+					}
+				}
+				n = max(n, c)
+			}
+		}
+		if n > 0 {
+			repart[name] = n
+			return n, nil
+		}
 		for _, w := range writers[name] {
 			c, err := taskCount(w)
 			if err != nil {

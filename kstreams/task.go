@@ -110,6 +110,9 @@ type Task struct {
 	log          *slog.Logger
 	// outerJoinEmitInterval is TaskConfig.OuterJoinEmitIntervalMs.
 	outerJoinEmitInterval int64
+	// defKey and defVal are the application's default serdes, for the
+	// processors that serialize themselves (the foreign-key join's).
+	defKey, defVal serde.Untyped
 }
 
 type taskNode struct {
@@ -131,7 +134,8 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
-		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs}
+		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs,
+		defKey: cfg.DefaultKeySerde, defVal: cfg.DefaultValueSerde}
 	if task.clock == nil {
 		task.clock = time.Now
 	}
@@ -519,6 +523,11 @@ func (n *taskNode) process(r Record) error {
 			pk = bk
 		}
 		pr := ProducerRecord{Topic: topic, Partition: -1, PartitionKey: pk, Key: kb, Value: vb, Timestamp: r.Timestamp, Headers: r.Headers}
+		if n.spec.partition != nil { // a sink that places its records itself (the foreign-key join's response)
+			if p, ok := n.spec.partition(r); ok {
+				pr.Partition = p
+			}
+		}
 		if n.spec.partitioner != nil {
 			return n.sendWithPartitioner(topic, r, pr)
 		}
@@ -661,6 +670,12 @@ func (c nodeContext) RecordMetadata() (RecordMetadata, bool) { return c.n.task.m
 func (c nodeContext) StreamTime() int64                      { return c.n.task.streamTime }
 func (c nodeContext) TaskID() TaskID                         { return c.n.task.id }
 func (c nodeContext) ApplicationID() string                  { return c.n.task.appID }
+
+// defaultSerdes are the application's default key and value serdes (nil
+// where none is configured).
+func (c nodeContext) defaultSerdes() (key, value serde.Untyped) {
+	return c.n.task.defKey, c.n.task.defVal
+}
 
 func (c nodeContext) RecordDropped(reason string) {
 	c.n.task.dropped++

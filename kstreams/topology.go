@@ -82,6 +82,9 @@ type nodeSpec struct {
 	// default (default.timestamp.extractor). Repartition sources always fail
 	// on invalid timestamps, as Kafka Streams' do.
 	extractor TimestampExtractor
+	// partition, if set, is a sink's StreamPartitioner: the partition of r,
+	// or ok false for the default partitioner.
+	partition func(r Record) (p int32, ok bool)
 }
 
 // StoreKind is the shape of a state store.
@@ -182,6 +185,11 @@ type StoreSpec struct {
 type repartitionSpec struct {
 	name       string // undecorated, ends with -repartition
 	partitions int    // 0 = derived from upstream
+	// copartition names source nodes whose topics this one is co-partitioned
+	// with (InternalTopologyBuilder.copartitionSources): it takes their
+	// partition count instead of its writers', as the foreign-key join's
+	// topics do, which would otherwise derive their counts from each other.
+	copartition []string
 }
 
 // Topology is a built processing graph: nodes, stores and internal topics,

@@ -60,6 +60,7 @@ public final class Main {
         APPS.put("suppressrejected", Suppress::rejected);
         APPS.put("suppressshapes", Suppress::shapes);
         APPS.put("avrowindowed", AvroWindowed::topology);
+        APPS.put("fkjoin", FkJoin::topology);
     }
 
     private Main() {

@@ -1,0 +1,78 @@
+// Package fkjoin holds a foreign-key join topology, the twin of a Kafka
+// Streams application built with the same calls.
+//
+// A left row "fk|payload" refers to the right row keyed fk; a value without
+// '|', or with nothing before it, has a null foreign key. Two joins of the
+// same tables are written with toStream, each to its own output topic (the
+// results of the two joins for one update travel through different topics,
+// so their relative order is not deterministic):
+//
+//	table(left) ⋈fk table(right)
+//	  join      unnamed, materialized as "fk-inner"       "inner:" + l + "+" + r → output
+//	  leftJoin  TableJoined "fk-left", extractor of key and value, not materialized
+//	                                                      "left:" + l + "+" + r ("null" for no row) → left-output
+//
+// Both tables are materialized by the joins in the stores they drew. Each
+// join has its subscription-registration topic (partitioned as right), its
+// subscription store and its subscription-response topic (partitioned as
+// left). A deleted or unmatched result is a tombstone. Keys and values are
+// Strings. Importing the package registers the topology.
+package fkjoin
+
+import (
+	"strings"
+
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// Name is the name the topology is registered under.
+const Name = "fkjoin"
+
+// Names of the stores and the named join.
+const (
+	InnerStore = "fk-inner"
+	LeftName   = "fk-left"
+)
+
+func init() { kstreams.RegisterTopology(Name, Build) }
+
+func arg(args map[string]string, name, dflt string) string {
+	if v := args[name]; v != "" {
+		return v
+	}
+	return dflt
+}
+
+// ForeignKey is the foreign key of a left value: what comes before its
+// first '|', none if that is empty or there is no '|'.
+func ForeignKey(v string) (string, bool) {
+	fk, _, found := strings.Cut(v, "|")
+	if !found || fk == "" {
+		return "", false
+	}
+	return fk, true
+}
+
+// Build returns the topology. Arguments: left, right, output and
+// left-output.
+func Build(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	in := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	left := kstreams.Table(b, arg(args, "left", "fkjoin-left"), in)
+	right := kstreams.Table(b, arg(args, "right", "fkjoin-right"), in)
+	output := arg(args, "output", "fkjoin-output")
+	produced := kstreams.ProducedWith[string, string](serde.String{}, serde.String{})
+	kstreams.TableForeignKeyJoin(left, right, ForeignKey, func(l, r string) string { return "inner:" + l + "+" + r },
+		kstreams.MaterializedAs[string, string](InnerStore)).
+		ToStream().To(output, produced)
+	kstreams.TableForeignKeyLeftJoinWithKey(left, right, func(_, v string) (string, bool) { return ForeignKey(v) },
+		func(l string, r *string) string {
+			if r == nil {
+				return "left:" + l + "+null"
+			}
+			return "left:" + l + "+" + *r
+		}, kstreams.TableJoinedAs(LeftName)).
+		ToStream().To(arg(args, "left-output", "fkjoin-left-output"), produced)
+	return b.Build()
+}
