@@ -469,14 +469,10 @@ func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
 	return createRepartition(g.b, g.name, base, g.key, g.val)
 }
 
+// createRepartition adds a repartition topic with its sink, null-key filter
+// and source. The filter is relaxed at Build when the topic feeds a left or
+// outer join, which handles null keys itself (StreamsBuilder.nullKeys).
 func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) string {
-	return createRepartitionFiltered(b, parent, base, key, val, true)
-}
-
-// createRepartitionFiltered is createRepartition whose filter drops null
-// keys only if dropNullKeys: Kafka Streams lets them through a repartition
-// topic that feeds a left or outer join, which handles them itself.
-func createRepartitionFiltered(b *StreamsBuilder, parent, base string, key, val serdeSpec, dropNullKeys bool) string {
 	topic := base
 	if !strings.HasSuffix(topic, repartitionSuffix) {
 		topic += repartitionSuffix
@@ -492,7 +488,7 @@ func createRepartitionFiltered(b *StreamsBuilder, parent, base string, key, val 
 	}
 	b.topo.repartition[topic] = &repartitionSpec{name: topic}
 	b.addNode(&nodeSpec{name: filter, kind: ProcessorNode, preds: []string{parent}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
-		if r.Key == nil && dropNullKeys {
+		if r.Key == nil {
 			return nil
 		}
 		return ctx.Forward(r)

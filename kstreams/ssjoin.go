@@ -222,18 +222,18 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	otherVal := viewSpec(right.view, sj.OtherValueSerde, serdeSpec{})
 
 	// Re-keyed sides go through a repartition topic first; for a left or
-	// outer join it lets null keys through, as the join handles them.
+	// outer join it lets null keys through (relaxed at Build, below), as
+	// the join handles them.
 	thisNode, otherNode := left.name, right.name
 	thisKey, thisValSpec := left.key, left.val
 	otherValSpec := right.val
-	dropNull := !leftOuter && !rightOuter
 	if left.repartitionRequired {
 		thisKey, thisValSpec = keySpec(left.key), orSpecOf(thisVal, left.val)
-		thisNode = repartitionForJoin(b, left.name, sj.Name, "-left", &left.joinRepartition, thisKey, thisValSpec, dropNull)
+		thisNode = repartitionForJoin(b, left.name, sj.Name, "-left", &left.joinRepartition, thisKey, thisValSpec)
 	}
 	if right.repartitionRequired {
 		otherValSpec = orSpecOf(otherVal, right.val)
-		otherNode = repartitionForJoin(b, right.name, sj.Name, "-right", &right.joinRepartition, keySpec(right.key), otherValSpec, dropNull)
+		otherNode = repartitionForJoin(b, right.name, sj.Name, "-right", &right.joinRepartition, keySpec(right.key), otherValSpec)
 	}
 	b.copartition(thisNode, otherNode)
 
@@ -347,6 +347,9 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 		supplier: side(false, rightOuter, thisStore, w.AfterMs, w.BeforeMs)})
 	b.addNode(&nodeSpec{name: mergeName, kind: ProcessorNode, preds: []string{thisJoinName, otherJoinName},
 		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
+	if leftOuter || rightOuter {
+		b.nullKeys.relaxed(mergeName)
+	}
 	b.fail(b.topo.addStore(windowStore(thisStore, sj.ThisStoreSupplier, thisStoreVal)))
 	b.fail(b.topo.connectStore(thisWindowedName, thisStore))
 	b.fail(b.topo.connectStore(otherJoinName, thisStore))
@@ -374,7 +377,7 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 // An unnamed join reuses the repartition the stream's previous join created
 // (named or not: reuse holds the latest), and the three names it would have
 // taken are still drawn, as in Kafka Streams.
-func repartitionForJoin(b *StreamsBuilder, stream, name, suffix string, reuse **string, key, val serdeSpec, dropNullKeys bool) string {
+func repartitionForJoin(b *StreamsBuilder, stream, name, suffix string, reuse **string, key, val serdeSpec) string {
 	repartitionName := stream
 	if name != "" {
 		repartitionName = name + suffix
@@ -385,7 +388,7 @@ func repartitionForJoin(b *StreamsBuilder, stream, name, suffix string, reuse **
 		b.newProcessorName(prefixSource)
 		return **reuse
 	}
-	src := createRepartitionFiltered(b, stream, repartitionName, key, val, dropNullKeys)
+	src := createRepartition(b, stream, repartitionName, key, val)
 	*reuse = &src
 	return src
 }

@@ -103,7 +103,7 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 	key := orSpec(j.KeySerde, s.key)
 	streamSide := s.name
 	if s.repartitionRequired {
-		streamSide = repartitionForJoin(b, s.name, j.Name, "", &s.joinRepartition, key, viewSpec(s.view, j.ValueSerde, s.val), true)
+		streamSide = repartitionForJoin(b, s.name, j.Name, "", &s.joinRepartition, key, viewSpec(s.view, j.ValueSerde, s.val))
 	}
 	prefix := prefixStreamTableJoin
 	if left {

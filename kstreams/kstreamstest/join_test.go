@@ -836,3 +836,39 @@ func TestTableTableJoinIntegrationMatrixWithCachingResultStore(t *testing.T) {
 		})
 	}
 }
+
+// The same for stream-stream joins: the repartition before a left join
+// lets a null-key record through (its filter relaxed at Build), the one
+// before an inner join drops it.
+func TestRepartitionFiltersKeepNullKeysForLeftStreamStreamJoins(t *testing.T) {
+	for _, left := range []bool{false, true} {
+		b := kstreams.NewStreamsBuilder()
+		c := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+		keyed := kstreams.SelectKey(kstreams.Stream(b, []string{"in"}, c), func(_, v string) string {
+			if v == "null-key" {
+				return "" // the null key it was handed: the record keeps it
+			}
+			return v
+		})
+		other := kstreams.Stream(b, []string{"other"}, c)
+		w := kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(time.Second)
+		if left {
+			kstreams.LeftJoin(keyed, other, func(v string, vo *string) string { return v + "+" + javaString(vo) }, w).To("output")
+		} else {
+			kstreams.Join(keyed, other, func(v, vo string) string { return v + "+" + vo }, w).To("output")
+		}
+		d := build(t, b, stringDefaults)
+		if err := d.Pipe("in", nil, []byte("null-key"), 1); err != nil {
+			t.Fatal(err)
+		}
+		var through int
+		for _, topic := range d.Topics() {
+			if strings.HasSuffix(topic, "-repartition") {
+				through += len(d.Records(topic))
+			}
+		}
+		if want := map[bool]int{false: 0, true: 1}[left]; through != want {
+			t.Errorf("left=%t: %d records through the repartition topic, want %d", left, through, want)
+		}
+	}
+}
