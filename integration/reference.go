@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -98,11 +99,12 @@ type ReferenceApp struct {
 	cmd    *exec.Cmd
 	stderr *tailBuffer
 
-	mu     sync.Mutex
-	states []string
-	errs   []string
-	closed bool
-	change chan struct{} // closed and replaced on every state line
+	mu       sync.Mutex
+	states   []string
+	errs     []string
+	closed   bool
+	restores map[string]*ReferenceRestore // by changelog partition, e.g. "app-store-changelog-0"
+	change   chan struct{}                // closed and replaced on every state line
 
 	exited chan struct{}
 	err    error
@@ -181,11 +183,53 @@ func (a *ReferenceApp) line(l string) {
 		a.errs = append(a.errs, strings.TrimPrefix(l, "ERROR "))
 	case l == "CLOSED":
 		a.closed = true
+	case strings.HasPrefix(l, "RESTORE-START ") || strings.HasPrefix(l, "RESTORE-END "):
+		a.restoreLine(strings.Fields(l))
 	default:
 		return
 	}
 	close(a.change)
 	a.change = make(chan struct{})
+}
+
+// ReferenceRestore is one changelog restore of a reference application, as
+// its state restore listener reported it.
+type ReferenceRestore struct {
+	Store      string
+	Start, End int64 // the offsets Kafka Streams restored from and up to
+	Records    int64 // records restored, once Done
+	Done       bool
+}
+
+func (a *ReferenceApp) restoreLine(f []string) {
+	if a.restores == nil {
+		a.restores = map[string]*ReferenceRestore{}
+	}
+	switch {
+	case f[0] == "RESTORE-START" && len(f) == 5:
+		r := &ReferenceRestore{Store: f[1]}
+		r.Start, _ = strconv.ParseInt(f[3], 10, 64)
+		r.End, _ = strconv.ParseInt(f[4], 10, 64)
+		a.restores[f[2]] = r
+	case f[0] == "RESTORE-END" && len(f) == 4:
+		if r := a.restores[f[2]]; r != nil {
+			r.Records, _ = strconv.ParseInt(f[3], 10, 64)
+			r.Done = true
+		}
+	}
+}
+
+// Restores returns the restores the application has reported, by changelog
+// partition ("<topic>-<partition>"); a later restore of a partition replaces
+// an earlier one.
+func (a *ReferenceApp) Restores() map[string]ReferenceRestore {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make(map[string]ReferenceRestore, len(a.restores))
+	for k, r := range a.restores {
+		out[k] = *r
+	}
+	return out
 }
 
 // WaitState waits until the application reports state (e.g. "RUNNING"). It

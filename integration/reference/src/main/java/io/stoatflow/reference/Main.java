@@ -14,9 +14,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
  * Runs one Kafka Streams 4.4 reference application, the twin of a StoatFlow example.
@@ -27,7 +29,9 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
  * </pre>
  *
  * Lines on stdout are the protocol with the Go harness: {@code STATE <state>} on every state
- * change, {@code ERROR <message>} on a fatal error, {@code CLOSED} after a clean close. With
+ * change, {@code ERROR <message>} on a fatal error, {@code CLOSED} after a clean close, and
+ * {@code RESTORE-START <store> <topic-partition> <start offset> <end offset>} and
+ * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore. With
  * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
  */
 public final class Main {
@@ -112,6 +116,21 @@ public final class Main {
             out.println("STATE " + next);
             if (next == KafkaStreams.State.ERROR || next == KafkaStreams.State.NOT_RUNNING) {
                 done.countDown();
+            }
+        });
+        streams.setGlobalStateRestoreListener(new StateRestoreListener() {
+            @Override
+            public void onRestoreStart(TopicPartition partition, String store, long start, long end) {
+                out.println("RESTORE-START " + store + " " + partition + " " + start + " " + end);
+            }
+
+            @Override
+            public void onBatchRestored(TopicPartition partition, String store, long batchEnd, long records) {
+            }
+
+            @Override
+            public void onRestoreEnd(TopicPartition partition, String store, long records) {
+                out.println("RESTORE-END " + store + " " + partition + " " + records);
             }
         });
         streams.setUncaughtExceptionHandler(e -> {
