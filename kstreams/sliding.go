@@ -52,29 +52,44 @@ func WindowedBySliding[K, V any](g *KGroupedStream[K, V], w SlidingWindows) *Sli
 	return &SlidingWindowedKStream[K, V]{g: g, windows: w}
 }
 
+// slidingWindowStore is the window store of a sliding-window aggregation,
+// with Kafka's check of its retention.
+func slidingWindowStore(b *StreamsBuilder, windows SlidingWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	min := 2*windows.TimeDifferenceMs + windows.GraceMs
+	ret := mat.retention
+	if ret == 0 {
+		ret = min
+	} else if ret < min {
+		b.fail(errIllegalArgument("The retention period of the window store " + storeName +
+			" must be no smaller than 2 * time difference plus the grace period. Got time difference=[" +
+			itoa(int(windows.TimeDifferenceMs)) + "], grace=[" + itoa(int(windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
+	}
+	return &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.storeType, Caching: !mat.noCache,
+		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, WindowSize: windows.TimeDifferenceMs, key: key, val: val}
+}
+
+// slidingAggregateSupplier is KStreamSlidingWindowAggregate over store.
+func slidingAggregateSupplier[K any](storeName string, windows SlidingWindows, init func() any, agg func(k, v, agg any) any, old *oldValues) func() Processor {
+	return func() Processor {
+		return &slidingAggregate{storeName: storeName, diff: windows.TimeDifferenceMs, grace: windows.GraceMs,
+			init: init, agg: agg, mk: windowedMaker[K], old: old}
+	}
+}
+
+// slidingWindowedTable is the table of a sliding-window aggregation.
+func slidingWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues, windows SlidingWindows) *KTable[Windowed[K], any] {
+	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: timeWindowedKey[K](windows.TimeDifferenceMs)}
+	return &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old}
+}
+
 func (w *SlidingWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
 	init func() any, agg func(k, v, agg any) any) *KTable[Windowed[K], any] {
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
-	min := 2*w.windows.TimeDifferenceMs + w.windows.GraceMs
-	ret := mat.Retention.Milliseconds()
-	if ret == 0 {
-		ret = min
-	} else if ret < min {
-		g.b.fail(errIllegalArgument("The retention period of the window store " + storeName +
-			" must be no smaller than 2 * time difference plus the grace period. Got time difference=[" +
-			itoa(int(w.windows.TimeDifferenceMs)) + "], grace=[" + itoa(int(w.windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
-	}
-	st := &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.StoreType, Caching: !mat.CachingDisabled,
-		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: ret, WindowSize: w.windows.TimeDifferenceMs, key: key, val: val}
-	windows := w.windows
+	st := slidingWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, func() Processor {
-		return &slidingAggregate{storeName: storeName, diff: windows.TimeDifferenceMs, grace: windows.GraceMs,
-			init: init, agg: agg, mk: windowedMaker[K], old: old}
-	})
-	tkey := serdeSpec{explicit: key.explicit, wrap: timeWindowedKey[K](w.windows.TimeDifferenceMs)}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old}
+	name := g.aggregation(prefix, named, storeName, st, slidingAggregateSupplier[K](storeName, w.windows, init, agg, old))
+	return slidingWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
 }
 
 // Count counts records per key and sliding window.

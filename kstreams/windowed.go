@@ -97,34 +97,59 @@ func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error)
 	return Windowed[K]{Key: as[K](k), Window: win}, nil
 }
 
-func (w *TimeWindowedKStream[K, V]) retention(storeName string, m int64) int64 {
-	min := w.windows.SizeMs + w.windows.GraceMs
-	if m == 0 {
-		return min
+// timeWindowStore is the window store of an aggregation over time windows,
+// with Kafka's check of its retention.
+func timeWindowStore(b *StreamsBuilder, windows TimeWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	ret := mat.retention
+	min := windows.SizeMs + windows.GraceMs
+	if ret == 0 {
+		ret = min
+	} else if ret < min {
+		b.fail(errIllegalArgument("The retention period of the window store " + storeName +
+			" must be no smaller than its window size plus the grace period. Got size=[" + itoa(int(windows.SizeMs)) +
+			"], grace=[" + itoa(int(windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
 	}
-	if m < min {
-		w.g.b.fail(errIllegalArgument("The retention period of the window store " + storeName +
-			" must be no smaller than its window size plus the grace period. Got size=[" + itoa(int(w.windows.SizeMs)) +
-			"], grace=[" + itoa(int(w.windows.GraceMs)) + "], retention=[" + itoa(int(m)) + "]"))
+	return &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.storeType, Caching: !mat.noCache,
+		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, WindowSize: windows.SizeMs, key: key, val: val}
+}
+
+// materializedStore is what a windowed store takes from a Materialized,
+// whatever its value type.
+type materializedStore struct {
+	storeType StoreType
+	noLog     bool
+	logConfig map[string]string
+	noCache   bool
+	retention int64
+}
+
+func storeOf[K, V any](m Materialized[K, V]) materializedStore {
+	return materializedStore{storeType: m.StoreType, noLog: m.LoggingDisabled, logConfig: m.LogConfig,
+		noCache: m.CachingDisabled, retention: m.Retention.Milliseconds()}
+}
+
+// timeWindowAggregateSupplier is KStreamWindowAggregate over store.
+func timeWindowAggregateSupplier[K any](storeName string, windows TimeWindows, init func() any, agg func(k, v, agg any) any, old *oldValues) func() Processor {
+	return func() Processor {
+		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K], old: old}
 	}
-	return m
+}
+
+// timeWindowedTable is the table of an aggregation over time windows.
+func timeWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues, windows TimeWindows) *KTable[Windowed[K], any] {
+	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: timeWindowedKey[K](windows.SizeMs)}
+	return &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old,
+		getter: windowGetter[K](storeName)}
 }
 
 func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
 	init func() any, agg func(k, v, agg any) any) *KTable[Windowed[K], any] {
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
-	st := &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.StoreType, Caching: !mat.CachingDisabled,
-		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: w.retention(storeName, mat.Retention.Milliseconds()),
-		WindowSize: w.windows.SizeMs, key: key, val: val}
-	windows := w.windows
+	st := timeWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, func() Processor {
-		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K], old: old}
-	})
-	tkey := serdeSpec{explicit: key.explicit, wrap: timeWindowedKey[K](w.windows.SizeMs)}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old,
-		getter: windowGetter[K](storeName)}
+	name := g.aggregation(prefix, named, storeName, st, timeWindowAggregateSupplier[K](storeName, w.windows, init, agg, old))
+	return timeWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
 }
 
 func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
@@ -212,29 +237,45 @@ func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() V
 		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg)))
 }
 
+// sessionWindowStore is the session store of a session aggregation, with
+// Kafka's check of its retention.
+func sessionWindowStore(b *StreamsBuilder, windows SessionWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	min := windows.GapMs + windows.GraceMs
+	ret := mat.retention
+	if ret == 0 {
+		ret = min
+	} else if ret < min {
+		b.fail(errIllegalArgument("The retention period of the session store " + storeName +
+			" must be no smaller than the session inactivity gap plus the grace period. Got gap=[" + itoa(int(windows.GapMs)) +
+			"], grace=[" + itoa(int(windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
+	}
+	return &StoreSpec{Name: storeName, Kind: SessionStoreKind, Type: mat.storeType, Caching: !mat.noCache,
+		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, key: key, val: val}
+}
+
+// sessionAggregateSupplier is KStreamSessionWindowAggregate over store.
+func sessionAggregateSupplier[K any](storeName string, windows SessionWindows, init func() any, agg func(k, v, agg any) any,
+	merge func(k, a, b any) any, old *oldValues) func() Processor {
+	return func() Processor {
+		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K], old: old}
+	}
+}
+
+// sessionWindowedTable is the table of a session aggregation.
+func sessionWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues) *KTable[Windowed[K], any] {
+	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: sessionWindowedKey[K]()}
+	return &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old,
+		getter: sessionGetter[K](storeName)}
+}
+
 func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
 	init func() any, agg func(k, v, agg any) any, merge func(k, a, b any) any) *KTable[Windowed[K], any] {
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
-	min := w.windows.GapMs + w.windows.GraceMs
-	ret := mat.Retention.Milliseconds()
-	if ret == 0 {
-		ret = min
-	} else if ret < min {
-		g.b.fail(errIllegalArgument("The retention period of the session store " + storeName +
-			" must be no smaller than the session inactivity gap plus the grace period. Got gap=[" + itoa(int(w.windows.GapMs)) +
-			"], grace=[" + itoa(int(w.windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
-	}
-	st := &StoreSpec{Name: storeName, Kind: SessionStoreKind, Type: mat.StoreType, Caching: !mat.CachingDisabled,
-		Logging: !mat.LoggingDisabled, LogConfig: mat.LogConfig, Retention: ret, key: key, val: val}
-	windows := w.windows
+	st := sessionWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, func() Processor {
-		return &sessionAggregate{storeName: storeName, windows: windows, init: init, agg: agg, merge: merge, mk: windowedMaker[K], old: old}
-	})
-	tkey := serdeSpec{explicit: key.explicit, wrap: sessionWindowedKey[K]()}
-	return &KTable[Windowed[K], any]{b: g.b, name: name, key: tkey, val: val, storeName: storeName, old: old,
-		getter: sessionGetter[K](storeName)}
+	name := g.aggregation(prefix, named, storeName, st, sessionAggregateSupplier[K](storeName, w.windows, init, agg, merge, old))
+	return sessionWindowedTable[K](g.b, name, key, val, storeName, old)
 }
 
 // Count counts records per key and session.

@@ -11,6 +11,7 @@ package main
 
 import (
 	"github.com/stoatflow/stoatflow/examples/avrocount"
+	"github.com/stoatflow/stoatflow/examples/cogroup"
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
@@ -38,6 +39,7 @@ func main() {
 		joins.RekeyedName:      joins.BuildRekeyed,
 		joins.WindowedName:     joins.BuildWindowed,
 		avrocount.Name:         avrocount.Build,
+		cogroup.Name:           cogroup.Build,
 		fkjoin.Name:            fkjoin.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,

@@ -65,6 +65,7 @@ public final class Main {
         APPS.put("suppressshapes", Suppress::shapes);
         APPS.put("avrowindowed", AvroWindowed::topology);
         APPS.put("fkjoin", FkJoin::topology);
+        APPS.put("cogroup", Cogroup::topology);
     }
 
     private Main() {

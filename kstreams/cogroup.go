@@ -1,0 +1,278 @@
+package kstreams
+
+import "strconv"
+
+const (
+	prefixCogroupAggregate = "COGROUPKSTREAM-AGGREGATE-"
+	prefixCogroupMerge     = "COGROUPKSTREAM-MERGE-"
+)
+
+// CogroupedKStream aggregates several grouped streams of one key type into
+// one table, each stream folding its records into the same aggregate with
+// its own aggregator: Kafka's CogroupedKStream<K, VA>. Start one with
+// Cogroup, add streams with CogroupWith, then call Aggregate, or window it
+// with WindowedBy, WindowedBySession or WindowedBySliding.
+//
+// As in Kafka Streams, the store is written by one processor per stream
+// (COGROUPKSTREAM-AGGREGATE-…) and the table is their merge
+// (COGROUPKSTREAM-MERGE-…); a stream whose key changed upstream is
+// repartitioned first, through a topic named after its Grouped name or the
+// store's; and the source topics of all the streams must be co-partitioned.
+type CogroupedKStream[K, VA any] struct {
+	b     *StreamsBuilder
+	key   serdeSpec // the first stream's key serde: the fallback of the store's
+	parts []cogroupPart
+	// parents holds the node each grouped stream's aggregation hangs off
+	// once an aggregation of this cogroup has made it (its repartition
+	// source, or the stream itself): a second aggregation reuses it, as
+	// Kafka's CogroupedStreamAggregateBuilder does.
+	parents map[any]string
+}
+
+// cogroupPart is one grouped stream of a cogroup with its aggregator, erased.
+type cogroupPart struct {
+	id                  any // the *KGroupedStream, by identity
+	name                string
+	key, val            serdeSpec
+	repartitionRequired bool
+	repartitionName     string
+	// kvAgg is the aggregator of a key-value aggregation, which never sees
+	// a null value (the processor drops it); winAgg that of a windowed one,
+	// which leaves the aggregate as it was for a null V cannot hold.
+	kvAgg, winAgg func(k, v, agg any) any
+}
+
+// Cogroup starts a cogroup with g and its aggregator:
+// KGroupedStream.cogroup(aggregator).
+func Cogroup[K, V, VA any](g *KGroupedStream[K, V], agg func(K, V, VA) VA) *CogroupedKStream[K, VA] {
+	c := &CogroupedKStream[K, VA]{b: g.b, key: g.key, parents: map[any]string{}}
+	return CogroupWith(c, g, agg)
+}
+
+// CogroupWith adds g with its aggregator to c and returns c:
+// CogroupedKStream.cogroup(groupedStream, aggregator). Adding a stream a
+// second time replaces its aggregator and keeps its place, as Kafka's
+// ordered map of streams does.
+func CogroupWith[K, V, VA any](c *CogroupedKStream[K, VA], g *KGroupedStream[K, V], agg func(K, V, VA) VA) *CogroupedKStream[K, VA] {
+	if agg == nil {
+		c.b.fail(errIllegalArgument("aggregator can't be null"))
+		return c
+	}
+	arg := valueArg[V](g.view)
+	p := cogroupPart{id: g, name: g.name, key: g.key, val: g.val, repartitionRequired: g.repartitionRequired,
+		repartitionName: g.repartitionName,
+		kvAgg: func(k, v, a any) any {
+			x, _ := arg(v) // never null here: the aggregate processor drops null values
+			return nullable(agg(as[K](k), x, as[VA](a)))
+		},
+		winAgg: windowAggregator(g.view, agg)}
+	for i := range c.parts {
+		if c.parts[i].id == p.id {
+			c.parts[i] = p
+			return c
+		}
+	}
+	c.parts = append(c.parts, p)
+	return c
+}
+
+// storeKey is the key serde of the cogroup's store: Materialized's, else the
+// default (Kafka builds a cogroup's Materialized without the streams' key
+// serde), else, for typed Go streams with no default, the first stream's.
+func (c *CogroupedKStream[K, VA]) storeKey(m serdeSpec) serdeSpec {
+	fb := c.key.explicit
+	if fb == nil {
+		fb = c.key.fallback
+	}
+	return serdeSpec{explicit: m.explicit, fallback: fb}
+}
+
+// storeName is the store's name from Materialized, or a generated
+// one.
+func (c *CogroupedKStream[K, VA]) storeName(name string) string {
+	if name != "" {
+		return name
+	}
+	return c.b.newStoreName(prefixCogroupAggregate)
+}
+
+// build adds the cogroup's repartition topics, its store, one aggregate
+// processor per stream and the merge, in Kafka's naming order, and returns
+// the merge's name: the table's node.
+func (c *CogroupedKStream[K, VA]) build(named, storeName string, st *StoreSpec, processor func(p cogroupPart) func() Processor) string {
+	b := c.b
+	if len(c.parts) == 0 {
+		b.fail(invalidTopology("a cogroup needs at least one grouped stream"))
+		return ""
+	}
+	parents := make([]string, len(c.parts))
+	nodes := make([]string, len(c.parts))
+	for i, p := range c.parts {
+		nodes[i] = p.name
+		if !p.repartitionRequired {
+			parents[i] = p.name
+			continue
+		}
+		if n, ok := c.parents[p.id]; ok {
+			// Kafka draws the repartition's three names again before it
+			// finds the node it made for an earlier aggregation.
+			for range 3 {
+				b.newProcessorName(prefixSink)
+			}
+			parents[i] = n
+			continue
+		}
+		base := p.repartitionName
+		if base == "" {
+			base = storeName
+		}
+		parents[i] = createRepartition(b, p.name, base, p.key, p.val)
+		c.parents[p.id] = parents[i]
+	}
+	b.copartition(nodes...)
+	b.fail(b.topo.addStore(st))
+	aggs := make([]string, len(c.parts))
+	for i, p := range c.parts {
+		aggs[i] = b.orGenerate(suffixed(named, "-cogroup-agg-"+strconv.Itoa(i)), prefixCogroupAggregate)
+		b.addNode(&nodeSpec{name: aggs[i], kind: ProcessorNode, preds: []string{parents[i]}, supplier: processor(p)})
+		b.fail(b.topo.connectStore(aggs[i], storeName))
+	}
+	merge := b.orGenerate(suffixed(named, "-cogroup-merge"), prefixCogroupMerge)
+	b.addNode(&nodeSpec{name: merge, kind: ProcessorNode, preds: aggs, supplier: stateless(func(ctx ProcessorContext, r Record) error {
+		return ctx.Forward(r) // KTablePassThrough: the aggregates' changes as they come
+	})})
+	return merge
+}
+
+// suffixed is a Named name with Kafka's suffix for one of an operation's
+// processors, or "" when the operation is not named.
+func suffixed(named, suffix string) string {
+	if named == "" {
+		return ""
+	}
+	return named + suffix
+}
+
+// Aggregate folds the records of every stream of the cogroup into one
+// aggregate per key: CogroupedKStream.aggregate. Records with a null key or
+// value are skipped and counted as dropped; a nil aggregate (of a VA that
+// can hold nil) deletes the key.
+func (c *CogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
+	o := parseAggOpts(c.b, opts)
+	if init == nil {
+		c.b.fail(errIllegalArgument("initializer can't be null"))
+	}
+	storeName := c.storeName(o.mat.Name)
+	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
+	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	old := aggregateOldValues()
+	initAny := func() any { return nullable(init()) }
+	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
+		return kvAggregateSupplier(storeName, old, initAny, p.kvAgg)
+	})
+	return &KTable[K, VA]{b: c.b, name: name, key: key, val: val, storeName: storeName, old: old}
+}
+
+// TimeWindowedCogroupedKStream is a cogroup over time windows:
+// Kafka's TimeWindowedCogroupedKStream.
+type TimeWindowedCogroupedKStream[K, VA any] struct {
+	c       *CogroupedKStream[K, VA]
+	windows TimeWindows
+}
+
+// WindowedBy aggregates the cogroup per time window:
+// CogroupedKStream.windowedBy(Windows).
+func (c *CogroupedKStream[K, VA]) WindowedBy(w TimeWindows) *TimeWindowedCogroupedKStream[K, VA] {
+	c.b.fail(w.err)
+	return &TimeWindowedCogroupedKStream[K, VA]{c: c, windows: w}
+}
+
+// Aggregate folds the records of every stream into one aggregate per key
+// and window: TimeWindowedCogroupedKStream.aggregate.
+func (w *TimeWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	c := w.c
+	o := parseAggOpts(c.b, opts)
+	if init == nil {
+		c.b.fail(errIllegalArgument("initializer can't be null"))
+	}
+	storeName := c.storeName(o.mat.Name)
+	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
+	st := timeWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
+	old := aggregateOldValues()
+	initAny := func() any { return nullable(init()) }
+	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
+		return timeWindowAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, old)
+	})
+	return retype[Windowed[K], VA](timeWindowedTable[K](c.b, name, key, val, storeName, old, w.windows))
+}
+
+// SessionWindowedCogroupedKStream is a cogroup over session windows:
+// Kafka's SessionWindowedCogroupedKStream.
+type SessionWindowedCogroupedKStream[K, VA any] struct {
+	c       *CogroupedKStream[K, VA]
+	windows SessionWindows
+}
+
+// WindowedBySession aggregates the cogroup per session:
+// CogroupedKStream.windowedBy(SessionWindows).
+func (c *CogroupedKStream[K, VA]) WindowedBySession(w SessionWindows) *SessionWindowedCogroupedKStream[K, VA] {
+	c.b.fail(w.err)
+	return &SessionWindowedCogroupedKStream[K, VA]{c: c, windows: w}
+}
+
+// Aggregate folds the records of every stream into one aggregate per key
+// and session; merge combines the aggregates of sessions a record joins:
+// SessionWindowedCogroupedKStream.aggregate.
+func (w *SessionWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, merge func(K, VA, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	c := w.c
+	o := parseAggOpts(c.b, opts)
+	if init == nil {
+		c.b.fail(errIllegalArgument("initializer can't be null"))
+	}
+	if merge == nil {
+		c.b.fail(errIllegalArgument("sessionMerger can't be null"))
+	}
+	storeName := c.storeName(o.mat.Name)
+	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
+	st := sessionWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
+	old := aggregateOldValues()
+	initAny := func() any { return nullable(init()) }
+	mergeAny := func(k, a, b any) any { return nullable(merge(as[K](k), as[VA](a), as[VA](b))) }
+	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
+		return sessionAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, mergeAny, old)
+	})
+	return retype[Windowed[K], VA](sessionWindowedTable[K](c.b, name, key, val, storeName, old))
+}
+
+// SlidingWindowedCogroupedKStream is a cogroup over sliding windows: Kafka's
+// TimeWindowedCogroupedKStream over SlidingWindows.
+type SlidingWindowedCogroupedKStream[K, VA any] struct {
+	c       *CogroupedKStream[K, VA]
+	windows SlidingWindows
+}
+
+// WindowedBySliding aggregates the cogroup per sliding window:
+// CogroupedKStream.windowedBy(SlidingWindows).
+func (c *CogroupedKStream[K, VA]) WindowedBySliding(w SlidingWindows) *SlidingWindowedCogroupedKStream[K, VA] {
+	c.b.fail(w.err)
+	return &SlidingWindowedCogroupedKStream[K, VA]{c: c, windows: w}
+}
+
+// Aggregate folds the records of every stream into one aggregate per key
+// and sliding window.
+func (w *SlidingWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	c := w.c
+	o := parseAggOpts(c.b, opts)
+	if init == nil {
+		c.b.fail(errIllegalArgument("initializer can't be null"))
+	}
+	storeName := c.storeName(o.mat.Name)
+	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
+	st := slidingWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
+	old := aggregateOldValues()
+	initAny := func() any { return nullable(init()) }
+	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
+		return slidingAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, old)
+	})
+	return retype[Windowed[K], VA](slidingWindowedTable[K](c.b, name, key, val, storeName, old, w.windows))
+}
