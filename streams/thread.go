@@ -108,6 +108,9 @@ type streamThread struct {
 	sticky map[string]*stickyPartition
 	// inCallback is set while a rebalance callback runs the thread's code.
 	inCallback bool
+	// unavailable counts the epochs aborted in a row because a serde's
+	// service did not answer; a commit resets it.
+	unavailable int
 	// closing is set before the main consumer closes: the revocation that
 	// leaving the group runs finds the tasks closed already.
 	closing atomic.Bool
@@ -304,10 +307,14 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		done := t.doing("processing records")
 		err = t.process()
 		done()
-		if err != nil {
-			return err
+		if err == nil {
+			err = t.maybeCommit(false)
 		}
-		if err := t.maybeCommit(false); err != nil {
+		var u *unavailableError
+		if errors.As(err, &u) {
+			err = t.retryEpoch(ctx, u)
+		}
+		if err != nil {
 			return err
 		}
 		if err := t.maybeFlushIdle(time.Now()); err != nil {
@@ -917,6 +924,9 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kgo.Record) er
 	off := m.Offset
 	err := a.task.Process(q.tp.topic, q.tp.partition, off, m.Key, m.Value, recordTimestamp(m), recordHeaders(m))
 	if err != nil {
+		if u := asUnavailable(err, fmt.Sprintf("%s-%d@%d", q.tp.topic, q.tp.partition, off)); u != nil {
+			return u
+		}
 		if err := t.handleProcessError(a, q, m, err); err != nil {
 			return err
 		}
@@ -924,6 +934,75 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kgo.Record) er
 	q.next = off + 1
 	q.partTime = a.task.PartitionTime(q.tp.topic)
 	q.dirty = true
+	return nil
+}
+
+// unavailableError is a record (or a cache flush, or a punctuation) whose
+// output a serde could not write because a service it needs did not
+// answer (serde.ErrUnavailable: a schema registry that is down). It is not
+// the record's fault, so no exception handler sees it: the epoch is
+// aborted and processed again (retryEpoch), and nothing is written without
+// its schema.
+type unavailableError struct {
+	where string
+	err   error
+}
+
+func (e *unavailableError) Error() string { return e.where + ": " + e.err.Error() }
+func (e *unavailableError) Unwrap() error { return e.err }
+
+// asUnavailable returns err as an unavailableError when a serde's service
+// caused it while writing. A record the service was needed to read goes to
+// the deserialization handler instead, with its topic, partition and
+// offset, as Kafka Streams hands it there.
+func asUnavailable(err error, where string) *unavailableError {
+	var de *kstreams.DeserializationError
+	if !errors.Is(err, serde.ErrUnavailable) || errors.As(err, &de) {
+		return nil
+	}
+	return &unavailableError{where: where, err: err}
+}
+
+// unavailableBackoff is the pause before the n-th retry (from 1) of an
+// epoch aborted by an unavailable service: 0.5 s doubling up to 30 s, for
+// as long as the service stays away.
+func unavailableBackoff(n int) time.Duration {
+	d := 500 * time.Millisecond
+	for i := 1; i < n && d < 30*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 30*time.Second)
+}
+
+// retryEpoch aborts the epoch that u stopped, rewinds every task to its
+// last commit and waits before the thread processes the same records
+// again. Under exactly_once_v2 nothing of the epoch reaches the output;
+// under at_least_once what it had sent is sent again.
+func (t *streamThread) retryEpoch(ctx context.Context, u *unavailableError) error {
+	t.unavailable++
+	wait := unavailableBackoff(t.unavailable)
+	t.log.Warn("a serde's service is unavailable; the epoch is aborted and processed again from the last commit",
+		"at", u.where, "attempt", t.unavailable, "retry-in", wait, "err", u.err)
+	var stores []txn.StoreCommit
+	for _, a := range t.tasks {
+		if !a.running() {
+			continue
+		}
+		for _, ts := range a.stores {
+			stores = append(stores, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
+		}
+	}
+	actx, cancel := context.WithTimeout(t.s.abortCtx, commitTimeout)
+	t.committer.Abort(actx, stores)
+	cancel()
+	t.barrier.Next(time.Now())
+	if err := t.rewind(false); err != nil {
+		return err
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
+	}
 	return nil
 }
 
@@ -1001,6 +1080,9 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kgo.Re
 // (logged; there is no record to skip or send to a dead-letter queue) or
 // stop the application.
 func (t *streamThread) handlePunctuateError(a *activeTask, clock string, err error) error {
+	if u := asUnavailable(err, fmt.Sprintf("task %s, %s punctuation", a.id, clock)); u != nil {
+		return u
+	}
 	var pe *kstreams.PanicError
 	if errors.As(err, &pe) {
 		t.log.Error("punctuator panicked", "task", a.id.String(), "processor", pe.Processor,
@@ -1040,6 +1122,9 @@ func (t *streamThread) maybeCommit(force bool) error {
 		// Record caches forward and changelog what they hold, inside this
 		// epoch's transaction.
 		if err := a.task.Flush(); err != nil {
+			if u := asUnavailable(err, fmt.Sprintf("task %s, cache flush", a.id)); u != nil {
+				return u
+			}
 			return fmt.Errorf("streams: task %s: flushing caches: %w", a.id, err)
 		}
 		for _, q := range a.queues {
@@ -1069,6 +1154,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 	// interval plus the commit's own duration.
 	t.barrier.Next(now)
 	if err == nil {
+		t.unavailable = 0
 		for _, a := range t.tasks {
 			for _, q := range a.queues {
 				if q.dirty {

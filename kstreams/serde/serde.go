@@ -30,6 +30,14 @@ type Serde[T any] interface {
 // counterpart of Kafka's SerializationException. Check with errors.Is.
 var ErrSerialization = errors.New("serde: serialization error")
 
+// ErrUnavailable is the class of (de)serialization failures whose cause is a
+// service the serde needs that did not answer (a schema registry that is
+// down), not the data: the same call may succeed later. A record whose
+// output a serde could not write for this reason is not handed to an
+// exception handler: the runtime aborts the epoch and processes it again
+// once the service answers. Check with errors.Is.
+var ErrUnavailable = errors.New("serde: a service the serde needs is unavailable")
+
 // SerializationError carries Kafka's message for a failed (de)serialization.
 type SerializationError struct {
 	Msg string

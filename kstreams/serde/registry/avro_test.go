@@ -256,6 +256,11 @@ func TestAvroRegistryUnreachableIsUnavailable(t *testing.T) {
 	if _, err = s.Serialize("t", click{}); !errors.Is(err, registry.ErrRegistryUnavailable) {
 		t.Fatalf("serialize: %v", err)
 	}
+	// The runtime retries the epoch of a record it could not write for this
+	// reason, instead of handing it to an exception handler.
+	if !errors.Is(err, serde.ErrUnavailable) {
+		t.Fatalf("serialize: %v is not a serde.ErrUnavailable", err)
+	}
 }
 
 func TestGenericAndPrimitiveAvro(t *testing.T) {

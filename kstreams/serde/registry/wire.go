@@ -24,8 +24,17 @@ const NoSchemaID = -1
 
 // ErrRegistryUnavailable is the class of failures to reach the registry (a
 // refused connection, a time-out, a server error), as opposed to the
-// registry's answer that a schema does not exist. Check with errors.Is.
-var ErrRegistryUnavailable = errors.New("registry: schema registry unavailable")
+// registry's answer that a schema does not exist. Check with errors.Is; it
+// is a serde.ErrUnavailable, so a record that cannot be written while the
+// registry is down aborts its epoch, which is retried.
+var ErrRegistryUnavailable error = unavailable{}
+
+type unavailable struct{}
+
+func (unavailable) Error() string { return "registry: schema registry unavailable" }
+
+// Is makes ErrRegistryUnavailable a serde.ErrUnavailable.
+func (unavailable) Is(target error) bool { return target == serde.ErrUnavailable }
 
 // ErrUnknownSchema is the class of ids and subjects the registry does not know.
 var ErrUnknownSchema = errors.New("registry: unknown schema")
