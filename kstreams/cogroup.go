@@ -153,24 +153,37 @@ func suffixed(named, suffix string) string {
 	return named + suffix
 }
 
+// cogroupAggregation is what every aggregation of a cogroup starts with: its
+// options, store name, serdes, old values and initializer.
+type cogroupAggregation struct {
+	named, storeName string
+	mat              materializedStore
+	key, val         serdeSpec
+	old              *oldValues
+	init             func() any
+}
+
+func (c *CogroupedKStream[K, VA]) aggregation(init func() VA, opts []AggOption[K, VA]) cogroupAggregation {
+	o := parseAggOpts(c.b, opts)
+	if init == nil {
+		c.b.fail(errIllegalArgument("initializer can't be null"))
+	}
+	return cogroupAggregation{named: o.named, storeName: c.storeName(o.mat.Name), mat: storeOf(o.mat),
+		key: c.storeKey(spec(o.mat.KeySerde)), val: spec(o.mat.ValueSerde), old: aggregateOldValues(),
+		init: func() any { return nullable(init()) }}
+}
+
 // Aggregate folds the records of every stream of the cogroup into one
 // aggregate per key: CogroupedKStream.aggregate. Records with a null key or
 // value are skipped and counted as dropped; a nil aggregate (of a VA that
 // can hold nil) deletes the key.
 func (c *CogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
-	o := parseAggOpts(c.b, opts)
-	if init == nil {
-		c.b.fail(errIllegalArgument("initializer can't be null"))
-	}
-	storeName := c.storeName(o.mat.Name)
-	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
-	old := aggregateOldValues()
-	initAny := func() any { return nullable(init()) }
-	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
-		return kvAggregateSupplier(storeName, old, initAny, p.kvAgg)
+	a := c.aggregation(init, opts)
+	st := kvStoreSpec(a.storeName, a.mat.storeType, a.mat.noLog, a.mat.logConfig, a.mat.noCache, a.key, a.val)
+	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+		return kvAggregateSupplier(a.storeName, a.old, a.init, p.kvAgg)
 	})
-	return &KTable[K, VA]{b: c.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, VA]{b: c.b, name: name, key: a.key, val: a.val, storeName: a.storeName, old: a.old}
 }
 
 // TimeWindowedCogroupedKStream is a cogroup over time windows:
@@ -190,20 +203,12 @@ func (c *CogroupedKStream[K, VA]) WindowedBy(w TimeWindows) *TimeWindowedCogroup
 // Aggregate folds the records of every stream into one aggregate per key
 // and window: TimeWindowedCogroupedKStream.aggregate.
 func (w *TimeWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	c := w.c
-	o := parseAggOpts(c.b, opts)
-	if init == nil {
-		c.b.fail(errIllegalArgument("initializer can't be null"))
-	}
-	storeName := c.storeName(o.mat.Name)
-	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
-	st := timeWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
-	old := aggregateOldValues()
-	initAny := func() any { return nullable(init()) }
-	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
-		return timeWindowAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, old)
+	c, a := w.c, w.c.aggregation(init, opts)
+	st := timeWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
+	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+		return timeWindowAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, a.old)
 	})
-	return retype[Windowed[K], VA](timeWindowedTable[K](c.b, name, key, val, storeName, old, w.windows))
+	return retype[Windowed[K], VA](timeWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
 }
 
 // SessionWindowedCogroupedKStream is a cogroup over session windows:
@@ -224,24 +229,16 @@ func (c *CogroupedKStream[K, VA]) WindowedBySession(w SessionWindows) *SessionWi
 // and session; merge combines the aggregates of sessions a record joins:
 // SessionWindowedCogroupedKStream.aggregate.
 func (w *SessionWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, merge func(K, VA, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	c := w.c
-	o := parseAggOpts(c.b, opts)
-	if init == nil {
-		c.b.fail(errIllegalArgument("initializer can't be null"))
-	}
+	c, a := w.c, w.c.aggregation(init, opts)
 	if merge == nil {
 		c.b.fail(errIllegalArgument("sessionMerger can't be null"))
 	}
-	storeName := c.storeName(o.mat.Name)
-	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
-	st := sessionWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
-	old := aggregateOldValues()
-	initAny := func() any { return nullable(init()) }
-	mergeAny := func(k, a, b any) any { return nullable(merge(as[K](k), as[VA](a), as[VA](b))) }
-	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
-		return sessionAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, mergeAny, old)
+	st := sessionWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
+	mergeAny := func(k, x, y any) any { return nullable(merge(as[K](k), as[VA](x), as[VA](y))) }
+	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+		return sessionAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, mergeAny, a.old)
 	})
-	return retype[Windowed[K], VA](sessionWindowedTable[K](c.b, name, key, val, storeName, old))
+	return retype[Windowed[K], VA](sessionWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old))
 }
 
 // SlidingWindowedCogroupedKStream is a cogroup over sliding windows: Kafka's
@@ -261,18 +258,10 @@ func (c *CogroupedKStream[K, VA]) WindowedBySliding(w SlidingWindows) *SlidingWi
 // Aggregate folds the records of every stream into one aggregate per key
 // and sliding window.
 func (w *SlidingWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	c := w.c
-	o := parseAggOpts(c.b, opts)
-	if init == nil {
-		c.b.fail(errIllegalArgument("initializer can't be null"))
-	}
-	storeName := c.storeName(o.mat.Name)
-	key, val := c.storeKey(spec(o.mat.KeySerde)), spec(o.mat.ValueSerde)
-	st := slidingWindowStore(c.b, w.windows, storeName, storeOf(o.mat), key, val)
-	old := aggregateOldValues()
-	initAny := func() any { return nullable(init()) }
-	name := c.build(o.named, storeName, st, func(p cogroupPart) func() Processor {
-		return slidingAggregateSupplier[K](storeName, w.windows, initAny, p.winAgg, old)
+	c, a := w.c, w.c.aggregation(init, opts)
+	st := slidingWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
+	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+		return slidingAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, a.old)
 	})
-	return retype[Windowed[K], VA](slidingWindowedTable[K](c.b, name, key, val, storeName, old, w.windows))
+	return retype[Windowed[K], VA](slidingWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
 }
