@@ -3,11 +3,13 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
 	crserde "github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde"
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde/protobuf"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 // Protobuf is the Confluent Protobuf serde (KafkaProtobufSerde) for messages
@@ -24,11 +26,18 @@ type Protobuf[T proto.Message] struct {
 // NewProtobuf returns a Protobuf serde for T; newMsg returns an empty T to
 // decode into (for a generated type, func() *pb.X { return new(pb.X) }).
 func NewProtobuf[T proto.Message](client schemaregistry.Client, cfg SerdeConfig, newMsg func() T) (*Protobuf[T], error) {
-	if client == nil {
-		return nil, errors.New("registry: a Protobuf serde needs a schema registry client")
-	}
 	if newMsg == nil {
 		return nil, errors.New("registry: a Protobuf serde needs a function that makes an empty message")
+	}
+	return newProtobuf(client, cfg, newMsg)
+}
+
+// newProtobuf is NewProtobuf; a nil newMsg reads each record into the Go
+// type registered (in protoregistry.GlobalTypes) under the full name of the
+// message its schema and message indexes name.
+func newProtobuf[T proto.Message](client schemaregistry.Client, cfg SerdeConfig, newMsg func() T) (*Protobuf[T], error) {
+	if client == nil {
+		return nil, errors.New("registry: a Protobuf serde needs a schema registry client")
 	}
 	typ := crserde.ValueSerde
 	if cfg.IsKey {
@@ -48,7 +57,13 @@ func NewProtobuf[T proto.Message](client schemaregistry.Client, cfg SerdeConfig,
 	if err != nil {
 		return nil, fmt.Errorf("registry: Protobuf deserializer: %w", err)
 	}
+	// Without a message type, the program's generated packages are where
+	// a record's message type is found, by its full name.
+	de.ProtoRegistry = protoregistry.GlobalTypes
 	if cfg.SubjectNameStrategy != TopicNameStrategy {
+		if newMsg == nil {
+			return nil, fmt.Errorf("registry: %s needs the message type of the Protobuf serde (specific.protobuf.key.type or specific.protobuf.value.type)", cfg.SubjectNameStrategy)
+		}
 		strategy := func(topic string, _ crserde.Type, _ schemaregistry.SchemaInfo) (string, error) {
 			return cfg.SubjectNameStrategy.subject(topic, cfg.IsKey, string(newMsg().ProtoReflect().Descriptor().FullName()))
 		}
@@ -68,11 +83,27 @@ func (p *Protobuf[T]) Serialize(topic string, m T) ([]byte, error) {
 
 // Deserialize reads a record written by a Confluent Protobuf serializer.
 func (p *Protobuf[T]) Deserialize(topic string, b []byte) (T, error) {
-	m := p.newMsg()
+	var m T
 	id, err := header(topic, b)
 	if err != nil {
 		return m, err
 	}
+	if p.newMsg == nil {
+		v, err := p.de.Deserialize(topic, b)
+		if err != nil {
+			msg := "reading Protobuf failed"
+			if !isRESTError(err) && !isTransportError(err) && strings.Contains(err.Error(), "unable to find MessageType") {
+				msg += " (link in the Go package generated from the record's .proto file, or name its Java class in specific.protobuf.key.type or specific.protobuf.value.type)"
+			}
+			return m, &WireError{Topic: topic, SchemaID: id, Msg: msg, Err: classifyAny(err)}
+		}
+		out, ok := v.(T)
+		if !ok {
+			return m, &WireError{Topic: topic, SchemaID: id, Msg: fmt.Sprintf("read a %T, not a %T", v, m)}
+		}
+		return out, nil
+	}
+	m = p.newMsg()
 	if err := p.de.DeserializeInto(topic, b, m); err != nil {
 		return m, &WireError{Topic: topic, SchemaID: id, Msg: "reading Protobuf failed", Err: classifyAny(err)}
 	}
