@@ -15,6 +15,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -42,6 +43,7 @@ func main() {
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
+		protojoin.Name:         protojoin.Build,
 		routing.Name:           routing.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,

@@ -3,13 +3,16 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
 	crserde "github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde"
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry/serde/protobuf"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // Protobuf is the Confluent Protobuf serde (KafkaProtobufSerde) for messages
@@ -78,7 +81,41 @@ func (p *Protobuf[T]) Serialize(topic string, m T) ([]byte, error) {
 	if err != nil {
 		return nil, &WireError{Topic: topic, SchemaID: NoSchemaID, Msg: "writing Protobuf failed", Err: classifyAny(err)}
 	}
+	if dm, ok := any(m).(*dynamicpb.Message); ok {
+		// proto.Marshal writes a dynamic message's fields in no fixed
+		// order; generated code (Go's and Java's, and Java's
+		// DynamicMessage) writes them by field number. The payload ends
+		// the record, so it is replaced by that encoding.
+		n := proto.Size(dm)
+		if payload, err := marshalInNumberOrder(dm); err == nil && len(payload) == n && n <= len(b) {
+			b = append(b[:len(b)-n:len(b)-n], payload...)
+		}
+	}
 	return b, nil
+}
+
+// marshalInNumberOrder encodes m with its fields in field-number order, then
+// its unknown fields, as generated code does: a message's encoding is the
+// concatenation of its fields'. Messages within it are encoded
+// deterministically (by field number, members of a oneof last).
+func marshalInNumberOrder(m *dynamicpb.Message) ([]byte, error) {
+	var fds []protoreflect.FieldDescriptor
+	m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		fds = append(fds, fd)
+		return true
+	})
+	sort.Slice(fds, func(i, j int) bool { return fds[i].Number() < fds[j].Number() })
+	opts := proto.MarshalOptions{Deterministic: true}
+	var out []byte
+	for _, fd := range fds {
+		one := m.Type().New()
+		one.Set(fd, m.Get(fd))
+		var err error
+		if out, err = opts.MarshalAppend(out, one.Interface()); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, m.GetUnknown()...), nil
 }
 
 // Deserialize reads a record written by a Confluent Protobuf serializer.

@@ -61,6 +61,8 @@ public final class Main {
         APPS.put("suppressshapes", Suppress::shapes);
         APPS.put("avrowindowed", AvroWindowed::topology);
         APPS.put("fkjoin", FkJoin::topology);
+        APPS.put("protojoin", ProtoJoin::topology);
+        APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
     }
 
     private Main() {
