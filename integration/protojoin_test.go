@@ -2,12 +2,14 @@ package integration
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/types/dynamicpb"
 
@@ -142,4 +144,58 @@ func TestProtobufStreamTableJoinMatchesKafkaStreams(t *testing.T) {
 func protoJoinText(m *dynamicpb.Message) string {
 	s := func(f string) string { return protojoin.Get(m, f).String() }
 	return fmt.Sprintf("%s:%s:%d+%s/%s", s("kind"), s("page"), protojoin.Get(m, "n").Int(), s("name"), s("tier"))
+}
+
+// TestApicurioProtobufSerdeFramingDiffersFromConfluent pins why the Kafka
+// Streams twin of protojoin does not use Apicurio Registry's Protobuf serde
+// (apicurio-registry-serdes-protobuf-serde 2.6.13.Final, the one served
+// here): in its Confluent mode (as-confluent, content ids, no headers) it
+// writes the magic byte and the 4-byte id as Confluent does, but then a
+// length-delimited Ref message naming the type (09 0a 07 "Profile") where
+// Confluent's serializer writes the message indexes (00 for the file's
+// first message). StoatFlow reads Confluent's framing only.
+func TestApicurioProtobufSerdeFramingDiffersFromConfluent(t *testing.T) {
+	regURL := testregistry.URL(t)
+	bootstrap := testkafka.Bootstrap(t)
+	in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
+	testkafka.CreateTopics(t, bootstrap, 1, in, out)
+	testkafka.Produce(t, bootstrap, testkafka.Record{Topic: in, Partition: 0, Key: []byte("u1"), Value: []byte("Ada"), Timestamp: time.UnixMilli(epochBase)})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	ref, err := StartReference(ctx, ReferenceOptions{App: "apicurioprotobuf",
+		Set: map[string]string{"application.id": in + "-app", "bootstrap.servers": bootstrap, "state.dir": t.TempDir(),
+			"default.key.serde": "org.apache.kafka.common.serialization.Serdes$StringSerde", "replication.factor": "1"},
+		Args: map[string]string{"input": in, "output": out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(45 * time.Second)
+	recs, err := testkafka.ReadCommitted(bootstrap, out, 1, 2*time.Minute, time.Second)
+	if err != nil {
+		t.Fatalf("Apicurio output: %v\n%s", err, ref.Stderr())
+	}
+	b := recs[0].Value
+	ref9 := append([]byte{0x09, 0x0a, 0x07}, "Profile"...)
+	wantTail := append(ref9, 0x0a, 0x03, 'A', 'd', 'a')
+	if len(b) < 5 || b[0] != 0 || !bytes.Equal(b[5:], wantTail) {
+		t.Fatalf("Apicurio's Protobuf serde wrote % x; want 00 <id> % x (its Ref framing)", b, wantTail)
+	}
+	// The same Profile in Confluent's framing, as StoatFlow writes it.
+	_, profiles, _, err := protojoin.Serdes(regURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := profiles.Serialize(testregistry.Name(t, "apicurio-cmp"), protojoin.New(protojoin.Profile, map[string]any{"name": "Ada"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(c[5:], []byte{0x00, 0x0a, 0x03, 'A', 'd', 'a'}) {
+		t.Fatalf("Confluent framing % x", c)
+	}
+	// StoatFlow's reader takes the Ref's length byte for an index count
+	// and does not read the record as a Profile.
+	if m, err := profiles.Deserialize(out, b); err == nil && protojoin.Get(m, "name").String() == "Ada" {
+		t.Fatalf("Apicurio's framing read as Confluent's: %v", m)
+	}
+	t.Logf("Apicurio ProtobufSerde 2.6.13.Final (as-confluent, contentId): % x\nConfluent framing (StoatFlow):             % x", b, c)
 }
