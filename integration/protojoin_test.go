@@ -5,17 +5,21 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/dynamicpb"
 
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/internal/testregistry"
+	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // protoJoinEvents are the twin's inputs: clicks ("page:n") on the stream,
@@ -198,4 +202,74 @@ func TestApicurioProtobufSerdeFramingDiffersFromConfluent(t *testing.T) {
 		t.Fatalf("Apicurio's framing read as Confluent's: %v", m)
 	}
 	t.Logf("Apicurio ProtobufSerde 2.6.13.Final (as-confluent, contentId): % x\nConfluent framing (StoatFlow):             % x", b, c)
+}
+
+type jsonInvoice struct {
+	Number string `json:"number"`
+	Amount int64  `json:"amount"`
+}
+
+func init() {
+	if err := registry.RegisterJSONSchemaClass[jsonInvoice]("io.stoatflow.reference.Invoice"); err != nil {
+		panic(err)
+	}
+}
+
+// TestProtobufAndJSONSchemaDefaultSerdesFromProperties: a JVM application's
+// file naming KafkaProtobufSerde (with specific.protobuf.value.type, the
+// Java class protoc makes for protojoin's Click) and KafkaJsonSchemaSerde
+// (with json.key.type) gives the runtime default serdes that write the
+// Confluent wire format through the registry and read it back.
+func TestProtobufAndJSONSchemaDefaultSerdesFromProperties(t *testing.T) {
+	regURL := testregistry.URL(t)
+	props := filepath.Join(t.TempDir(), "app.properties")
+	if err := os.WriteFile(props, []byte("application.id=proto-defaults\nbootstrap.servers=127.0.0.1:9092\n"+
+		"default.key.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde\njson.key.type=io.stoatflow.reference.Invoice\n"+
+		"default.value.serde=io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde\n"+
+		"specific.protobuf.value.type=io.stoatflow.reference.ProtoJoinMessages$Click\n"+
+		"schema.registry.url="+regURL+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig([]string{props}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, value, err := streams.DefaultSerdes(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic := testregistry.Name(t, "proto-defaults")
+	click := protojoin.New(protojoin.Click, map[string]any{"page": "home", "n": int64(2)})
+	vb, err := value.SerializeAny(topic, click)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Click is the file's second message: indexes 02 02.
+	if want := []byte{0x02, 0x02, 0x0a, 0x04, 'h', 'o', 'm', 'e', 0x10, 0x02}; !bytes.Equal(vb[5:], want) {
+		t.Fatalf("value % x, want 00 <id> % x", vb, want)
+	}
+	v, err := value.DeserializeAny(topic, vb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := v.(proto.Message); !ok || !proto.Equal(m, click) {
+		t.Fatalf("value read back as %v (%T)", v, v)
+	}
+	kb, err := key.SerializeAny(topic, jsonInvoice{Number: "i-9", Amount: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(kb[5:]) != `{"number":"i-9","amount":5}` {
+		t.Fatalf("key % x", kb)
+	}
+	if k, err := key.DeserializeAny(topic, kb); err != nil || k != (jsonInvoice{Number: "i-9", Amount: 5}) {
+		t.Fatalf("key read back as %v, %v", k, err)
+	}
+	cl := testregistry.Client(t)
+	for _, s := range []struct{ subject, typ string }{{topic + "-key", "JSON"}, {topic + "-value", "PROTOBUF"}} {
+		md, err := cl.GetLatestSchemaMetadata(s.subject)
+		if err != nil || md.SchemaType != s.typ {
+			t.Errorf("subject %s: %+v, %v", s.subject, md, err)
+		}
+	}
 }
