@@ -39,6 +39,7 @@ func main() {
 		joins.RekeyedName:      joins.BuildRekeyed,
 		joins.WindowedName:     joins.BuildWindowed,
 		avrocount.Name:         avrocount.Build,
+		avrocount.WindowedName: avrocount.BuildWindowed,
 		fkjoin.Name:            fkjoin.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
