@@ -60,9 +60,11 @@ demo-jvm: setup
 	@scripts/demo.sh jvm
 
 # bench starts the local broker on KAFKA_PORT when none runs there (and stops
-# it after), runs every workload and prints the table; knobs in BENCHMARKS.md.
+# it after), and the schema registry for the avro workload likewise
+# (scripts/with-registry.sh), runs every workload and prints the table; knobs
+# in BENCHMARKS.md.
 bench: setup
-	@$(GO) run ./integration/bench $(BENCH_FLAGS)
+	@scripts/with-registry.sh $(GO) run ./integration/bench $(BENCH_FLAGS)
 
 # crash-soak runs the crash suite's workloads with KILLS kills each, seeded,
 # against the local broker, and prints one summary line per workload. The

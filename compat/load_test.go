@@ -208,7 +208,7 @@ var badInputs = []badCase{
 	{"task.timeout.ms", "-1", "Invalid value -1 for configuration task.timeout.ms: Value must be at least 0"},
 	{"default.key.serde", "com.acme.AvroSerde", "default.key.serde = com.acme.AvroSerde names a Java class with no Go equivalent"},
 	{"default.value.serde", "io.confluent.kafka.streams.serdes.avro.SpecificAvroSerde", "default.value.serde = io.confluent.kafka.streams.serdes.avro.SpecificAvroSerde needs schema.registry.url, which is not set"},
-	{"default.value.serde", "io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde", "default.value.serde = io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde: StoatFlow's Schema Registry serdes read and write Avro only so far"},
+	{"default.value.serde", "io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde", "default.value.serde = io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde needs schema.registry.url, which is not set"},
 	{"default.timestamp.extractor", "com.acme.EventTimeExtractor", "default.timestamp.extractor = com.acme.EventTimeExtractor names a Java class with no Go equivalent"},
 	{"deserialization.exception.handler", "com.acme.Handler", "deserialization.exception.handler = com.acme.Handler names a Java class with no Go equivalent"},
 	{"processing.exception.handler", "com.acme.Handler", "processing.exception.handler = com.acme.Handler names a Java class with no Go equivalent"},

@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 )
 
@@ -22,6 +25,15 @@ const (
 	// SerdePrimitiveAvro is PrimitiveAvroSerde (values: Go string, int32,
 	// int64, float32, float64, bool or []byte).
 	SerdePrimitiveAvro
+	// SerdeProtobuf is KafkaProtobufSerde (values: proto.Message of the Go
+	// type bound to specific.protobuf.key.type or
+	// specific.protobuf.value.type, or else of the type registered under the
+	// full name of each record's message).
+	SerdeProtobuf
+	// SerdeJSONSchema is KafkaJsonSchemaSerde (values: the Go type bound to
+	// json.key.type or json.value.type with
+	// registry.RegisterJSONSchemaClass).
+	SerdeJSONSchema
 )
 
 // Java class names of Confluent's Kafka Streams serdes.
@@ -37,12 +49,14 @@ func init() {
 	serdeClasses[ClassSpecificAvroSerde] = SerdeSpecificAvro
 	serdeClasses[ClassGenericAvroSerde] = SerdeGenericAvro
 	serdeClasses[ClassPrimitiveAvroSerde] = SerdePrimitiveAvro
+	serdeClasses[ClassKafkaProtobufSerde] = SerdeProtobuf
+	serdeClasses[ClassKafkaJSONSchemaSerde] = SerdeJSONSchema
 }
 
 // IsSchemaRegistry reports whether the serde is one of the Schema Registry
 // serdes, built from Config.SchemaRegistry.
 func (s Serde) IsSchemaRegistry() bool {
-	return s == SerdeSpecificAvro || s == SerdeGenericAvro || s == SerdePrimitiveAvro
+	return s == SerdeSpecificAvro || s == SerdeGenericAvro || s == SerdePrimitiveAvro || s == SerdeProtobuf || s == SerdeJSONSchema
 }
 
 // Confluent's serde keys, read from the same .properties file: Kafka
@@ -56,6 +70,14 @@ const (
 	NormalizeSchemasConfig           = "normalize.schemas"
 	KeySubjectNameStrategyConfig     = "key.subject.name.strategy"
 	ValueSubjectNameStrategyConfig   = "value.subject.name.strategy"
+	// The message classes of KafkaProtobufSerde and whether, without one,
+	// it derives the type from the record's schema.
+	SpecificProtobufKeyTypeConfig   = "specific.protobuf.key.type"
+	SpecificProtobufValueTypeConfig = "specific.protobuf.value.type"
+	DeriveTypeConfig                = "derive.type"
+	// The value classes of KafkaJsonSchemaSerde.
+	JSONKeyTypeConfig   = "json.key.type"
+	JSONValueTypeConfig = "json.value.type"
 	// registrySSLPrefix opens the registry client's ssl.* keys, as in
 	// Confluent's schema.registry.ssl.truststore.location.
 	registrySSLPrefix = "schema.registry."
@@ -83,6 +105,16 @@ var registryKeys = []*Key{
 		Doc: "Subject name strategy of record keys."},
 	{Name: ValueSubjectNameStrategyConfig, Type: TypeClass, Default: registry.ClassTopicNameStrategy,
 		Doc: "Subject name strategy of record values."},
+	{Name: SpecificProtobufKeyTypeConfig, Type: TypeClass, NullDefault: true,
+		Doc: "Java class of the Protobuf keys KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound with registry.RegisterProtobufClass."},
+	{Name: SpecificProtobufValueTypeConfig, Type: TypeClass, NullDefault: true,
+		Doc: "Java class of the Protobuf values KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound with registry.RegisterProtobufClass."},
+	{Name: DeriveTypeConfig, Type: TypeBoolean, Default: "false",
+		Doc: "Without a specific.protobuf type, read each record into the type named by its schema. StoatFlow does so in any case: a Go program has no DynamicMessage."},
+	{Name: JSONKeyTypeConfig, Type: TypeClass, NullDefault: true,
+		Doc: "Java class of the keys KafkaJsonSchemaSerde reads and writes, bound to a Go type with registry.RegisterJSONSchemaClass."},
+	{Name: JSONValueTypeConfig, Type: TypeClass, NullDefault: true,
+		Doc: "Java class of the values KafkaJsonSchemaSerde reads and writes, bound to a Go type with registry.RegisterJSONSchemaClass."},
 	{Name: registrySSLPrefix + "ssl.truststore.location", Type: TypeString, NullDefault: true,
 		Doc: "Trust store (JKS, PKCS12 or PEM) for the registry's certificate."},
 	{Name: registrySSLPrefix + "ssl.truststore.password", Type: TypePassword, NullDefault: true,
@@ -133,6 +165,13 @@ type SchemaRegistryConfig struct {
 	// key.subject.name.strategy and value.subject.name.strategy (default
 	// TopicNameStrategy).
 	KeySubjectNameStrategy, ValueSubjectNameStrategy registry.SubjectNameStrategy
+	// KeyProtobufClass and ValueProtobufClass are specific.protobuf.key.type
+	// and specific.protobuf.value.type: Java class names bound to Go
+	// messages (empty: the type each record's schema names).
+	KeyProtobufClass, ValueProtobufClass string
+	// KeyJSONClass and ValueJSONClass are json.key.type and
+	// json.value.type: Java class names bound to Go types.
+	KeyJSONClass, ValueJSONClass string
 
 	tls *tlsSpec // nil without schema.registry.ssl.* keys and an http URL
 }
@@ -223,12 +262,14 @@ func (l *loader) schemaRegistry(c *Config) {
 	// The serdes that need a registry, and the ones StoatFlow lacks.
 	var users []string
 	for _, key := range []string{DefaultKeySerdeConfig, DefaultValueSerdeConfig} {
+		isKey := key == DefaultKeySerdeConfig
 		switch cls := v[key].Str; cls {
-		case ClassKafkaProtobufSerde, ClassKafkaJSONSchemaSerde:
-			// Marked bad so that fill does not report it a second time.
-			l.bad[key] = true
-			l.errorf(key, "give the topology a Go serde in code for this topic, or use the Avro serdes",
-				"%s = %s: StoatFlow's Schema Registry serdes read and write Avro only so far", key, cls)
+		case ClassKafkaProtobufSerde:
+			users = append(users, key)
+			l.protobufClass(key, isKey, r)
+		case ClassKafkaJSONSchemaSerde:
+			users = append(users, key)
+			l.jsonClass(key, isKey, r)
 		case ClassSpecificAvroSerde, ClassGenericAvroSerde, ClassPrimitiveAvroSerde:
 			users = append(users, key)
 		}
@@ -268,6 +309,75 @@ func (l *loader) schemaRegistry(c *Config) {
 			"%s = true has no effect on writing while %s = true, as in Confluent's serializers", UseLatestVersionConfig, AutoRegisterSchemasConfig)
 	}
 	r.tls = l.registryTLS()
+}
+
+// protobufClass checks the message class of KafkaProtobufSerde, named by
+// the default serde key serdeKey.
+func (l *loader) protobufClass(serdeKey string, isKey bool, r *SchemaRegistryConfig) {
+	typeKey, dst := SpecificProtobufValueTypeConfig, &r.ValueProtobufClass
+	if isKey {
+		typeKey, dst = SpecificProtobufKeyTypeConfig, &r.KeyProtobufClass
+	}
+	cls := strings.TrimSpace(l.values[typeKey].Str)
+	if cls == "" || l.bad[typeKey] {
+		return
+	}
+	if _, err := registry.ProtobufTypeByClass(cls); err != nil {
+		l.errorf(typeKey, "link in the Go package generated from the class's .proto file, or bind the class with registry.RegisterProtobufClass",
+			"%s = %s (for %s = %s) names no Go Protobuf message: %s", typeKey, cls, serdeKey, ClassKafkaProtobufSerde,
+			strings.TrimPrefix(err.Error(), "registry: "))
+		return
+	}
+	*dst = cls
+}
+
+// jsonClass checks the value class of KafkaJsonSchemaSerde, named by the
+// default serde key serdeKey.
+func (l *loader) jsonClass(serdeKey string, isKey bool, r *SchemaRegistryConfig) {
+	typeKey, dst := JSONValueTypeConfig, &r.ValueJSONClass
+	if isKey {
+		typeKey, dst = JSONKeyTypeConfig, &r.KeyJSONClass
+	}
+	if l.bad[typeKey] {
+		return
+	}
+	cls := strings.TrimSpace(l.values[typeKey].Str)
+	if cls == "" {
+		l.errorf(serdeKey, "add "+typeKey+"=<the Java class of the values> and bind it to a Go type with registry.RegisterJSONSchemaClass",
+			"%s = %s needs %s: a Go program reads JSON into a type, and the schema is derived from it", serdeKey, ClassKafkaJSONSchemaSerde, typeKey)
+		return
+	}
+	if err := registry.CheckJSONSchemaClass(cls); err != nil {
+		hint := "bind the class with registry.RegisterJSONSchemaClass[YourType](\"" + cls + "\")"
+		if known := registry.JSONSchemaClasses(); len(known) > 0 {
+			hint += "; bound classes: " + strings.Join(known, ", ")
+		}
+		l.errorf(typeKey, hint, "%s = %s (for %s = %s) is bound to no Go type", typeKey, cls, serdeKey, ClassKafkaJSONSchemaSerde)
+		return
+	}
+	*dst = cls
+}
+
+// NewSerde builds the Schema Registry serde s for keys (isKey) or values
+// on client: the Protobuf and JSON Schema serdes of the classes this
+// configuration names.
+func (c SchemaRegistryConfig) NewSerde(s Serde, isKey bool, client schemaregistry.Client) (serde.Untyped, error) {
+	sc := c.SerdeConfig(isKey)
+	switch s {
+	case SerdeProtobuf:
+		cls := c.ValueProtobufClass
+		if isKey {
+			cls = c.KeyProtobufClass
+		}
+		return registry.NewProtobufOfClass(client, sc, cls)
+	case SerdeJSONSchema:
+		cls := c.ValueJSONClass
+		if isKey {
+			cls = c.KeyJSONClass
+		}
+		return registry.NewJSONSchemaOfClass(client, sc, cls)
+	}
+	return nil, fmt.Errorf("compat: %s is not built by SchemaRegistryConfig.NewSerde", s)
 }
 
 // registryTLS reads the schema.registry.ssl.* keys; nil when none is given.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/examples/avrocount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/internal/testregistry"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -356,49 +357,13 @@ func stopsWith(t *testing.T, cfg *compat.Config, args map[string]string, want ..
 	}
 }
 
-// avroDiff is the twin of the reference app AvroWindowed: Avro clicks summed
-// per key in tumbling ten-second windows into an Avro ClickTotal, in the
-// store and on the output topic. Kafka Streams runs it with Apicurio
-// Registry's Avro serde in its Confluent mode (4-byte content id, no
-// headers); StoatFlow with registry.Avro through the Confluent-compatible
-// API of the same registry.
-const avroDiff = "avrowindowed"
-
-// avroDiffTotalSchema is AvroWindowed.TOTAL_SCHEMA, character for character:
-// the registry gives the same content the same id.
-const avroDiffTotalSchema = `{"type":"record","name":"ClickTotal","namespace":"io.stoatflow.reference","fields":[{"name":"clicks","type":"long"},{"name":"sum","type":"long"}]}`
-
-func init() {
-	kstreams.RegisterTopology(avroDiff, func(args map[string]string) (*kstreams.Topology, error) {
-		url := args["registry"]
-		if url == "" {
-			url = os.Getenv(testregistry.EnvURL)
-		}
-		cl, err := registry.NewClient(registry.ClientConfig{URL: url})
-		if err != nil {
-			return nil, err
-		}
-		clicks, err := registry.NewAvro[avroClick](cl, avroClickSchema, registry.DefaultSerdeConfig(false))
-		if err != nil {
-			return nil, err
-		}
-		totals, err := registry.NewAvro[avroTotal](cl, avroDiffTotalSchema, registry.DefaultSerdeConfig(false))
-		if err != nil {
-			return nil, err
-		}
-		b := kstreams.NewStreamsBuilder()
-		events := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, avroClick](serde.String{}, clicks))
-		kstreams.WindowedAggregate(kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second)),
-			func() avroTotal { return avroTotal{} },
-			func(_ string, c avroClick, t avroTotal) avroTotal {
-				return avroTotal{Clicks: t.Clicks + 1, Sum: t.Sum + c.N}
-			},
-			kstreams.Materialized[string, avroTotal]{KeySerde: serde.String{}, ValueSerde: totals}).
-			ToStream().To(args["output"], kstreams.ProducedWith[kstreams.Windowed[string], avroTotal](
-			serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10_000}, totals))
-		return b.Build()
-	})
-}
+// avroDiff is the twin of the reference app AvroWindowed
+// (examples/avrocount's avrowindowed): Avro clicks summed per key in
+// tumbling ten-second windows into an Avro ClickTotal, in the store and on
+// the output topic. Kafka Streams runs it with Apicurio Registry's Avro serde
+// in its Confluent mode (4-byte content id, no headers); StoatFlow with
+// registry.Avro through the Confluent-compatible API of the same registry.
+const avroDiff = avrocount.WindowedName
 
 // TestAvroWindowedAggregateMatchesKafkaStreams: the output and changelog
 // bytes, magic byte and schema id included, are the same on both engines.

@@ -61,6 +61,10 @@ func defaultSerde(cfg *compat.Config, isKey bool) (serde.Untyped, error) {
 		if u, err = registry.NewPrimitiveAvro(client, sc); err != nil {
 			return nil, err
 		}
+	case compat.SerdeProtobuf, compat.SerdeJSONSchema:
+		if u, err = cfg.SchemaRegistry.NewSerde(s, isKey, client); err != nil {
+			return nil, fmt.Errorf("streams: %s: %w", s, err)
+		}
 	default:
 		return nil, fmt.Errorf("streams: no Schema Registry serde for %s", s)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -40,10 +41,12 @@ func main() {
 		joins.WindowedName:     joins.BuildWindowed,
 		avrocount.Name:         avrocount.Build,
 		cogroup.Name:           cogroup.Build,
+		avrocount.WindowedName: avrocount.BuildWindowed,
 		fkjoin.Name:            fkjoin.Build,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
+		protojoin.Name:         protojoin.Build,
 		routing.Name:           routing.Build,
 		sessioncount.Name:      sessioncount.Build,
 		slidingcount.Name:      slidingcount.Build,

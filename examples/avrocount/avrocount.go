@@ -8,6 +8,9 @@
 // Importing the package registers the topology as "avrocount". Arguments:
 // input (default avro-input), output (default avro-counts) and field
 // (default user). Input keys use the default key serde.
+//
+// The package also registers "avrowindowed" (WindowedName), the twin of
+// the reference application AvroWindowed, with its serdes built in code.
 package avrocount
 
 import (

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stoatflow/stoatflow/examples/avrocount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/integration"
 )
@@ -339,6 +340,15 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runLatencyLoad(ctx, props("wordcount"), eos)
 	case "restore":
 		return b.runRestore(ctx)
+	case "avro":
+		// The windowed sum of AvroWindowed: Avro values in, Avro window
+		// totals in the store and out, through the schema registry.
+		gen, err := b.avroClicks(fmt.Sprintf("bench-avro-clicks-%s", randSuffix()))
+		if err != nil {
+			return err
+		}
+		return b.runThroughput(ctx, throughput{name: name, topology: avrocount.WindowedName, props: filepath.Join(b.root, "examples", "avrocount", "windowed.properties"),
+			set: eos, engines: []string{engStoat, engKS}, gen: gen})
 	}
 	return fmt.Errorf("unknown workload %q", name)
 }

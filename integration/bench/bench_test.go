@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/internal/testregistry"
 )
 
 func TestMain(m *testing.M) {
@@ -23,6 +24,7 @@ func TestMain(m *testing.M) {
 // must finish and the table must be printed.
 func TestSmoke(t *testing.T) {
 	bootstrap := testkafka.Bootstrap(t)
+	testregistry.URL(t) // the avro workload's
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
@@ -35,7 +37,7 @@ func TestSmoke(t *testing.T) {
 	}
 	for _, want := range []string{"| wordcount-eos | StoatFlow |", "| wordcount-eos | Kafka Streams 4.4 |", "| wordcount-eos | raw txn loop |",
 		"| stateless | raw plain loop |", "| latency | StoatFlow |", "| latency @25% | Kafka Streams 4.4 |", "| latency @90% | StoatFlow |", "| wordcount-alos | Kafka Streams 4.4 |", "| windowed | StoatFlow |", "| suppress | Kafka Streams 4.4 |",
-		"| restore (full) | raw WriteBatch |", "| restart after SIGKILL | StoatFlow |", "Targets:"} {
+		"| restore (full) | raw WriteBatch |", "| avro | StoatFlow |", "| avro | Kafka Streams 4.4 |", "| restart after SIGKILL | StoatFlow |", "Targets:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

@@ -1,8 +1,12 @@
 // Package registry holds serdes that write and read the Confluent Schema
 // Registry wire format, the bytes Confluent's Kafka Streams serdes
 // (io.confluent.kafka.streams.serdes.avro.SpecificAvroSerde, GenericAvroSerde,
-// PrimitiveAvroSerde) put on a topic: a magic byte 0, the schema's registry id
-// as a 4-byte big-endian integer, then the Avro binary encoding of the value.
+// PrimitiveAvroSerde, ...protobuf.KafkaProtobufSerde,
+// ...json.KafkaJsonSchemaSerde) put on a topic: a magic byte 0, the schema's
+// registry id as a 4-byte big-endian integer, then the Avro binary encoding
+// of the value, the Protobuf message indexes and encoding, or the JSON text.
+// RegisterProtobufClass and RegisterJSONSchemaClass bind the Java classes a
+// JVM application's configuration names to Go types.
 //
 // The registry client is confluent-kafka-go's pure-Go schemaregistry package;
 // nothing here links librdkafka. A Serde registers or looks up its schema under

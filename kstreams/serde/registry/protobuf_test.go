@@ -85,3 +85,47 @@ func TestProtobufWireFormatWithMessageIndexes(t *testing.T) {
 		t.Fatalf("bad magic: %v", err)
 	}
 }
+
+// TestProtobufDynamicMessageFieldsInNumberOrder: a dynamic message's fields
+// are written by field number, as generated code and Java's DynamicMessage
+// write them, whatever order they were set in, so that the bytes equal a
+// JVM serializer's.
+func TestProtobufDynamicMessageFieldsInNumberOrder(t *testing.T) {
+	cl := testregistry.Client(t)
+	topic := testregistry.Name(t, "porder")
+	pkg := strings.ReplaceAll(testregistry.Name(t, "io.stoatflow.order"), "-", "_")
+	str := descriptorpb.FieldDescriptorProto_TYPE_STRING
+	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL
+	msg := &descriptorpb.DescriptorProto{Name: proto.String("Wide")}
+	for i, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		msg.Field = append(msg.Field, &descriptorpb.FieldDescriptorProto{Name: proto.String(n), Number: proto.Int32(int32(i + 1)), Type: &str, Label: &opt})
+	}
+	f, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{Name: proto.String(pkg + "/wide.proto"), Package: proto.String(pkg),
+		Syntax: proto.String("proto3"), MessageType: []*descriptorpb.DescriptorProto{msg}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := f.Messages().Get(0)
+	s, err := registry.NewProtobuf(cl, registry.DefaultSerdeConfig(false), func() *dynamicpb.Message { return dynamicpb.NewMessage(md) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fields 1..6 = "1".."6", then the message index 0.
+	want := []byte{0x00}
+	for i := 1; i <= 6; i++ {
+		want = append(want, byte(i<<3|2), 1, byte('0'+i))
+	}
+	for round := 0; round < 20; round++ {
+		m := dynamicpb.NewMessage(md)
+		for i := 6; i >= 1; i-- {
+			m.Set(md.Fields().ByNumber(protoreflect.FieldNumber(i)), protoreflect.ValueOfString(string(rune('0'+i))))
+		}
+		b, err := s.Serialize(topic, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b[5:], want) {
+			t.Fatalf("round %d: payload % x, want % x", round, b[5:], want)
+		}
+	}
+}

@@ -66,6 +66,8 @@ public final class Main {
         APPS.put("avrowindowed", AvroWindowed::topology);
         APPS.put("fkjoin", FkJoin::topology);
         APPS.put("cogroup", Cogroup::topology);
+        APPS.put("protojoin", ProtoJoin::topology);
+        APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
     }
 
     private Main() {
