@@ -37,6 +37,10 @@ func commands(topologies Topologies) map[string]command {
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return runRun(ctx, topologies, args, stdout, stderr)
 			}},
+		"shadow": {summary: "run the topology beside the live Kafka Streams application and compare their outputs key by key",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runShadow(ctx, topologies, args, stdout, stderr)
+			}},
 		"version": {summary: "print the version", run: runVersion},
 	}
 }

@@ -1,5 +1,5 @@
 // Package sidecar is StoatFlow's sidecar program as a library: the
-// subcommands (config, describe, run, demo, version) that read a Kafka
+// subcommands (config, describe, run, shadow, demo, version) that read a Kafka
 // Streams application's .properties file unchanged and run the Go topology
 // its stoatflow.topology key names.
 //
