@@ -13,8 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/shadow"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/sidecar"
@@ -205,4 +207,83 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestShadowLatestWindowedCountWithCaching runs the Kafka Streams windowed
+// count with its record cache on, and the Go twin in the shadow's latest
+// mode: the engines may forward different intermediate counts, but every
+// key and window ends with the same count, and the report says so.
+func TestShadowLatestWindowedCountWithCaching(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const partitions = 2
+	a := newWordCountApp(t, partitions)
+	props := filepath.Join(root, "examples", "windowedcount", "streams.properties")
+	cached := map[string]string{"statestore.cache.max.bytes": "10485760"}
+	ref, err := StartReference(ctx, ReferenceOptions{App: windowedcount.Name, Configs: []string{props}, Set: a.config(t, cached),
+		Args: map[string]string{"input": a.in, "output": a.out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(30 * time.Second) //nolint:errcheck // the test's checks are on the outputs
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		t.Fatalf("%v\n%s", err, ref.Stderr())
+	}
+	var recs []testkafka.Record
+	windows := map[string]bool{}
+	for i := 0; i < 300; i++ {
+		key := fmt.Sprintf("k%d", i%6)
+		ts := epochBase + int64(i)*200
+		recs = append(recs, testkafka.Record{Topic: a.in, Partition: int32(i % partitions), Key: []byte(key), Value: []byte("v"),
+			Timestamp: time.UnixMilli(ts)})
+		windows[fmt.Sprintf("%s@%d", key, ts/10_000)] = true
+	}
+	testkafka.Produce(t, a.bootstrap, recs...)
+
+	id := a.appID + "-shadow"
+	args := []string{"--config", props, "--mode", "latest", "--grace", "3s", "--drain", "5s",
+		"--arg", "input=" + a.in, "--arg", "output=" + a.out, "--application-id", id, "--suffix", "-" + id}
+	for k, v := range a.config(t, map[string]string{"state.dir": t.TempDir(), "statestore.cache.max.bytes": "10485760"}) {
+		args = append(args, "--set", k+"="+v)
+	}
+	s := startShadow(t, sidecar.Topologies{windowedcount.Name: windowedcount.Build}, args...)
+	want := int64(len(windows))
+	deadline := time.Now().Add(3 * time.Minute)
+	var r shadow.Report
+	for time.Now().Before(deadline) {
+		r = s.report(t)
+		if r.Total.Matched+r.Total.Mismatched+r.Total.Missing >= want && r.Total.Pending == 0 {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if r.Total.Matched != want || r.Total.Mismatched != 0 || r.Total.Missing != 0 || len(r.Divergences) != 0 {
+		t.Fatalf("report %+v (want %d key/windows matched), divergences %v\n%s", r.Total, want, r.Divergences, s.errOut.String())
+	}
+	s.stop()
+	if s.err != nil {
+		t.Fatalf("shadow: %v\n%s", s.err, s.errOut.String())
+	}
+	if !strings.Contains(s.out.String(), fmt.Sprintf("shadow comparison (latest): %d matched, 0 mismatched, 0 missing", want)) {
+		t.Errorf("summary:\n%s", s.out.String())
+	}
+	t.Logf("records read: kafka streams %d, stoatflow %d, for %d key/windows", r.Total.ReadKafkaStreams, r.Total.ReadStoatFlow, want)
+}
+
+func (s *shadowRun) report(t *testing.T) shadow.Report {
+	t.Helper()
+	var r shadow.Report
+	resp, err := http.Get(s.url + "/shadow")
+	if err != nil {
+		return r
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
