@@ -193,6 +193,7 @@ func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 		if !strings.Contains(s.out.String(), fmt.Sprintf("%d mismatched", fox)) || !strings.Contains(s.out.String(), `key "fox"`) {
 			t.Errorf("summary:\n%s", s.out.String())
 		}
+		t.Logf("summary:\n%s", s.out.String())
 		if !strings.Contains(s.errOut.String(), "shadow divergence") {
 			t.Errorf("no divergence logged:\n%s", s.errOut.String())
 		}
