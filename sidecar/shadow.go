@@ -172,6 +172,16 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	reg.SetClientState(streams.Created)
+	ks.SetStateListener(func(next, _ streams.State) {
+		reg.SetClientState(next)
+		switch next {
+		case streams.Running, streams.Rebalancing:
+			reg.SetAliveStreamThreads(s.cfg.NumStreamThreads)
+		case streams.NotRunning, streams.Error:
+			reg.SetAliveStreamThreads(0)
+		}
+	})
 	ln, err := net.Listen("tcp", s.flags.listen)
 	if err != nil {
 		return fmt.Errorf("sidecar: shadow HTTP listen on %s: %w", s.flags.listen, err)
@@ -203,7 +213,13 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		var err error
+		if s.cfg.HTTPTLSCertFile != "" {
+			err = srv.ServeTLS(ln, s.cfg.HTTPTLSCertFile, s.cfg.HTTPTLSKeyFile)
+		} else {
+			err = srv.Serve(ln)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("shadow HTTP server", "err", err)
 		}
 	}()
@@ -231,8 +247,12 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 		_ = srv.Shutdown(sctx)
 		wg.Wait()
 	}
+	scheme := "http"
+	if s.cfg.HTTPTLSCertFile != "" {
+		scheme = "https"
+	}
 	s.log.Info("shadow running", "topology", s.cfg.Topology, "mode", s.flags.mode.String(), "outputs", strings.Join(s.outputs, ","),
-		"shadow_topics_suffix", s.flags.suffix, "url", "http://"+ln.Addr().String()+"/shadow")
+		"shadow_topics_suffix", s.flags.suffix, "url", scheme+"://"+ln.Addr().String()+"/shadow")
 	if err := ks.Start(ctx); err != nil {
 		stopAll()
 		return fmt.Errorf("sidecar: starting the shadow of %s: %w", s.cfg.Topology, err)

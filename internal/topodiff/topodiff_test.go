@@ -342,3 +342,35 @@ func TestOrderOnly(t *testing.T) {
 		t.Fatalf("report: %+v", r)
 	}
 }
+
+// TestGlobalTableStoreNamed: a global table's store named on the Kafka
+// Streams side only; the global sub-topology pairs with the global one.
+func TestGlobalTableStoreNamed(t *testing.T) {
+	build := func(store string) string {
+		b := kstreams.NewStreamsBuilder()
+		var m []kstreams.Materialized[string, string]
+		if store != "" {
+			m = append(m, kstreams.MaterializedAs[string, string](store))
+		}
+		g := kstreams.GlobalTable(b, "prices", kstreams.Consumed[string, string]{}, m...)
+		s := kstreams.Stream[string, string](b, []string{"orders"})
+		kstreams.JoinGlobal(s, g, func(k, _ string) string { return k }, func(v, p string) string { return v + p }).To("priced")
+		topo, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return topo.Describe().String()
+	}
+	ks, sf := build("prices-store"), build("")
+	if !strings.Contains(ks, "for global store") {
+		t.Fatalf("no global store:\n%s", ks)
+	}
+	r, out := compare(t, ks, sf)
+	if len(r.Differences) != 1 || !strings.Contains(r.Differences[0].What, "is prices-store in the Kafka Streams application") ||
+		!strings.HasPrefix(r.Differences[0].Fix, `Materialized.as("prices-store")`) {
+		t.Fatalf("report:\n%s\n--- ks\n%s--- sf\n%s", out, ks, sf)
+	}
+	if r, out := compare(t, ks, build("prices-store")); !r.Same() {
+		t.Fatalf("same topology:\n%s", out)
+	}
+}
