@@ -28,6 +28,8 @@ import (
 type runFlags struct {
 	files, sets, args stringList
 	embedded          bool
+	// compare is describe's --compare file ("-" for stdin).
+	compare string
 }
 
 // parseRunFlags parses the flags of run and describe.
@@ -37,6 +39,9 @@ func parseRunFlags(name string, args []string, stderr io.Writer, embeddedFlag bo
 	fs.Var(&f.files, "config", "a .properties `file` (repeatable; later files win)")
 	fs.Var(&f.sets, "set", "a `key=value` override (repeatable; wins over files)")
 	fs.Var(&f.args, "arg", "a topology argument `name=value`, such as input=my-topic (repeatable)")
+	if name == "describe" {
+		fs.StringVar(&f.compare, "compare", "", "compare with the Kafka Streams application's describe() text in `file` (- for stdin); exit status 3 when they differ")
+	}
 	if embeddedFlag {
 		fs.BoolVar(&f.embedded, "embedded-broker", false, "run an in-process Kafka broker instead of bootstrap.servers (stoatflow.embedded-broker=true)")
 	}
@@ -97,7 +102,7 @@ func buildTopology(cfg *compat.Config, topologies Topologies, args map[string]st
 	return topo, nil
 }
 
-func runDescribe(_ context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
+func runDescribe(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
 	f, err := parseRunFlags("describe", args, stderr, false)
 	if err != nil {
 		return err
@@ -109,6 +114,9 @@ func runDescribe(_ context.Context, topologies Topologies, args []string, stdout
 	topo, err := buildTopology(cfg, topologies, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
+	}
+	if f.compare != "" {
+		return compareDescribe(f.compare, cfg.Topology, topo, stdin(ctx), stdout, stderr)
 	}
 	_, err = io.WriteString(stdout, topo.Describe().String())
 	return err

@@ -37,12 +37,20 @@ func commands(topologies Topologies) map[string]command {
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				return runRun(ctx, topologies, args, stdout, stderr)
 			}},
+		"shadow": {summary: "run the topology beside the live Kafka Streams application and compare their outputs key by key",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runShadow(ctx, topologies, args, stdout, stderr)
+			}},
 		"version": {summary: "print the version", run: runVersion},
 	}
 }
 
 // errUsage marks a command-line mistake; the message has been printed.
 var errUsage = errors.New("sidecar: usage")
+
+// errDifferent marks a comparison that found differences; the report has
+// been printed. Its exit status, 3, tells it from a failure.
+var errDifferent = errors.New("sidecar: different")
 
 // errReported marks a failure whose details have been printed.
 var errReported = errors.New("sidecar: failed")
@@ -90,6 +98,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
+	case errors.Is(err, errDifferent):
+		return 3
 	case errors.Is(err, errReported):
 		return 1
 	}

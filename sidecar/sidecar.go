@@ -1,5 +1,5 @@
 // Package sidecar is StoatFlow's sidecar program as a library: the
-// subcommands (config, describe, run, demo, version) that read a Kafka
+// subcommands (config, describe, run, shadow, demo, version) that read a Kafka
 // Streams application's .properties file unchanged and run the Go topology
 // its stoatflow.topology key names.
 //
@@ -91,6 +91,7 @@ func Run(ctx context.Context, topologies Topologies, args []string, stdout, stde
 }
 
 // ExitCode maps Run's error to a process exit status: 0 for nil, 2 for a
-// command-line mistake (the usage has been printed), 1 otherwise. It prints
+// command-line mistake (the usage has been printed), 3 when describe
+// --compare found the topologies different, 1 otherwise. It prints
 // an error to stderr unless Run has printed its details already.
 func ExitCode(err error, stderr io.Writer) int { return exitCode(err, stderr) }

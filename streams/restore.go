@@ -111,27 +111,34 @@ func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int6
 	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
 	defer cancel()
 	adm := kadm.NewClient(t.restorer)
-	var starts, ends kadm.ListedOffsets
+	var s, e kadm.ListedOffset
+	// The partition is looked up within the retries: a changelog created a
+	// moment ago can still be missing from a broker's metadata (no such
+	// partition, or UNKNOWN_TOPIC_OR_PARTITION) until it propagates.
 	err = retryRequest(ctx, func(ctx context.Context) error {
-		var err error
-		if starts, err = adm.ListStartOffsets(ctx, tp.Topic); err != nil {
+		starts, err := adm.ListStartOffsets(ctx, tp.Topic)
+		if err != nil {
 			return err
 		}
-		ends, err = adm.ListCommittedOffsets(ctx, tp.Topic)
-		return err
+		ends, err := adm.ListCommittedOffsets(ctx, tp.Topic)
+		if err != nil {
+			return err
+		}
+		var ok1, ok2 bool
+		s, ok1 = starts.Lookup(tp.Topic, tp.Partition)
+		e, ok2 = ends.Lookup(tp.Topic, tp.Partition)
+		switch {
+		case !ok1 || !ok2:
+			return fmt.Errorf("no such partition (is the changelog topic %s there?)", tp.Topic)
+		case s.Err != nil:
+			return s.Err
+		case e.Err != nil:
+			return e.Err
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, 0, err
-	}
-	s, ok1 := starts.Lookup(tp.Topic, tp.Partition)
-	e, ok2 := ends.Lookup(tp.Topic, tp.Partition)
-	switch {
-	case !ok1 || !ok2:
-		return 0, 0, fmt.Errorf("no such partition (is the changelog topic %s there?)", tp.Topic)
-	case s.Err != nil:
-		return 0, 0, s.Err
-	case e.Err != nil:
-		return 0, 0, e.Err
 	}
 	return s.Offset, e.Offset, nil
 }

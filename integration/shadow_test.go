@@ -1,0 +1,290 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/shadow"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/sidecar"
+)
+
+// shadowRun is one `sidecar shadow` running in the test process.
+type shadowRun struct {
+	url    string
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error
+	out    bytes.Buffer
+	errOut bytes.Buffer
+}
+
+func startShadow(t *testing.T, topologies sidecar.Topologies, args ...string) *shadowRun {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &shadowRun{url: "http://" + addr, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.err = sidecar.Run(ctx, topologies, append([]string{"shadow", "--listen", addr}, args...), &s.out, &s.errOut)
+	}()
+	t.Cleanup(func() { s.stop() })
+	return s
+}
+
+func (s *shadowRun) stop() {
+	s.cancel()
+	<-s.done
+}
+
+// waitCompared polls /shadow until n records per side have been read and
+// compared, and returns the report.
+func (s *shadowRun) waitCompared(t *testing.T, n int64, timeout time.Duration) shadow.Report {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last shadow.Report
+	for time.Now().Before(deadline) {
+		select {
+		case <-s.done:
+			t.Fatalf("shadow ended: %v\n%s%s", s.err, s.out.String(), s.errOut.String())
+		default:
+		}
+		resp, err := http.Get(s.url + "/shadow")
+		if err == nil {
+			last = shadow.Report{}
+			err = json.NewDecoder(resp.Body).Decode(&last)
+			resp.Body.Close()
+			tot := last.Total
+			if err == nil && tot.ReadKafkaStreams >= n && tot.ReadStoatFlow >= n && tot.Matched+tot.Mismatched >= n {
+				return last
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Fatalf("after %v the shadow compared %+v, want %d records per side\n%s", timeout, last.Total, n, s.errOut.String())
+	return last
+}
+
+func (s *shadowRun) metrics(t *testing.T) string {
+	t.Helper()
+	resp, err := http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(resp.Body)
+	return b.String()
+}
+
+// TestShadowWordCountAgainstKafkaStreams runs the Kafka Streams 4.4 word
+// count on the broker and `sidecar shadow` beside it, twice: the true Go
+// twin reports every update matched and exits 0; a Go twin whose one
+// operator differs (a map() that adds 100 to the count of "fox") reports
+// exactly the updates of "fox" as mismatches, with both values, and exits 3.
+func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const partitions = 2
+	a := newWordCountApp(t, partitions)
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: a.config(t, nil),
+		Args: map[string]string{"input": a.in, "output": a.out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(30 * time.Second) //nolint:errcheck // the test's checks are on the outputs
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		t.Fatalf("%v\n%s", err, ref.Stderr())
+	}
+	a.feed(t, sampleLines, partitions)
+	updates, total := expectedUpdates(sampleLines)
+
+	shadowArgs := func(id string) []string {
+		args := []string{"--config", props, "--grace", "5s", "--drain", "5s",
+			"--arg", "input=" + a.in, "--arg", "output=" + a.out, "--application-id", id, "--suffix", "-" + id}
+		for k, v := range a.config(t, map[string]string{"state.dir": t.TempDir()}) {
+			args = append(args, "--set", k+"="+v)
+		}
+		return args
+	}
+
+	t.Run("twin", func(t *testing.T) {
+		s := startShadow(t, sidecar.Topologies{wordcount.Name: wordcount.Build}, shadowArgs(a.appID+"-shadow")...)
+		r := s.waitCompared(t, int64(total), 3*time.Minute)
+		if r.Total.Matched != int64(total) || r.Total.Mismatched != 0 || len(r.Divergences) != 0 {
+			t.Errorf("report %+v, divergences %v", r.Total, r.Divergences)
+		}
+		m := s.metrics(t)
+		if want := fmt.Sprintf(`stoatflow_shadow_matched{topic=%q,mode="sequence"} %d`, a.out, total); !strings.Contains(m, want) {
+			t.Errorf("metrics lack %s:\n%s", want, grepLines(m, "stoatflow_shadow"))
+		}
+		s.stop()
+		if s.err != nil {
+			t.Fatalf("shadow: %v\n%s", s.err, s.errOut.String())
+		}
+		if want := fmt.Sprintf("shadow comparison (sequence): %d matched, 0 mismatched, 0 missing, 0 pending", total); !strings.Contains(s.out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, s.out.String())
+		}
+	})
+
+	t.Run("one operator different", func(t *testing.T) {
+		changed := func(args map[string]string) (*kstreams.Topology, error) {
+			b := kstreams.NewStreamsBuilder()
+			lines := kstreams.Stream[string, string](b, []string{args["input"]})
+			words := kstreams.FlatMapValues(lines, wordcount.Words)
+			counts := kstreams.GroupBy(words, func(_, w string) string { return w }).Count()
+			out := kstreams.Map(counts.ToStream(), func(w string, n int64) (string, int64) {
+				if w == "fox" {
+					n += 100
+				}
+				return w, n
+			})
+			out.To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+			return b.Build()
+		}
+		s := startShadow(t, sidecar.Topologies{wordcount.Name: changed}, shadowArgs(a.appID+"-shadow-changed")...)
+		r := s.waitCompared(t, int64(total), 3*time.Minute)
+		fox := len(updates["fox"])
+		if fox == 0 {
+			t.Fatal("the sample has no fox")
+		}
+		if r.Total.Mismatched != int64(fox) || r.Total.Matched != int64(total-fox) || len(r.Divergences) != fox {
+			t.Fatalf("report %+v, divergences %v", r.Total, r.Divergences)
+		}
+		for i, d := range r.Divergences {
+			long := func(n int64) string {
+				var b [8]byte
+				binary.BigEndian.PutUint64(b[:], uint64(n))
+				return shadow.Printable(b[:])
+			}
+			if d.Kind != "mismatch" || d.Topic != a.out || d.Key != `"fox"` || d.KafkaStreams == nil || d.StoatFlow == nil ||
+				d.KafkaStreams.Value != long(updates["fox"][i]) || d.StoatFlow.Value != long(updates["fox"][i]+100) ||
+				d.KafkaStreams.Partition != d.StoatFlow.Partition {
+				t.Errorf("divergence %d: %s", i, d)
+			}
+		}
+		s.stop()
+		if code := sidecar.ExitCode(s.err, &bytes.Buffer{}); code != 3 {
+			t.Errorf("exit %d (%v), want 3", code, s.err)
+		}
+		if !strings.Contains(s.out.String(), fmt.Sprintf("%d mismatched", fox)) || !strings.Contains(s.out.String(), `key "fox"`) {
+			t.Errorf("summary:\n%s", s.out.String())
+		}
+		t.Logf("summary:\n%s", s.out.String())
+		if !strings.Contains(s.errOut.String(), "shadow divergence") {
+			t.Errorf("no divergence logged:\n%s", s.errOut.String())
+		}
+	})
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestShadowLatestWindowedCountWithCaching runs the Kafka Streams windowed
+// count with its record cache on, and the Go twin in the shadow's latest
+// mode: the engines may forward different intermediate counts, but every
+// key and window ends with the same count, and the report says so.
+func TestShadowLatestWindowedCountWithCaching(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const partitions = 2
+	a := newWordCountApp(t, partitions)
+	props := filepath.Join(root, "examples", "windowedcount", "streams.properties")
+	cached := map[string]string{"statestore.cache.max.bytes": "10485760"}
+	ref, err := StartReference(ctx, ReferenceOptions{App: windowedcount.Name, Configs: []string{props}, Set: a.config(t, cached),
+		Args: map[string]string{"input": a.in, "output": a.out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Stop(30 * time.Second) //nolint:errcheck // the test's checks are on the outputs
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		t.Fatalf("%v\n%s", err, ref.Stderr())
+	}
+	var recs []testkafka.Record
+	windows := map[string]bool{}
+	for i := 0; i < 300; i++ {
+		key := fmt.Sprintf("k%d", i%6)
+		ts := epochBase + int64(i)*200
+		recs = append(recs, testkafka.Record{Topic: a.in, Partition: int32(i % partitions), Key: []byte(key), Value: []byte("v"),
+			Timestamp: time.UnixMilli(ts)})
+		windows[fmt.Sprintf("%s@%d", key, ts/10_000)] = true
+	}
+	testkafka.Produce(t, a.bootstrap, recs...)
+
+	id := a.appID + "-shadow"
+	args := []string{"--config", props, "--mode", "latest", "--grace", "3s", "--drain", "5s",
+		"--arg", "input=" + a.in, "--arg", "output=" + a.out, "--application-id", id, "--suffix", "-" + id}
+	for k, v := range a.config(t, map[string]string{"state.dir": t.TempDir(), "statestore.cache.max.bytes": "10485760"}) {
+		args = append(args, "--set", k+"="+v)
+	}
+	s := startShadow(t, sidecar.Topologies{windowedcount.Name: windowedcount.Build}, args...)
+	want := int64(len(windows))
+	deadline := time.Now().Add(3 * time.Minute)
+	var r shadow.Report
+	for time.Now().Before(deadline) {
+		r = s.report(t)
+		if r.Total.Matched+r.Total.Mismatched+r.Total.Missing >= want && r.Total.Pending == 0 {
+			break
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	if r.Total.Matched != want || r.Total.Mismatched != 0 || r.Total.Missing != 0 || len(r.Divergences) != 0 {
+		t.Fatalf("report %+v (want %d key/windows matched), divergences %v\n%s", r.Total, want, r.Divergences, s.errOut.String())
+	}
+	s.stop()
+	if s.err != nil {
+		t.Fatalf("shadow: %v\n%s", s.err, s.errOut.String())
+	}
+	if !strings.Contains(s.out.String(), fmt.Sprintf("shadow comparison (latest): %d matched, 0 mismatched, 0 missing", want)) {
+		t.Errorf("summary:\n%s", s.out.String())
+	}
+	t.Logf("records read: kafka streams %d, stoatflow %d, for %d key/windows", r.Total.ReadKafkaStreams, r.Total.ReadStoatFlow, want)
+}
+
+func (s *shadowRun) report(t *testing.T) shadow.Report {
+	t.Helper()
+	var r shadow.Report
+	resp, err := http.Get(s.url + "/shadow")
+	if err != nil {
+		return r
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
