@@ -2,13 +2,23 @@ package streams
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/kstreams"
 )
+
+// ErrInternalNamesDiffer is returned by Start when the application's
+// existing internal topics are not the ones its topology uses: the
+// topology's generated names differ from those of the run (of Kafka
+// Streams or StoatFlow) that created them.
+var ErrInternalNamesDiffer = errors.New("streams: the topology's internal topics differ from the application's existing ones")
 
 // groupProtocol is the assignor protocol StoatFlow's main consumers join
 // the application's classic group with (compat maps them onto franz-go's
@@ -87,4 +97,55 @@ func describeMembers(g kadm.DescribedGroup) string {
 		parts = append(parts, m.ClientID+"@"+strings.TrimPrefix(m.ClientHost, "/"))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// checkInternalNames compares the internal topics the topology needs with
+// the changelog and repartition topics of the application that exist
+// already, before any is created. A needed topic missing while others of
+// the application exist that the topology does not use is how a topology
+// whose generated names differ from the previous run's shows: a store
+// would start empty beside the changelog holding its state, and records
+// in flight would stay in the old repartition topic. That stops the start,
+// before anything is consumed, with both lists. A missing topic alone (a
+// new application, a store added), an unused one alone (a store removed)
+// or both for an application that never committed offsets is no such
+// sign.
+func checkInternalNames(ctx context.Context, admin *kadm.Client, appID string, needed []kstreams.InternalTopic) error {
+	md, err := admin.Metadata(ctx)
+	if err != nil {
+		// The creation that follows reports an unreachable broker.
+		return nil
+	}
+	need := map[string]bool{}
+	for _, it := range needed {
+		need[it.Name] = true
+	}
+	var missing, unused []string
+	for name := range need {
+		if _, ok := md.Topics[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	for name := range md.Topics {
+		if strings.HasPrefix(name, appID+"-") && !need[name] &&
+			(strings.HasSuffix(name, "-changelog") || strings.HasSuffix(name, "-repartition")) {
+			unused = append(unused, name)
+		}
+	}
+	if len(missing) == 0 || len(unused) == 0 {
+		return nil
+	}
+	// Only an application that has run before (its group committed
+	// offsets) has topics to take over: another application whose id
+	// merely starts with this one's and a dash does not count.
+	offs, err := admin.FetchOffsets(ctx, appID)
+	if err != nil || len(offs) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	slices.Sort(unused)
+	return fmt.Errorf("%w: it needs %s, which do not exist, and does not use %s, which do: "+
+		"compare the topology's describe() with the one that created them (sidecar describe) and name the "+
+		"operators whose generated names differ (Named, Materialized.As, Grouped.As), or reset the application",
+		ErrInternalNamesDiffer, strings.Join(missing, ", "), strings.Join(unused, ", "))
 }

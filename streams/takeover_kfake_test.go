@@ -3,6 +3,7 @@ package streams_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -134,4 +135,53 @@ func describeGroup(t *testing.T, adm *kadm.Client, group string) kadm.DescribedG
 		t.Fatal(err)
 	}
 	return gs[group]
+}
+
+// TestStartRefusesTopologyWhoseInternalNamesDiffer: an application that ran
+// before (its group committed offsets) with a changelog the topology does
+// not use, while the topology's own changelog and repartition topic do not
+// exist, is a topology whose generated names differ from the previous
+// run's. Start fails naming both, and creates nothing.
+func TestStartRefusesTopologyWhoseInternalNamesDiffer(t *testing.T) {
+	_, addr := startBroker(t)
+	const app = "renamed"
+	old := app + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog"
+	createTopics(t, addr, 2, "in", "out", old)
+	cl, err := testkafka.NewClient(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	adm := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var offs kadm.Offsets
+	offs.Add(kadm.Offset{Topic: "in", Partition: 0, At: 5, LeaderEpoch: -1})
+	if _, err := adm.CommitOffsets(ctx, app, offs); err != nil {
+		t.Fatal(err)
+	}
+
+	ks, err := streams.New(countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ks.Close(context.Background())
+	err = ks.Start(ctx)
+	if !errors.Is(err, streams.ErrInternalNamesDiffer) {
+		t.Fatalf("Start: %v, want ErrInternalNamesDiffer", err)
+	}
+	for _, name := range []string{app + "-counts-changelog", app + "-counts-repartition", old, "Materialized.As"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("the error does not name %s: %v", name, err)
+		}
+	}
+	md, err := adm.Metadata(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range md.Topics {
+		if strings.HasPrefix(name, app+"-counts") {
+			t.Errorf("Start created %s before refusing", name)
+		}
+	}
 }
