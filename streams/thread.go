@@ -643,7 +643,9 @@ func (t *streamThread) initWatermarks(parts []tpKey) {
 	}
 	if len(open) > 0 {
 		slices.Sort(open)
-		t.log.Warn("waiting for an open transaction on input partitions: read_committed reads them only up to its "+
+		// Info, not Warn: another thread's transaction, open while it
+		// processes, is the common case of a rebalance.
+		t.log.Info("waiting for an open transaction on input partitions: read_committed reads them only up to its "+
 			"first record until it completes, or the broker aborts it when its transaction.timeout.ms has passed "+
 			"(another instance's transaction, or one an instance stopped mid-transaction left)", "partitions", open)
 	}
