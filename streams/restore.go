@@ -93,6 +93,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		}
 	}
 	t.s.hks.OnRestoreStart(ts.spec.Name, tp, start, hi, full)
+	t.noteOpenChangelogTxn(ts.spec.Name, tp, hi)
 	if start >= hi {
 		t.s.hks.OnRestoreEnd(ts.spec.Name, tp, 0)
 		return false, nil
@@ -102,6 +103,30 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	now := time.Now()
 	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, pos: -1, began: now, logged: now}
 	return true, nil
+}
+
+// noteOpenChangelogTxn says in the log when a changelog ends at an open
+// transaction: only the task's owner writes its changelog, and this thread
+// owns the task now, so the transaction is one an earlier owner (Kafka
+// Streams or StoatFlow) left when it stopped mid-transaction. The thread
+// read the group's offsets stable before it planned the restores, so a
+// transaction that was committing has completed by now; one still open is
+// aborted once its timeout passes, and the restore stops before it.
+func (t *streamThread) noteOpenChangelogTxn(store string, tp state.TopicPartition, lso int64) {
+	if !t.s.cfg.ExactlyOnce() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
+	defer cancel()
+	ends, err := kadm.NewClient(t.restorer).ListEndOffsets(ctx, tp.Topic)
+	if err != nil {
+		return
+	}
+	if hw, ok := ends.Lookup(tp.Topic, tp.Partition); ok && hw.Err == nil && hw.Offset > lso {
+		t.log.Warn("changelog ends at an open transaction that an earlier owner of the task left: restoring up to it; "+
+			"the broker aborts it when its transaction.timeout.ms has passed", "store", store, "changelog", tp.String(),
+			"last_stable_offset", lso, "high_watermark", hw.Offset)
+	}
 }
 
 // changelogWatermarks returns a changelog partition's log start offset and

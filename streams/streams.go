@@ -543,6 +543,9 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkInternalNames(ictx, admin, s.cfg.ApplicationID, s.topo.InternalTopics(itc)); err != nil {
+		return nil, err
+	}
 	for _, it := range s.topo.InternalTopics(itc) {
 		n := it.NumPartitions
 		if n <= 0 {

@@ -56,6 +56,10 @@ type partQueue struct {
 	// says whether they are known.
 	logStart, end int64
 	wmKnown       bool
+	// openTxnAt is the last stable offset an assignment found the partition
+	// to end at, before a transaction still open, -1 when none was: the
+	// loop says in the log when reading passes it.
+	openTxnAt int64
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -260,6 +264,9 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		return err
 	}
 	t.barrier.Start(time.Now())
+	if err := t.awaitForeignMembers(ctx); err != nil {
+		return err
+	}
 	if err := t.newConsumer(); err != nil {
 		return err
 	}
@@ -347,6 +354,11 @@ func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 						continue
 					}
 					q.noteWatermarks(p, t.s.cfg.ExactlyOnce())
+					if q.openTxnAt >= 0 && q.wmKnown && q.end > q.openTxnAt {
+						t.log.Info("the transaction open on an input partition is done; reading on", "topic", tp.topic,
+							"partition", tp.partition, "last_stable_offset", q.end)
+						q.openTxnAt = -1
+					}
 					for _, r := range p.Records {
 						// A rewind drops what was fetched before it; a record
 						// below the rewound position is from before.
@@ -511,6 +523,24 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
 		byTask[id] = append(byTask[id], tp)
 	}
+	// The committed offsets first: under exactly_once_v2 a transaction
+	// still open (of an instance stopped mid-transaction) holds them, and
+	// the same transaction holds records of the changelogs; the restores
+	// below read the changelogs' ends only once it is done, or they would
+	// stop short of what it may still commit.
+	var mine []tpKey
+	for _, tp := range parts {
+		if _, ok := t.topicSub[tp.topic]; ok {
+			mine = append(mine, tp)
+		}
+	}
+	var committed []committedOffset
+	if len(mine) > 0 {
+		var err error
+		if committed, err = t.committedOffsets(mine); err != nil {
+			return fmt.Errorf("reading the committed partition times: %w", err)
+		}
+	}
 	// Pauses outlive assignments in franz-go: what an earlier assignment
 	// paused is resumed, and what restores now is paused below.
 	if paused := t.consumer.PauseFetchPartitions(nil); len(paused) > 0 {
@@ -538,17 +568,7 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	}
 	// Each partition starts at its committed partition time, as in Kafka
 	// Streams: the extractors see it, and a task's stream time starts there.
-	var mine []tpKey
-	for _, tp := range parts {
-		if t.byTP[tp] != nil {
-			mine = append(mine, tp)
-		}
-	}
 	if len(mine) > 0 {
-		committed, err := t.committedOffsets(mine)
-		if err != nil {
-			return fmt.Errorf("reading the committed partition times: %w", err)
-		}
 		for _, p := range committed {
 			t.restorePartitionTime(p)
 		}
@@ -600,6 +620,13 @@ func (t *streamThread) initWatermarks(parts []tpKey) {
 		t.log.Debug("listing end offsets of the assignment", "err", err)
 		return
 	}
+	var hws kadm.ListedOffsets
+	if t.s.cfg.ExactlyOnce() {
+		if hws, err = adm.ListEndOffsets(ctx, names...); err != nil {
+			t.log.Debug("listing high watermarks of the assignment", "err", err)
+		}
+	}
+	var open []string
 	for _, tp := range parts {
 		a := t.byTP[tp]
 		lo, ok1 := starts.Lookup(tp.topic, tp.partition)
@@ -607,11 +634,27 @@ func (t *streamThread) initWatermarks(parts []tpKey) {
 		if a == nil || !ok1 || !ok2 || lo.Err != nil || hi.Err != nil {
 			continue
 		}
+		hw, ok := hws.Lookup(tp.topic, tp.partition)
+		openTxn := ok && hw.Err == nil && hw.Offset > hi.Offset
+		if openTxn {
+			open = append(open, fmt.Sprintf("%s-%d (last stable offset %d, high watermark %d)", tp.topic, tp.partition, hi.Offset, hw.Offset))
+		}
 		for _, q := range a.queues {
 			if q.tp == tp && !q.wmKnown {
 				q.logStart, q.end, q.wmKnown = lo.Offset, hi.Offset, true
 			}
+			if q.tp == tp && openTxn {
+				q.openTxnAt = hi.Offset
+			}
 		}
+	}
+	if len(open) > 0 {
+		slices.Sort(open)
+		// Info, not Warn: another thread's transaction, open while it
+		// processes, is the common case of a rebalance.
+		t.log.Info("waiting for an open transaction on input partitions: read_committed reads them only up to its "+
+			"first record until it completes, or the broker aborts it when its transaction.timeout.ms has passed "+
+			"(another instance's transaction, or one an instance stopped mid-transaction left)", "partitions", open)
 	}
 }
 
@@ -663,7 +706,7 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, e
 	}
 	a := &activeTask{id: id}
 	for _, tp := range tps {
-		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1})
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1})
 	}
 	stores, err := t.openStores(id)
 	if err != nil {
@@ -1418,6 +1461,8 @@ func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error
 		names = append(names, n)
 	}
 	adm := kadm.NewClient(t.consumer)
+	began := time.Now()
+	var unstableSince time.Time
 	for {
 		ctx, cancel := context.WithTimeout(t.ctx, min(10*time.Second, max(time.Until(deadline), time.Millisecond)))
 		if t.s.cfg.ExactlyOnce() {
@@ -1444,16 +1489,48 @@ func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error
 			}
 		}
 		if err == nil {
+			if !unstableSince.IsZero() {
+				t.log.Info("the open transaction holding the group's offsets has completed; taking them over",
+					"group", t.s.cfg.ApplicationID, "waited", time.Since(unstableSince).Round(time.Millisecond))
+			}
 			return out, nil
 		}
 		if t.ctx.Err() != nil {
 			return nil, fmt.Errorf("committed offsets: %w; gave up: %w", err, context.Cause(t.ctx))
 		}
+		unstable := errors.Is(err, kerr.UnstableOffsetCommit)
 		var ke *kerr.Error
-		if (errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, kerr.UnstableOffsetCommit)) || time.Now().After(deadline) {
+		if errors.As(err, &ke) && !ke.Retriable && !unstable {
 			return nil, fmt.Errorf("committed offsets: %w", err)
 		}
-		t.log.Warn("reading committed offsets; retrying", "err", err)
+		if time.Now().After(deadline) {
+			if unstable {
+				return nil, fmt.Errorf("committed offsets: still held by an open transaction after %v (a transactional producer "+
+					"stopped mid-transaction and its transaction.timeout.ms is longer than that; wait for the broker to abort it, "+
+					"then start again): %w", time.Since(began).Round(time.Second), err)
+			}
+			return nil, fmt.Errorf("committed offsets: %w", err)
+		}
+		switch {
+		case unstable && unstableSince.IsZero():
+			// Under exactly_once_v2 the offsets come with the transaction
+			// that consumed them: an instance of the application (Kafka
+			// Streams or StoatFlow, with its own transactional.id) that
+			// stopped mid-transaction leaves offsets pending that are
+			// neither committed nor aborted yet. Taking the older ones
+			// would replay what that transaction may still commit; so
+			// nothing is consumed until the coordinator completes it, or
+			// aborts it once its transaction.timeout.ms has passed.
+			unstableSince = time.Now()
+			t.log.Warn("waiting for an open transaction that holds the group's offset commits: nothing is consumed until "+
+				"it completes, or the broker aborts it when its transaction.timeout.ms has passed (an instance of the "+
+				"application stopped mid-transaction)", "group", t.s.cfg.ApplicationID, "topics", names, "err", err)
+		case unstable:
+			t.log.Debug("offset commits still held by an open transaction", "group", t.s.cfg.ApplicationID,
+				"waited", time.Since(unstableSince).Round(time.Second))
+		default:
+			t.log.Warn("reading committed offsets; retrying", "err", err)
+		}
 		select {
 		case <-t.ctx.Done():
 			return nil, fmt.Errorf("committed offsets: %w; gave up: %w", err, context.Cause(t.ctx))

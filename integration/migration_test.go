@@ -1,0 +1,863 @@
+package integration
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/kstreams"
+)
+
+// The migration tests run one application id first on one engine and then
+// on the other: Kafka Streams 4.4 stops (a clean close, or SIGKILL in the
+// middle of the stream) and StoatFlow takes over on an empty state
+// directory with the same .properties (the cutover), or the other way round
+// (the rollback). The combined output, read_committed, is checked against an
+// uninterrupted Kafka Streams run on the same input: under exactly_once_v2
+// record for record per partition, under at_least_once for loss.
+
+// migrationCase is one topology to take over.
+type migrationCase struct {
+	app   string
+	input []testkafka.Record // Topic is filled in per run
+	// repartition is the repartition topic's suffix after <application.id>-,
+	// "" when the topology has none. A SIGKILL then waits for records to be
+	// in flight in it: written and committed by the first sub-topology, not
+	// yet consumed by the second.
+	repartition string
+	// store is the store the taking-over StoatFlow must restore from the
+	// changelog Kafka Streams wrote.
+	store string
+	// outputs is the uninterrupted run's output count where a model gives
+	// it (0: none; the run is then read until it is quiet).
+	outputs int
+}
+
+// migrationScenario is one takeover: which engine runs first and how it stops.
+type migrationScenario struct {
+	jvmFirst  bool
+	kill      bool
+	guarantee string
+}
+
+func (s migrationScenario) name() string {
+	dir := "cutover"
+	if !s.jvmFirst {
+		dir = "rollback"
+	}
+	stop := "clean"
+	if s.kill {
+		stop = "sigkill"
+	}
+	return dir + "/" + stop + "/" + s.guarantee
+}
+
+// The shared settings of every engine of a run. A closed Kafka Streams
+// instance stays in the group until its session expires (it does not leave
+// the group on close), as does a killed one of either engine: a short
+// session keeps the takeover's wait short.
+func migrationSettings(bootstrap, appID, guarantee string) map[string]string {
+	return map[string]string{
+		"bootstrap.servers":    bootstrap,
+		"application.id":       appID,
+		"processing.guarantee": guarantee,
+		"session.timeout.ms":   "6000",
+		// at_least_once commits every 30 s by default: commit often, so the
+		// second engine takes over offsets the first committed.
+		"commit.interval.ms": map[bool]string{true: "100", false: "500"}[guarantee == "exactly_once_v2"],
+	}
+}
+
+// TestMigrationWordCount: all lines on partition 0 of a two-partition topic,
+// so each repartition and output partition has a single writer and the
+// uninterrupted run's order per partition is the only correct one.
+func TestMigrationWordCount(t *testing.T) {
+	var recs []testkafka.Record
+	total := 0
+	for i := range 1200 {
+		line := fmt.Sprintf("%s w%d", sampleLines[i%len(sampleLines)], i%37)
+		total += len(wordcount.Words(line))
+		recs = append(recs, testkafka.Record{Partition: 0, Value: []byte(line), Timestamp: time.UnixMilli(epochBase + int64(i*10))})
+	}
+	runMigrations(t, migrationCase{
+		app: wordcount.Name, input: recs, outputs: total,
+		repartition: "KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition",
+		store:       "KSTREAM-AGGREGATE-STATE-STORE-0000000003",
+	}, true)
+}
+
+// TestMigrationWindowedCount: keyed records over many ten-second windows,
+// some out of order and some beyond the grace period, so the stream time
+// the second engine takes over (from the committed offsets' metadata)
+// decides which records it drops.
+func TestMigrationWindowedCount(t *testing.T) {
+	recs, sec := keyedEvents(900)
+	streamTime := map[int32]int64{}
+	outputs := 0
+	for i, r := range recs {
+		p := partitionOf(r.Key)
+		streamTime[p] = max(streamTime[p], sec[i])
+		start := sec[i] - sec[i]%10_000
+		if start+10_000+5_000 > streamTime[p] {
+			outputs++
+		}
+	}
+	runMigrations(t, migrationCase{
+		app: windowedcount.Name, input: recs, outputs: outputs,
+		store: "KSTREAM-AGGREGATE-STATE-STORE-0000000001",
+	}, false)
+}
+
+// TestMigrationSessionCount: keyed records whose sessions extend and merge
+// across the takeover, with the merged sessions' retractions.
+func TestMigrationSessionCount(t *testing.T) {
+	recs, _ := keyedEvents(900)
+	runMigrations(t, migrationCase{
+		app: sessioncount.Name, input: recs,
+		store: "KSTREAM-AGGREGATE-STATE-STORE-0000000001",
+	}, false)
+}
+
+// keyedEvents returns n records over eight keys, their timestamps (ms since
+// epochBase's run) mostly rising with every seventh record 12 s late: late
+// enough to fall out of a tumbling window's grace now and then, and to
+// land between sessions of its key.
+func keyedEvents(n int) ([]testkafka.Record, []int64) {
+	recs := make([]testkafka.Record, 0, n)
+	ts := make([]int64, 0, n)
+	for i := range n {
+		ms := epochBase + int64(i)*700
+		if i%7 == 6 {
+			ms -= 12_000
+		}
+		key := fmt.Sprintf("k%d", (i*5)%8)
+		recs = append(recs, testkafka.Record{Partition: testkafka.AnyPartition, Key: []byte(key),
+			Value: []byte(fmt.Sprintf("v%d", i)), Timestamp: time.UnixMilli(ms)})
+		ts = append(ts, ms)
+	}
+	return recs, ts
+}
+
+// partitionOf is the partition of a two-partition topic Java's default
+// partitioner gives key.
+func partitionOf(key []byte) int32 {
+	return int32(kstreams.DefaultPartition(key, 2))
+}
+
+// runMigrations runs the uninterrupted Kafka Streams run beside the
+// takeovers in both directions after both kinds of stop under
+// exactly_once_v2, and with alos the takeovers after SIGKILL under
+// at_least_once, as parallel subtests.
+func runMigrations(t *testing.T, c migrationCase, alos bool) {
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", c.app, "streams.properties")
+	bootstrap := testkafka.Bootstrap(t)
+	if _, err := ReferenceJar(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	base := newBaseline(t, bootstrap, props, c)
+	scenarios := []migrationScenario{
+		{jvmFirst: true, guarantee: "exactly_once_v2"},
+		{jvmFirst: true, kill: true, guarantee: "exactly_once_v2"},
+		{jvmFirst: false, guarantee: "exactly_once_v2"},
+		{jvmFirst: false, kill: true, guarantee: "exactly_once_v2"},
+	}
+	if alos {
+		scenarios = append(scenarios,
+			migrationScenario{jvmFirst: true, kill: true, guarantee: "at_least_once"},
+			migrationScenario{jvmFirst: false, kill: true, guarantee: "at_least_once"})
+	}
+	t.Run("takeover", func(t *testing.T) {
+		for _, s := range scenarios {
+			t.Run(s.name(), func(t *testing.T) {
+				t.Parallel()
+				runMigration(t, bootstrap, props, c, s, base)
+			})
+		}
+	})
+}
+
+// baseline is the uninterrupted Kafka Streams run, started at once and
+// awaited by the takeovers when they compare.
+type baseline struct {
+	done chan struct{}
+	recs []testkafka.Record
+	err  error
+}
+
+func newBaseline(t *testing.T, bootstrap, props string, c migrationCase) *baseline {
+	in := testkafka.Topic(t, "base")
+	out := in + "-out"
+	testkafka.CreateTopics(t, bootstrap, 2, in, out)
+	testkafka.Produce(t, bootstrap, withTopic(c.input, in)...)
+	b := &baseline{done: make(chan struct{})}
+	stateDir := t.TempDir()
+	go func() {
+		defer close(b.done)
+		b.recs, b.err = runBaseline(bootstrap, props, in, out, stateDir, c)
+	}()
+	t.Cleanup(func() { <-b.done })
+	return b
+}
+
+func (b *baseline) wait(t *testing.T) []testkafka.Record {
+	t.Helper()
+	<-b.done
+	if b.err != nil {
+		t.Fatalf("the uninterrupted Kafka Streams run: %v", b.err)
+	}
+	return b.recs
+}
+
+func runBaseline(bootstrap, props, in, out, stateDir string, c migrationCase) ([]testkafka.Record, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	set := migrationSettings(bootstrap, in+"-app", "exactly_once_v2")
+	set["state.dir"] = stateDir
+	ref, err := StartReference(ctx, ReferenceOptions{App: c.app, Configs: []string{props}, Set: set,
+		Args: map[string]string{"input": in, "output": out}})
+	if err != nil {
+		return nil, err
+	}
+	defer ref.Stop(45 * time.Second)
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		return nil, err
+	}
+	var recs []testkafka.Record
+	if c.outputs > 0 {
+		recs, err = testkafka.ReadCommitted(bootstrap, out, c.outputs, 3*time.Minute, 3*time.Second)
+		if err == nil && len(recs) != c.outputs {
+			err = fmt.Errorf("%d output records, the model says %d", len(recs), c.outputs)
+		}
+	} else {
+		if err := waitConsumed(ctx, bootstrap, in+"-app", in, perPartition(c.input)); err != nil {
+			return nil, err
+		}
+		recs, err = readQuiet(ctx, bootstrap, out, 5*time.Second)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, ref.Stderr())
+	}
+	return recs, nil
+}
+
+// engine is the first or the second engine of a takeover.
+type engine interface {
+	stop(t *testing.T)
+	kill()
+	log() string
+}
+
+type jvmEngine struct{ ref *ReferenceApp }
+
+func (e jvmEngine) stop(t *testing.T) {
+	t.Helper()
+	if err := e.ref.Stop(45 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+}
+func (e jvmEngine) kill()       { e.ref.Kill() }
+func (e jvmEngine) log() string { return e.ref.Stderr() }
+
+type goEngine struct{ c *child }
+
+func (e goEngine) stop(t *testing.T) { t.Helper(); e.c.stop(t) }
+func (e goEngine) kill()             { e.c.kill() }
+func (e goEngine) log() string       { return e.c.stderr.String() }
+
+func startEngine(t *testing.T, jvm bool, app, props string, set, args map[string]string) engine {
+	t.Helper()
+	set = cloneMap(set)
+	set["state.dir"] = t.TempDir() // every engine starts on an empty state directory
+	if jvm {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		ref, err := StartReference(ctx, ReferenceOptions{App: app, Configs: []string{props}, Set: set, Args: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(ref.Kill)
+		if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+			t.Fatal(err)
+		}
+		return jvmEngine{ref}
+	}
+	c := startChild(t, childSpec{Topology: app, Args: args, Files: []string{props}, Set: set})
+	c.wait(t, "RUNNING", 3*time.Minute)
+	return goEngine{c}
+}
+
+func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migrationScenario, base *baseline) {
+	in := testkafka.Topic(t, "in")
+	out := in + "-out"
+	appID := in + "-app"
+	testkafka.CreateTopics(t, bootstrap, 2, in, out)
+	input := withTopic(c.input, in)
+	set := migrationSettings(bootstrap, appID, s.guarantee)
+	args := map[string]string{"input": in, "output": out}
+	admin := testkafka.Admin(t, bootstrap)
+	eos := s.guarantee == "exactly_once_v2"
+	var rep string
+	if c.repartition != "" {
+		rep = appID + "-" + c.repartition
+	}
+
+	started := time.Now()
+	var rest []testkafka.Record
+	if !s.kill {
+		// A clean close after the first engine has consumed the first 40%
+		// of the input: what the first sub-topology wrote to the
+		// repartition topic may still be in flight there.
+		cut := len(input) * 2 / 5
+		for lateFirst(input, resumeAt(input, cut)) != "" {
+			cut++
+		}
+		testkafka.Produce(t, bootstrap, input[:cut]...)
+		first := startEngine(t, s.jvmFirst, c.app, props, set, args)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		err := waitConsumed(ctx, bootstrap, appID, in, perPartition(input[:cut]))
+		cancel()
+		if err != nil {
+			t.Fatalf("first engine: %v\n%s", err, first.log())
+		}
+		first.stop(t)
+		rest = input[cut:]
+	} else {
+		restart := func() engine { return startEngine(t, s.jvmFirst, c.app, props, set, args) }
+		fed := killMidStream(t, bootstrap, admin, restart(), restart, input, in, rep, c.store, appID, eos)
+		rest = input[fed:]
+	}
+	t.Logf("first engine (%s) stopped after %v", engineName(s.jvmFirst), time.Since(started).Round(time.Millisecond))
+	testkafka.Produce(t, bootstrap, rest...)
+	if !s.jvmFirst {
+		// Kafka's Java consumer fails at once (InconsistentGroupProtocol)
+		// when it joins a group that still holds a member of another
+		// assignor's protocol: a killed StoatFlow instance stays a member
+		// until its session expires. docs/migration.md says to wait for it.
+		waitGroupEmpty(t, admin, appID)
+	}
+
+	takeover := time.Now()
+	second := startEngine(t, !s.jvmFirst, c.app, props, set, args)
+	want := base.wait(t)
+	got, err := testkafka.ReadCommitted(bootstrap, out, len(want), 3*time.Minute, 3*time.Second)
+	if err != nil {
+		t.Fatalf("combined output: %v\nsecond engine's log:\n%s", err, second.log())
+	}
+	t.Logf("second engine (%s) caught up %v after it was started; %d output records", engineName(!s.jvmFirst),
+		time.Since(takeover).Round(time.Millisecond), len(got))
+	if g, ok := second.(goEngine); ok {
+		checkRestored(t, g.c, c.store)
+		if s.kill && eos {
+			checkWaitLogged(t, g)
+		}
+	}
+	second.stop(t)
+	if eos {
+		compareRuns(t, want, got)
+	} else {
+		checkNothingLost(t, want, got)
+	}
+}
+
+func engineName(jvm bool) string {
+	if jvm {
+		return "Kafka Streams"
+	}
+	return "StoatFlow"
+}
+
+// killMidStream feeds the input while the first engine runs and kills it
+// with SIGKILL once a transaction of it is open (under exactly_once_v2) and
+// records are in flight in the repartition topic (when there is one),
+// after at least a fifth of the input. It returns how many input records
+// were fed; the rest follow the kill.
+func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first engine, restart func() engine,
+	input []testkafka.Record, in, rep, store, appID string, eos bool) int {
+	t.Helper()
+	cl, err := testkafka.NewClient(bootstrap, kgo.RecordPartitioner(testkafka.Partitioner()), kgo.ProducerLinger(2*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var mu, gate sync.Mutex
+	fed := 0
+	stop := make(chan struct{})
+	feedErr := make(chan error, 1)
+	limit := len(input) * 4 / 5
+	go func() {
+		for i := 0; i < limit; i += 10 {
+			select {
+			case <-stop:
+				feedErr <- nil
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			gate.Lock()
+			batch := input[i:min(i+10, limit)]
+			krecs := make([]*kgo.Record, 0, len(batch))
+			for _, r := range batch {
+				krecs = append(krecs, &kgo.Record{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			err := cl.ProduceSync(ctx, krecs...).FirstErr()
+			cancel()
+			gate.Unlock()
+			if err != nil {
+				feedErr <- err
+				return
+			}
+			mu.Lock()
+			fed += len(batch)
+			mu.Unlock()
+		}
+		feedErr <- nil
+	}()
+	// The topics the second engine reads that a transaction of the first
+	// writes: its changelog and its repartition topic.
+	read := []string{appID + "-" + store + "-changelog"}
+	if rep != "" {
+		read = append(read, rep)
+	}
+	// A kill can fall between two transactions, or just after the second
+	// sub-topology caught up: then the first engine starts again (the
+	// feed paused meanwhile) and is killed again, a takeover by the same
+	// engine on the way.
+	deadline := time.Now().Add(3 * time.Minute)
+	for attempt := 1; ; attempt++ {
+		killed := false
+		for !killed && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			n := fed
+			mu.Unlock()
+			if n < len(input)/5 {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			ok := killReady(ctx, admin, appID, in, input, len(input)/5, read, rep, eos)
+			cancel()
+			if ok {
+				first.kill()
+				killed = true
+			}
+		}
+		if !killed {
+			close(stop)
+			<-feedErr
+			t.Fatalf("the first engine never had a transaction open and records in flight at once\n%s", first.log())
+		}
+		why := killLeft(t, bootstrap, admin, appID, in, input, read, rep, eos)
+		if why == "" {
+			break
+		}
+		if attempt == 4 {
+			t.Fatalf("SIGKILL left %s, %d times", why, attempt)
+		}
+		t.Logf("SIGKILL left %s; the first engine starts again", why)
+		gate.Lock()
+		first = restart()
+		gate.Unlock()
+	}
+	close(stop)
+	if err := <-feedErr; err != nil {
+		t.Fatal(err)
+	}
+	return fed
+}
+
+// killLeft checks what a kill left behind, once nothing changes any more:
+// under exactly_once_v2 a transaction open on a topic the second engine
+// reads, and with a repartition topic committed records in flight in it;
+// and that the second engine does not resume on an out-of-order record
+// (see lateFirst). It returns what is missing, "" when nothing is.
+func killLeft(t *testing.T, bootstrap string, admin *kadm.Client, appID, in string, input []testkafka.Record,
+	read []string, rep string, eos bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resume, err := committedNow(ctx, admin, appID, in, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := lateFirst(input, resume); why != "" {
+		// Whichever engine goes on from here resumes there: the run
+		// cannot be compared. killReady checked the offsets before the
+		// kill; a commit came in between.
+		t.Fatalf("the kill came just after a commit that moved the input's offsets to an out-of-order record: %s", why)
+	}
+	if eos {
+		open, err := openTransactions(ctx, admin, read)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(open) == 0 {
+			return "no open transaction"
+		}
+		t.Logf("SIGKILL left a transaction open on %v", open)
+	}
+	if rep != "" {
+		n, err := inFlight(ctx, bootstrap, admin, appID, rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return "no record in flight in the repartition topic"
+		}
+		t.Logf("SIGKILL left %d committed records in flight in %s", n, rep)
+	}
+	return ""
+}
+
+// lateFirst says why a takeover that resumes partition p of the input at
+// offset resume[p] (-1: from the start) cannot be compared with an
+// uninterrupted run: its first record there is out of order (older than
+// one before it). Kafka Streams' window and session processors keep the
+// stream time they drop late records by in the processor, starting afresh
+// when a task starts (StoatFlow's as well), so such a record is counted
+// after any restart, of either engine, where an uninterrupted run drops it.
+// It returns "" when each partition resumes on an in-order record.
+func lateFirst(input []testkafka.Record, resume []int64) string {
+	for p, off := range resume {
+		var maxTs int64 = -1
+		n := int64(0)
+		for _, r := range input {
+			if part := r.Partition; part == int32(p) || part < 0 && partitionOf(r.Key) == int32(p) {
+				ts := r.Timestamp.UnixMilli()
+				if n == off && ts < maxTs {
+					return fmt.Sprintf("partition %d resumes at offset %d on an out-of-order record (timestamp %d, before it %d)", p, off, ts, maxTs)
+				}
+				maxTs = max(maxTs, ts)
+				n++
+			}
+		}
+	}
+	return ""
+}
+
+// resumeAt is where each partition resumes after the first cut records of
+// input: the count of those records in it.
+func resumeAt(input []testkafka.Record, cut int) []int64 {
+	counts := perPartition(input[:cut])
+	return []int64{counts[0], counts[1]}
+}
+
+// killReady says whether the group has committed at least progress input
+// records at offsets a takeover can resume at (see lateFirst), a transaction is open on one of the topics read (always true
+// under at_least_once) and, with a repartition topic, whether the group
+// has committed offsets in it that trail its stable end by more than a
+// commit marker.
+func killReady(ctx context.Context, admin *kadm.Client, group, in string, input []testkafka.Record, progress int,
+	read []string, rep string, eos bool) bool {
+	consumed, err := committedNow(ctx, admin, group, in, 2)
+	if err != nil || max(consumed[0], 0)+max(consumed[1], 0) < int64(progress) || lateFirst(input, consumed) != "" {
+		return false
+	}
+	if eos {
+		open, err := openTransactions(ctx, admin, read)
+		if err != nil || len(open) == 0 {
+			return false
+		}
+	}
+	if rep == "" {
+		return true
+	}
+	stable, err := testkafka.ListOffsets(ctx, admin, eos, rep)
+	if err != nil {
+		return false
+	}
+	committed, err := committedNow(ctx, admin, group, rep, len(stable[rep]))
+	if err != nil {
+		return false
+	}
+	for p, end := range stable[rep] {
+		if committed[p] > 0 && end-committed[p] > 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// openTransactions lists the partitions of topics whose last stable offset
+// trails the high watermark: a transaction is open there.
+func openTransactions(ctx context.Context, admin *kadm.Client, topics []string) ([]string, error) {
+	ends, err := testkafka.ListOffsets(ctx, admin, false, topics...)
+	if err != nil {
+		return nil, err
+	}
+	stable, err := testkafka.ListOffsets(ctx, admin, true, topics...)
+	if err != nil {
+		return nil, err
+	}
+	var open []string
+	for topic, ps := range ends {
+		for p, hw := range ps {
+			if stable[topic][p] < hw {
+				open = append(open, fmt.Sprintf("%s[%d]", topic, p))
+			}
+		}
+	}
+	return open, nil
+}
+
+// inFlight counts the committed records of the repartition topic past the
+// group's committed offsets: written by the first sub-topology, not yet
+// consumed by the second.
+func inFlight(ctx context.Context, bootstrap string, admin *kadm.Client, group, rep string) (int, error) {
+	stable, err := testkafka.ListOffsets(ctx, admin, true, rep)
+	if err != nil {
+		return 0, err
+	}
+	committed, err := committedNow(ctx, admin, group, rep, len(stable[rep]))
+	if err != nil {
+		return 0, err
+	}
+	parts := map[int32]kgo.Offset{}
+	for p, end := range stable[rep] {
+		if from := max(committed[p], 0); from < end {
+			parts[p] = kgo.NewOffset().At(from)
+		}
+	}
+	if len(parts) == 0 {
+		return 0, nil
+	}
+	cl, err := testkafka.NewClient(bootstrap, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{rep: parts}),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.FetchMaxWait(100*time.Millisecond))
+	if err != nil {
+		return 0, err
+	}
+	defer cl.Close()
+	n := 0
+	for {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		fs := cl.PollFetches(pctx)
+		cancel()
+		got := 0
+		fs.EachRecord(func(r *kgo.Record) {
+			if r.Offset < stable[rep][r.Partition] {
+				got++
+			}
+		})
+		n += got
+		if got == 0 {
+			return n, ctx.Err()
+		}
+	}
+}
+
+// committedNow returns the group's committed offsets of topic's partitions
+// 0..n-1 (-1 for none) without require_stable: the offsets of committed
+// transactions, not those an open one holds.
+func committedNow(ctx context.Context, admin *kadm.Client, group, topic string, n int) ([]int64, error) {
+	resp, err := admin.FetchOffsetsForTopics(ctx, group, topic)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, n)
+	for p := range out {
+		out[p] = -1
+		if o, ok := resp.Lookup(topic, int32(p)); ok && o.Err == nil && o.At >= 0 {
+			out[p] = o.At
+		}
+	}
+	return out, nil
+}
+
+// waitConsumed waits until group has committed offsets at least want on
+// each partition of topic.
+func waitConsumed(ctx context.Context, bootstrap, group, topic string, want map[int32]int64) error {
+	for {
+		got, err := testkafka.Committed(bootstrap, group, topic, 2, 10*time.Second)
+		done := err == nil
+		for p, n := range want {
+			if done && got[p] < n {
+				done = false
+			}
+		}
+		if done {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("group %s did not commit %v on %s (has %v, %v): %w", group, want, topic, got, err, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// waitGroupEmpty waits until the group has no member.
+func waitGroupEmpty(t *testing.T, admin *kadm.Client, group string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		gs, err := admin.DescribeGroups(ctx, group)
+		cancel()
+		if err == nil {
+			if g, ok := gs[group]; ok && g.Err == nil && len(g.Members) == 0 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("group %s still has members after a minute: %v", group, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// readQuiet reads topic read_committed until no record came for quiet.
+func readQuiet(ctx context.Context, bootstrap, topic string, quiet time.Duration) ([]testkafka.Record, error) {
+	cl, err := testkafka.NewClient(bootstrap, kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.FetchMaxWait(100*time.Millisecond))
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	var out []testkafka.Record
+	last := time.Now()
+	for time.Since(last) < quiet {
+		pctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		fs := cl.PollFetches(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+		fs.EachRecord(func(r *kgo.Record) {
+			out = append(out, testkafka.Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset,
+				Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+			last = time.Now()
+		})
+	}
+	return out, nil
+}
+
+// checkRestored checks the taking-over StoatFlow restored store from the
+// changelog the first engine wrote.
+func checkRestored(t *testing.T, c *child, store string) {
+	t.Helper()
+	var restored int64
+	var seen []string
+	for tp, r := range c.restores() {
+		if r.store == store {
+			restored += r.records
+			seen = append(seen, fmt.Sprintf("%s from %d to %d: %d records", tp, r.start, r.end, r.records))
+		}
+	}
+	if restored == 0 {
+		t.Errorf("StoatFlow restored nothing into %s from the first engine's changelog; restores: %v\n%s", store, seen, c.stderr.String())
+	}
+	t.Logf("StoatFlow restored %d records into %s", restored, store)
+}
+
+// checkWaitLogged checks StoatFlow said in its log what it waited for: the
+// transaction the killed Kafka Streams instance left open.
+func checkWaitLogged(t *testing.T, g goEngine) {
+	t.Helper()
+	log := g.log()
+	if !strings.Contains(log, "open transaction") {
+		t.Errorf("StoatFlow's log does not say it waited for an open transaction:\n%s", log)
+	}
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "waiting") || strings.Contains(l, "transaction") || strings.Contains(l, "gone; joining") {
+			t.Logf("StoatFlow: %s", l[:min(len(l), 400)])
+		}
+	}
+}
+
+// compareRuns compares the combined output with the uninterrupted run's,
+// record for record per partition.
+func compareRuns(t *testing.T, want, got []testkafka.Record) {
+	t.Helper()
+	for p := int32(0); p < 2; p++ {
+		w, g := partitionRecords(want, p), partitionRecords(got, p)
+		if strings.Join(w, "\n") == strings.Join(g, "\n") {
+			continue
+		}
+		i := 0
+		for i < len(w) && i < len(g) && w[i] == g[i] {
+			i++
+		}
+		t.Errorf("output partition %d: %d records, uninterrupted %d; first difference at record %d: got %s, want %s",
+			p, len(g), len(w), i, at(g, i), at(w, i))
+	}
+}
+
+// checkNothingLost checks, under at_least_once, that every key's (or
+// window's) last value in the combined output is at least the
+// uninterrupted run's: a record processed twice counts twice, a lost one
+// would count less.
+func checkNothingLost(t *testing.T, want, got []testkafka.Record) {
+	t.Helper()
+	final := func(recs []testkafka.Record) map[string]int64 {
+		m := map[string]int64{}
+		for _, r := range recs {
+			if r.Value == nil {
+				delete(m, string(r.Key))
+				continue
+			}
+			m[string(r.Key)] = int64(binary.BigEndian.Uint64(r.Value))
+		}
+		return m
+	}
+	w, g := final(want), final(got)
+	lost := 0
+	for k, n := range w {
+		if g[k] < n {
+			lost++
+			if lost <= 5 {
+				t.Errorf("key %q: last count %d, uninterrupted %d", k, g[k], n)
+			}
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d keys lost records", lost, len(w))
+	}
+	t.Logf("%d output records (uninterrupted %d): no key lost a record", len(got), len(want))
+}
+
+func withTopic(recs []testkafka.Record, topic string) []testkafka.Record {
+	out := make([]testkafka.Record, len(recs))
+	for i, r := range recs {
+		r.Topic = topic
+		out[i] = r
+	}
+	return out
+}
+
+// perPartition counts records per partition, keyed ones where the
+// producer's partitioner puts them.
+func perPartition(recs []testkafka.Record) map[int32]int64 {
+	m := map[int32]int64{}
+	for _, r := range recs {
+		p := r.Partition
+		if p < 0 {
+			p = partitionOf(r.Key)
+		}
+		m[p]++
+	}
+	return m
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
