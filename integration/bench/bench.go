@@ -48,6 +48,7 @@ type result struct {
 	toRunning  time.Duration // restore: start to RUNNING
 	commits    *commitPhases
 	window     time.Duration // throughput: the measured window
+	outputs    int64         // join workloads: records in the output topic at the end
 	goMem      int64         // StoatFlow: bytes the Go runtime held from the OS at the end
 	fileMem    int64         // StoatFlow: resident file-backed bytes at the end (binary, libraries)
 }
@@ -308,6 +309,16 @@ type throughput struct {
 	set      map[string]string
 	engines  []string
 	gen      func(int) record
+	// table, when set, is the generator of a second input topic, the
+	// topology's "table" argument, filled with tableN records before the
+	// stream's topic so that every table record precedes every stream
+	// record in time; the measured window starts once the table and 5% of
+	// the stream are committed, so its records are the stream's alone.
+	table  func(int) record
+	tableN int
+	// countOutput counts the output topic's records after each run, so
+	// the log shows both engines doing the same work.
+	countOutput bool
 }
 
 func (b *bench) runWorkload(ctx context.Context, name string) error {
@@ -333,6 +344,16 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		// session counts, each suppressed until its windows close.
 		return b.runThroughput(ctx, throughput{name: name, topology: "suppressfinal", props: props("suppress"), set: eos,
 			engines: []string{engStoat, engKS}, gen: b.windowedRecord})
+	case "ssjoin-eos":
+		// A stream-stream left join of one topic's left and right records
+		// (benchssjoin, joins.go), a partner per record on average.
+		return b.runThroughput(ctx, throughput{name: name, topology: ssJoinName, props: filepath.Join(b.root, "integration", "bench", "ssjoin.properties"),
+			set: eos, engines: []string{engStoat, engKS}, gen: b.ssJoinRecord, countOutput: true})
+	case "streamtable-eos":
+		// examples/joins' stream-table inner and left join: a table of a row
+		// per key (but every eighth), then a stream of lookups.
+		return b.runThroughput(ctx, throughput{name: name, topology: "streamtablejoin", props: props("joins"), set: eos,
+			engines: []string{engStoat, engKS}, gen: b.windowedRecord, table: b.tableRecord, tableN: b.tableRows(), countOutput: true})
 	case "latency":
 		return b.runLatency(ctx, props("wordcount"), eos)
 	case "latency-load":
@@ -354,6 +375,27 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 	if !b.cfg.keep {
 		defer b.broker.deletePrefix(context.Background(), input)
 	}
+	table := ""
+	var tableTPs []topicPartition
+	if w.table != nil {
+		table = fmt.Sprintf("bench-%s-table-%s", w.name, randSuffix())
+		if err := b.broker.createTopics(ctx, b.cfg.partitions, nil, table); err != nil {
+			return err
+		}
+		if !b.cfg.keep {
+			defer b.broker.deletePrefix(context.Background(), table)
+		}
+		b.logf("%s: producing %d table records to %s", w.name, w.tableN, table)
+		if err := produce(ctx, b.cfg.bootstrap, table, w.tableN, w.table); err != nil {
+			return err
+		}
+		var err error
+		if tableTPs, err = b.broker.partitions(table); err != nil {
+			return err
+		}
+		// The stream's records must come after the table's in time.
+		time.Sleep(10 * time.Millisecond)
+	}
 	b.logf("%s: producing %d input records to %s", w.name, b.cfg.records, input)
 	if err := produce(ctx, b.cfg.bootstrap, input, b.cfg.records, w.gen); err != nil {
 		return err
@@ -362,6 +404,7 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 	if err != nil {
 		return err
 	}
+	tps = append(tps, tableTPs...)
 	engines := w.engines
 	if b.cfg.baseline != "" {
 		engines = append(slices.Clip(engines), engBaseline)
@@ -371,12 +414,16 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := b.throughputRun(ctx, w, engine, round, input, tps)
+			r := b.throughputRun(ctx, w, engine, round, input, table, tps)
 			if r.err != nil {
 				b.logf("%s on %s, round %d: %v", w.name, engine, round+1, r.err)
 			} else {
-				b.logf("%s on %s, round %d: %.0f records/s, %.2f CPU-s/M, peak RSS %.0f MiB", w.name, engine, round+1,
-					r.recsPerSec, r.cpuPerM, float64(r.rss)/(1<<20))
+				out := ""
+				if w.countOutput {
+					out = fmt.Sprintf(", %d output records", r.outputs)
+				}
+				b.logf("%s on %s, round %d: %.0f records/s, %.2f CPU-s/M, peak RSS %.0f MiB%s", w.name, engine, round+1,
+					r.recsPerSec, r.cpuPerM, float64(r.rss)/(1<<20), out)
 			}
 			b.results = append(b.results, r)
 		}
@@ -392,7 +439,7 @@ type sample struct {
 	cpu       time.Duration
 }
 
-func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input string, tps []topicPartition) (r result) {
+func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input, table string, tps []topicPartition) (r result) {
 	r = result{workload: w.name, engine: engine, round: round}
 	appID := fmt.Sprintf("bench-%s-%s-%d-%s", w.name, slug(engine), round, randSuffix())
 	output := appID + "-out"
@@ -406,6 +453,9 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	}
 	a := app{topology: w.topology, props: w.props, set: b.streamsSet(appID, stateDir, w.set),
 		args: map[string]string{"input": input, "output": output}}
+	if table != "" {
+		a.args["table"] = table
+	}
 	profile := ""
 	if engine == engStoat && b.cfg.profileDir != "" {
 		profile = filepath.Join(b.cfg.profileDir, fmt.Sprintf("%s-round%d.pprof", w.name, round+1))
@@ -416,7 +466,7 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 		return r
 	}
 	defer p.kill()
-	var total int64 = int64(b.cfg.records)
+	total := int64(b.cfg.records + w.tableN)
 	var samples []sample
 	var reps []topicPartition
 	deadline := time.Now().Add(b.cfg.runTimeout)
@@ -475,12 +525,14 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 			break
 		}
 	}
-	// The window runs from the first sample past 5% of the input to the
-	// first with all of it: JVM start, group join and the first fetches
-	// are outside it on both engines.
+	// The window runs from the first sample past 5% of the input (of the
+	// stream, after the whole table) to the first with all of it: JVM
+	// start, group join, the first fetches and the table's load are
+	// outside it on both engines.
 	var s0 *sample
+	from := int64(w.tableN) + int64(b.cfg.records)/20
 	for i := range samples {
-		if samples[i].committed >= total/20 && samples[i].committed > 0 {
+		if samples[i].committed >= from && samples[i].committed > 0 {
 			s0 = &samples[i]
 			break
 		}
@@ -501,6 +553,14 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	r.rss, _ = p.peakRSS()
 	if err := p.stop(time.Minute); err != nil {
 		b.logf("%s on %s: %v", w.name, engine, err)
+	}
+	if w.countOutput {
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		r.outputs, err = countRecords(cctx, b.broker.admin, b.cfg.bootstrap, output, 3*time.Second)
+		cancel()
+		if err != nil {
+			b.logf("%s on %s: counting %s: %v", w.name, engine, output, err)
+		}
 	}
 	if engine == engStoat {
 		r.commits = parseCommits(p)

@@ -61,6 +61,7 @@ public final class Main {
         APPS.put("suppressshapes", Suppress::shapes);
         APPS.put("avrowindowed", AvroWindowed::topology);
         APPS.put("fkjoin", FkJoin::topology);
+        APPS.put("benchssjoin", BenchSsJoin::topology);
     }
 
     private Main() {
