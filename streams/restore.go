@@ -112,19 +112,29 @@ func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int6
 	defer cancel()
 	adm := kadm.NewClient(t.restorer)
 	var starts, ends kadm.ListedOffsets
+	var s, e kadm.ListedOffset
+	var ok1, ok2 bool
 	err = retryRequest(ctx, func(ctx context.Context) error {
 		var err error
 		if starts, err = adm.ListStartOffsets(ctx, tp.Topic); err != nil {
 			return err
 		}
-		ends, err = adm.ListCommittedOffsets(ctx, tp.Topic)
-		return err
+		if ends, err = adm.ListCommittedOffsets(ctx, tp.Topic); err != nil {
+			return err
+		}
+		s, ok1 = starts.Lookup(tp.Topic, tp.Partition)
+		e, ok2 = ends.Lookup(tp.Topic, tp.Partition)
+		if !ok1 || !ok2 {
+			// A changelog created moments ago may not be in the broker's
+			// metadata yet (creation returns before every broker knows the
+			// topic): ask again until the wait ends.
+			return kerr.UnknownTopicOrPartition
+		}
+		return nil
 	})
-	if err != nil {
+	if err != nil && (t.ctx.Err() != nil || !errors.Is(err, kerr.UnknownTopicOrPartition)) {
 		return 0, 0, err
 	}
-	s, ok1 := starts.Lookup(tp.Topic, tp.Partition)
-	e, ok2 := ends.Lookup(tp.Topic, tp.Partition)
 	switch {
 	case !ok1 || !ok2:
 		return 0, 0, fmt.Errorf("no such partition (is the changelog topic %s there?)", tp.Topic)
