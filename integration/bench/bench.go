@@ -49,6 +49,7 @@ type result struct {
 	commits    *commitPhases
 	window     time.Duration // throughput: the measured window
 	outputs    int64         // join workloads: records in the output topic at the end
+	nulls      int64         // join workloads: of them, results without a partner ("…+null")
 	goMem      int64         // StoatFlow: bytes the Go runtime held from the OS at the end
 	fileMem    int64         // StoatFlow: resident file-backed bytes at the end (binary, libraries)
 }
@@ -420,7 +421,7 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 			} else {
 				out := ""
 				if w.countOutput {
-					out = fmt.Sprintf(", %d output records", r.outputs)
+					out = fmt.Sprintf(", %d output records (%d without a partner)", r.outputs, r.nulls)
 				}
 				b.logf("%s on %s, round %d: %.0f records/s, %.2f CPU-s/M, peak RSS %.0f MiB%s", w.name, engine, round+1,
 					r.recsPerSec, r.cpuPerM, float64(r.rss)/(1<<20), out)
@@ -556,7 +557,7 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	}
 	if w.countOutput {
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
-		r.outputs, err = countRecords(cctx, b.broker.admin, b.cfg.bootstrap, output, 3*time.Second)
+		r.outputs, r.nulls, err = countRecords(cctx, b.broker.admin, b.cfg.bootstrap, output, 10*time.Second)
 		cancel()
 		if err != nil {
 			b.logf("%s on %s: counting %s: %v", w.name, engine, output, err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -270,16 +271,17 @@ func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int
 }
 
 // countRecords reads topic read_committed from its start and returns how
-// many records it holds, once the reads have reached every partition's end
-// (less the one offset a trailing transaction marker takes) or nothing
-// more arrived for idle.
-func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic string, idle time.Duration) (int64, error) {
+// many records it holds, and how many of them have a value ending in
+// "+null" (a join result without a partner), once the reads have reached
+// every partition's end (less the one offset a trailing transaction marker
+// takes) or nothing more arrived for idle.
+func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic string, idle time.Duration) (n, nulls int64, err error) {
 	ends, err := admin.ListEndOffsets(ctx, topic)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := ends.Error(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	want := map[int32]int64{}
 	ends.Each(func(o kadm.ListedOffset) {
@@ -288,7 +290,7 @@ func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic stri
 		}
 	})
 	if len(want) == 0 {
-		return 0, nil
+		return 0, 0, nil
 	}
 	c, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
 		kgo.ConsumeTopics(topic),
@@ -296,10 +298,9 @@ func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic stri
 		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
 	)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer c.Close()
-	var n int64
 	next := map[int32]int64{}
 	for {
 		done := true
@@ -309,22 +310,25 @@ func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic stri
 			}
 		}
 		if done {
-			return n, nil
+			return n, nulls, nil
 		}
 		pctx, cancel := context.WithTimeout(ctx, idle)
 		fetches := c.PollFetches(pctx)
 		cancel()
 		if ctx.Err() != nil {
-			return n, ctx.Err()
+			return n, nulls, ctx.Err()
 		}
 		got := 0
 		fetches.EachRecord(func(r *kgo.Record) {
 			got++
 			next[r.Partition] = r.Offset + 1
+			if bytes.HasSuffix(r.Value, []byte("+null")) {
+				nulls++
+			}
 		})
 		n += int64(got)
 		if got == 0 {
-			return n, nil // the rest is aborted records and markers
+			return n, nulls, nil // the rest is aborted records and markers
 		}
 	}
 }

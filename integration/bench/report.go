@@ -253,14 +253,15 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	for _, wl := range []string{"ssjoin-eos", "streamtable-eos"} {
 		var parts []string
 		for _, eng := range []string{engStoat, engKS, engBaseline} {
-			var outs []float64
+			var outs, nulls []float64
 			for _, r := range b.results {
 				if r.workload == wl && r.engine == eng && r.err == nil {
 					outs = append(outs, float64(r.outputs))
+					nulls = append(nulls, float64(r.nulls))
 				}
 			}
 			if len(outs) > 0 {
-				parts = append(parts, fmt.Sprintf("%s %.0f", eng, median(outs)))
+				parts = append(parts, fmt.Sprintf("%s %.0f (%.0f without a partner)", eng, median(outs), median(nulls)))
 			}
 		}
 		if len(parts) > 0 {
