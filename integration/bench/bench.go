@@ -320,6 +320,10 @@ type throughput struct {
 	// countOutput counts the output topic's records after each run, so
 	// the log shows both engines doing the same work.
 	countOutput bool
+	// want, when set, is the output every correct run writes (records, and
+	// of them results without a partner); a run that wrote other output
+	// fails, so that no wrong answer is counted as a fast one.
+	want func() (outputs, nulls int64)
 }
 
 func (b *bench) runWorkload(ctx context.Context, name string) error {
@@ -354,7 +358,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		// examples/joins' stream-table inner and left join: a table of a row
 		// per key (but every eighth), then a stream of lookups.
 		return b.runThroughput(ctx, throughput{name: name, topology: "streamtablejoin", props: props("joins"), set: eos,
-			engines: []string{engStoat, engKS}, gen: b.windowedRecord, table: b.tableRecord, tableN: b.tableRows(), countOutput: true})
+			engines: []string{engStoat, engKS}, gen: b.windowedRecord, table: b.tableRecord, tableN: b.tableRows(), countOutput: true,
+			want: b.streamTableOutput})
 	case "latency":
 		return b.runLatency(ctx, props("wordcount"), eos)
 	case "latency-load":
@@ -561,6 +566,11 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 		cancel()
 		if err != nil {
 			b.logf("%s on %s: counting %s: %v", w.name, engine, output, err)
+		} else if w.want != nil {
+			if n, nulls := w.want(); r.outputs != n || r.nulls != nulls {
+				r.err = fmt.Errorf("wrong output: %d records, %d of them without a partner; every correct run writes %d and %d "+
+					"(the run measured %.0f records/s, %.2f CPU-s/M)", r.outputs, r.nulls, n, nulls, r.recsPerSec, r.cpuPerM)
+			}
 		}
 	}
 	if engine == engStoat {

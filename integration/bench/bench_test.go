@@ -110,3 +110,12 @@ func TestSsJoinRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamTableOutput pins the expected output of the streamtable-eos
+// workload at its default sizes to what Kafka Streams 4.4 wrote for it.
+func TestStreamTableOutput(t *testing.T) {
+	b := &bench{cfg: &config{records: 100_000, keys: 10_000}}
+	if n, nulls := b.streamTableOutput(); n != 187429 || nulls != 12571 {
+		t.Fatalf("expected output %d records, %d without a partner; Kafka Streams wrote 187429 and 12571", n, nulls)
+	}
+}

@@ -74,3 +74,16 @@ func (b *bench) tableRecord(n int) record {
 	j := n/7*8 + n%7
 	return record{key: []byte(fmt.Sprintf("k%08d", j)), value: value(n+1<<30, b.cfg.valueSize)}
 }
+
+// streamTableOutput is what examples/joins' stream-table topology writes
+// for the workload's input once the whole table precedes the stream: a
+// left-join result per lookup, an inner-join result per lookup of a key
+// with a row, and the left-join results of the others without a partner.
+func (b *bench) streamTableOutput() (outputs, nulls int64) {
+	for i := 0; i < b.cfg.records; i++ {
+		if mix(i)%uint64(b.cfg.keys)%8 == 7 {
+			nulls++
+		}
+	}
+	return 2*int64(b.cfg.records) - nulls, nulls
+}
