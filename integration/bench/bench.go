@@ -49,6 +49,8 @@ type result struct {
 	toRunning  time.Duration // restore: start to RUNNING
 	commits    *commitPhases
 	window     time.Duration // throughput: the measured window
+	outputs    int64         // join workloads: records in the output topic at the end
+	nulls      int64         // join workloads: of them, results without a partner ("…+null")
 	goMem      int64         // StoatFlow: bytes the Go runtime held from the OS at the end
 	fileMem    int64         // StoatFlow: resident file-backed bytes at the end (binary, libraries)
 }
@@ -309,6 +311,20 @@ type throughput struct {
 	set      map[string]string
 	engines  []string
 	gen      func(int) record
+	// table, when set, is the generator of a second input topic, the
+	// topology's "table" argument, filled with tableN records before the
+	// stream's topic so that every table record precedes every stream
+	// record in time; the measured window starts once the table and 5% of
+	// the stream are committed, so its records are the stream's alone.
+	table  func(int) record
+	tableN int
+	// countOutput counts the output topic's records after each run, so
+	// the log shows both engines doing the same work.
+	countOutput bool
+	// want, when set, is the output every correct run writes (records, and
+	// of them results without a partner); a run that wrote other output
+	// fails, so that no wrong answer is counted as a fast one.
+	want func() (outputs, nulls int64)
 }
 
 func (b *bench) runWorkload(ctx context.Context, name string) error {
@@ -334,6 +350,17 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		// session counts, each suppressed until its windows close.
 		return b.runThroughput(ctx, throughput{name: name, topology: "suppressfinal", props: props("suppress"), set: eos,
 			engines: []string{engStoat, engKS}, gen: b.windowedRecord})
+	case "ssjoin-eos":
+		// A stream-stream left join of one topic's left and right records
+		// (benchssjoin, joins.go), a partner per record on average.
+		return b.runThroughput(ctx, throughput{name: name, topology: ssJoinName, props: filepath.Join(b.root, "integration", "bench", "ssjoin.properties"),
+			set: eos, engines: []string{engStoat, engKS}, gen: b.ssJoinRecord, countOutput: true})
+	case "streamtable-eos":
+		// examples/joins' stream-table inner and left join: a table of a row
+		// per key (but every eighth), then a stream of lookups.
+		return b.runThroughput(ctx, throughput{name: name, topology: "streamtablejoin", props: props("joins"), set: eos,
+			engines: []string{engStoat, engKS}, gen: b.windowedRecord, table: b.tableRecord, tableN: b.tableRows(), countOutput: true,
+			want: b.streamTableOutput})
 	case "latency":
 		return b.runLatency(ctx, props("wordcount"), eos)
 	case "latency-load":
@@ -364,6 +391,27 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 	if !b.cfg.keep {
 		defer b.broker.deletePrefix(context.Background(), input)
 	}
+	table := ""
+	var tableTPs []topicPartition
+	if w.table != nil {
+		table = fmt.Sprintf("bench-%s-table-%s", w.name, randSuffix())
+		if err := b.broker.createTopics(ctx, b.cfg.partitions, nil, table); err != nil {
+			return err
+		}
+		if !b.cfg.keep {
+			defer b.broker.deletePrefix(context.Background(), table)
+		}
+		b.logf("%s: producing %d table records to %s", w.name, w.tableN, table)
+		if err := produce(ctx, b.cfg.bootstrap, table, w.tableN, w.table); err != nil {
+			return err
+		}
+		var err error
+		if tableTPs, err = b.broker.partitions(table); err != nil {
+			return err
+		}
+		// The stream's records must come after the table's in time.
+		time.Sleep(10 * time.Millisecond)
+	}
 	b.logf("%s: producing %d input records to %s", w.name, b.cfg.records, input)
 	if err := produce(ctx, b.cfg.bootstrap, input, b.cfg.records, w.gen); err != nil {
 		return err
@@ -372,6 +420,7 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 	if err != nil {
 		return err
 	}
+	tps = append(tps, tableTPs...)
 	engines := w.engines
 	if b.cfg.baseline != "" {
 		engines = append(slices.Clip(engines), engBaseline)
@@ -381,12 +430,16 @@ func (b *bench) runThroughput(ctx context.Context, w throughput) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := b.throughputRun(ctx, w, engine, round, input, tps)
+			r := b.throughputRun(ctx, w, engine, round, input, table, tps)
 			if r.err != nil {
 				b.logf("%s on %s, round %d: %v", w.name, engine, round+1, r.err)
 			} else {
-				b.logf("%s on %s, round %d: %.0f records/s, %.2f CPU-s/M, peak RSS %.0f MiB", w.name, engine, round+1,
-					r.recsPerSec, r.cpuPerM, float64(r.rss)/(1<<20))
+				out := ""
+				if w.countOutput {
+					out = fmt.Sprintf(", %d output records (%d without a partner)", r.outputs, r.nulls)
+				}
+				b.logf("%s on %s, round %d: %.0f records/s, %.2f CPU-s/M, peak RSS %.0f MiB%s", w.name, engine, round+1,
+					r.recsPerSec, r.cpuPerM, float64(r.rss)/(1<<20), out)
 			}
 			b.results = append(b.results, r)
 		}
@@ -402,7 +455,7 @@ type sample struct {
 	cpu       time.Duration
 }
 
-func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input string, tps []topicPartition) (r result) {
+func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, round int, input, table string, tps []topicPartition) (r result) {
 	r = result{workload: w.name, engine: engine, round: round}
 	appID := fmt.Sprintf("bench-%s-%s-%d-%s", w.name, slug(engine), round, randSuffix())
 	output := appID + "-out"
@@ -416,6 +469,9 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	}
 	a := app{topology: w.topology, props: w.props, set: b.streamsSet(appID, stateDir, w.set),
 		args: map[string]string{"input": input, "output": output}}
+	if table != "" {
+		a.args["table"] = table
+	}
 	profile := ""
 	if engine == engStoat && b.cfg.profileDir != "" {
 		profile = filepath.Join(b.cfg.profileDir, fmt.Sprintf("%s-round%d.pprof", w.name, round+1))
@@ -426,7 +482,7 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 		return r
 	}
 	defer p.kill()
-	var total int64 = int64(b.cfg.records)
+	total := int64(b.cfg.records + w.tableN)
 	var samples []sample
 	var reps []topicPartition
 	deadline := time.Now().Add(b.cfg.runTimeout)
@@ -485,12 +541,14 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 			break
 		}
 	}
-	// The window runs from the first sample past 5% of the input to the
-	// first with all of it: JVM start, group join and the first fetches
-	// are outside it on both engines.
+	// The window runs from the first sample past 5% of the input (of the
+	// stream, after the whole table) to the first with all of it: JVM
+	// start, group join, the first fetches and the table's load are
+	// outside it on both engines.
 	var s0 *sample
+	from := int64(w.tableN) + int64(b.cfg.records)/20
 	for i := range samples {
-		if samples[i].committed >= total/20 && samples[i].committed > 0 {
+		if samples[i].committed >= from && samples[i].committed > 0 {
 			s0 = &samples[i]
 			break
 		}
@@ -511,6 +569,19 @@ func (b *bench) throughputRun(ctx context.Context, w throughput, engine string, 
 	r.rss, _ = p.peakRSS()
 	if err := p.stop(time.Minute); err != nil {
 		b.logf("%s on %s: %v", w.name, engine, err)
+	}
+	if w.countOutput {
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		r.outputs, r.nulls, err = countRecords(cctx, b.broker.admin, b.cfg.bootstrap, output, 10*time.Second)
+		cancel()
+		if err != nil {
+			b.logf("%s on %s: counting %s: %v", w.name, engine, output, err)
+		} else if w.want != nil {
+			if n, nulls := w.want(); r.outputs != n || r.nulls != nulls {
+				r.err = fmt.Errorf("wrong output: %d records, %d of them without a partner; every correct run writes %d and %d "+
+					"(the run measured %.0f records/s, %.2f CPU-s/M)", r.outputs, r.nulls, n, nulls, r.recsPerSec, r.cpuPerM)
+			}
+		}
 	}
 	if engine == engStoat {
 		r.commits = parseCommits(p)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -37,6 +38,7 @@ func TestSmoke(t *testing.T) {
 	}
 	for _, want := range []string{"| wordcount-eos | StoatFlow |", "| wordcount-eos | Kafka Streams 4.4 |", "| wordcount-eos | raw txn loop |",
 		"| stateless | raw plain loop |", "| latency | StoatFlow |", "| latency @25% | Kafka Streams 4.4 |", "| latency @90% | StoatFlow |", "| wordcount-alos | Kafka Streams 4.4 |", "| windowed | StoatFlow |", "| suppress | Kafka Streams 4.4 |",
+		"| ssjoin-eos | StoatFlow |", "| ssjoin-eos | Kafka Streams 4.4 |", "| streamtable-eos | StoatFlow |", "| streamtable-eos | Kafka Streams 4.4 |",
 		"| restore (full) | raw WriteBatch |", "| avro | StoatFlow |", "| avro | Kafka Streams 4.4 |", "| restart after SIGKILL | StoatFlow |", "Targets:"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
@@ -70,5 +72,52 @@ func TestWordsPerLine(t *testing.T) {
 		if n := wordsIn(b.line(i)); n != 4 {
 			t.Fatalf("line %d has %d words, want 4: %q", i, n, b.line(i).value)
 		}
+	}
+}
+
+func TestTableRows(t *testing.T) {
+	for _, keys := range []int{1, 7, 8, 9, 15, 16, 200, 10000} {
+		b := &bench{cfg: &config{keys: keys, valueSize: 10}}
+		seen := map[string]bool{}
+		for n := 0; n < b.tableRows(); n++ {
+			k := string(b.tableRecord(n).key)
+			var j int
+			if _, err := fmt.Sscanf(k, "k%08d", &j); err != nil || j >= keys || j%8 == 7 || seen[k] {
+				t.Fatalf("keys=%d: row %d has key %q: outside the cardinality, a key without a row, or a repeat", keys, n, k)
+			}
+			seen[k] = true
+		}
+		want := 0
+		for j := 0; j < keys; j++ {
+			if j%8 != 7 {
+				want++
+			}
+		}
+		if len(seen) != want {
+			t.Fatalf("keys=%d: %d rows, want %d", keys, len(seen), want)
+		}
+	}
+}
+
+func TestSsJoinRecords(t *testing.T) {
+	b := &bench{cfg: &config{keys: 100, valueSize: 20}}
+	for i := 0; i < 100; i++ {
+		r := b.ssJoinRecord(i)
+		side := byte('L')
+		if i%2 == 1 {
+			side = 'R'
+		}
+		if r.value[0] != side || !r.stamped || r.at != time.Duration(i)*ssJoinStep || len(r.value) != 20 {
+			t.Fatalf("record %d: value %q, stamped %v at %v", i, r.value, r.stamped, r.at)
+		}
+	}
+}
+
+// TestStreamTableOutput pins the expected output of the streamtable-eos
+// workload at its default sizes to what Kafka Streams 4.4 wrote for it.
+func TestStreamTableOutput(t *testing.T) {
+	b := &bench{cfg: &config{records: 100_000, keys: 10_000}}
+	if n, nulls := b.streamTableOutput(); n != 187429 || nulls != 12571 {
+		t.Fatalf("expected output %d records, %d without a partner; Kafka Streams wrote 187429 and 12571", n, nulls)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -213,11 +214,18 @@ func (b *broker) drained(ctx context.Context, group string, tps []topicPartition
 // record is one generated input record.
 type record struct {
 	key, value []byte
+	// at, when stamped, is the record's timestamp as an offset into the
+	// topic's span of event time; unstamped records carry the wall clock
+	// at send time.
+	at      time.Duration
+	stamped bool
 }
 
 // produce writes n generated records to topic as fast as the broker takes
 // them, keyed with Java's default partitioner, each stamped with the wall
-// clock at send time, and waits for every acknowledgement.
+// clock at send time (or, for stamped records, with its offset from a base
+// that puts the last record at the wall clock), and waits for every
+// acknowledgement.
 func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int) record) error {
 	// franz-go's default partitioner hashes keys with murmur2 as Java's
 	// does; its producer is idempotent unless told otherwise.
@@ -238,10 +246,20 @@ func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int
 			failed.CompareAndSwap(nil, &err)
 		}
 	}
+	base := time.Now()
+	if n > 0 {
+		if last := gen(n - 1); last.stamped {
+			base = base.Add(-last.at)
+		}
+	}
 	for i := 0; i < n; i++ {
 		r := gen(i)
+		ts := time.Now()
+		if r.stamped {
+			ts = base.Add(r.at)
+		}
 		// Produce blocks while the buffer is full, until ctx ends.
-		p.Produce(ctx, &kgo.Record{Key: r.key, Value: r.value, Timestamp: time.Now()}, promise)
+		p.Produce(ctx, &kgo.Record{Key: r.key, Value: r.value, Timestamp: ts}, promise)
 	}
 	if err := p.Flush(ctx); err != nil {
 		return err
@@ -250,6 +268,69 @@ func produce(ctx context.Context, bootstrap, topic string, n int, gen func(i int
 		return fmt.Errorf("bench: producing to %s: %w", topic, *err)
 	}
 	return nil
+}
+
+// countRecords reads topic read_committed from its start and returns how
+// many records it holds, and how many of them have a value ending in
+// "+null" (a join result without a partner), once the reads have reached
+// every partition's end (less the one offset a trailing transaction marker
+// takes) or nothing more arrived for idle.
+func countRecords(ctx context.Context, admin *kadm.Client, bootstrap, topic string, idle time.Duration) (n, nulls int64, err error) {
+	ends, err := admin.ListEndOffsets(ctx, topic)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := ends.Error(); err != nil {
+		return 0, 0, err
+	}
+	want := map[int32]int64{}
+	ends.Each(func(o kadm.ListedOffset) {
+		if o.Offset > 0 {
+			want[o.Partition] = o.Offset
+		}
+	})
+	if len(want) == 0 {
+		return 0, 0, nil
+	}
+	c, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...),
+		kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+	)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer c.Close()
+	next := map[int32]int64{}
+	for {
+		done := true
+		for p, end := range want {
+			if next[p] < end-1 {
+				done = false
+			}
+		}
+		if done {
+			return n, nulls, nil
+		}
+		pctx, cancel := context.WithTimeout(ctx, idle)
+		fetches := c.PollFetches(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return n, nulls, ctx.Err()
+		}
+		got := 0
+		fetches.EachRecord(func(r *kgo.Record) {
+			got++
+			next[r.Partition] = r.Offset + 1
+			if bytes.HasSuffix(r.Value, []byte("+null")) {
+				nulls++
+			}
+		})
+		n += int64(got)
+		if got == 0 {
+			return n, nulls, nil // the rest is aborted records and markers
+		}
+	}
 }
 
 // latencyProbe offers records at a fixed rate and measures, for every

@@ -31,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	_ "github.com/stoatflow/stoatflow/examples/joins"
 	_ "github.com/stoatflow/stoatflow/examples/passthrough"
 	_ "github.com/stoatflow/stoatflow/examples/suppress"
 	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
@@ -94,7 +95,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "restore", "avro"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)

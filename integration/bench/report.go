@@ -157,7 +157,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		fmt.Fprintf(w, "- %s: %.3f\n", label, num/den)
 	}
 	for _, ref := range []struct{ engine, name string }{{engKS, "Kafka Streams"}, {engBaseline, "the baseline build"}} {
-		for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed", "suppress"} {
+		for _, wl := range []string{"wordcount-eos", "stateless", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos"} {
 			sf, other := find(aggs, wl, engStoat), find(aggs, wl, ref.engine)
 			if sf == nil || other == nil {
 				continue
@@ -214,6 +214,10 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	target("word count EOS CPU per record with the default flush policy ≤ 1.05× without it", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engNoPolicy), cpu, 1.05, true)
 	target("word count EOS throughput ≥ 70% of the transactional consume→produce ceiling", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engTxnLoop), rps, 0.70, false)
 	target("stateless throughput ≥ 80% of the plain consume→produce ceiling", find(aggs, "stateless", engStoat), find(aggs, "stateless", engPlainLoop), rps, 0.80, false)
+	for _, wl := range []string{"ssjoin-eos", "streamtable-eos"} {
+		target(wl+" throughput ≥ Kafka Streams'", find(aggs, wl, engStoat), find(aggs, wl, engKS), rps, 1, false)
+		target(wl+" CPU per record ≤ 1/2 of Kafka Streams'", find(aggs, wl, engStoat), find(aggs, wl, engKS), cpu, 0.5, true)
+	}
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)
 
 	first := true
@@ -244,6 +248,24 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 			b.notes = append(b.notes, fmt.Sprintf("%s: of StoatFlow's %.0f MiB peak RSS, the Go runtime held %.0f MiB and mapped files "+
 				"(the binary, librocksdb and the other shared libraries) %.0f MiB at the end (medians); the rest is C memory "+
 				"(RocksDB's memtables and block cache, the allocator's arenas)", wl, sf.rss/(1<<20), median(gm)/(1<<20), median(fm)/(1<<20)))
+		}
+	}
+	for _, wl := range []string{"ssjoin-eos", "streamtable-eos"} {
+		var parts []string
+		for _, eng := range []string{engStoat, engKS, engBaseline} {
+			var outs, nulls []float64
+			for _, r := range b.results {
+				if r.workload == wl && r.engine == eng && r.err == nil {
+					outs = append(outs, float64(r.outputs))
+					nulls = append(nulls, float64(r.nulls))
+				}
+			}
+			if len(outs) > 0 {
+				parts = append(parts, fmt.Sprintf("%s %.0f (%.0f without a partner)", eng, median(outs), median(nulls)))
+			}
+		}
+		if len(parts) > 0 {
+			b.notes = append(b.notes, fmt.Sprintf("%s: output records per run (medians): %s", wl, strings.Join(parts, ", ")))
 		}
 	}
 	if len(b.notes) > 0 {

@@ -69,6 +69,7 @@ public final class Main {
         APPS.put("cogroup", Cogroup::topology);
         APPS.put("protojoin", ProtoJoin::topology);
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
+        APPS.put("benchssjoin", BenchSsJoin::topology);
     }
 
     private Main() {

@@ -1,0 +1,40 @@
+package io.stoatflow.reference;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.JoinWindows;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.StreamJoined;
+
+/**
+ * The stream-stream join of the benchmark (integration/bench, workload ssjoin-eos): one topic's
+ * records split by the first letter of their value into a left ("L...") and a right stream
+ * ("R..."), left-joined within 10 s and no grace. Results are left + "+" + right, or
+ * left + "+null" once a left record's window has closed without a partner.
+ *
+ * Arguments: input, output.
+ */
+final class BenchSsJoin {
+    private BenchSsJoin() {
+    }
+
+    static Topology topology(Map<String, String> args) {
+        String input = Main.arg(args, "input", "benchssjoin-input");
+        String output = Main.arg(args, "output", "benchssjoin-output");
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<String, String> in = builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()));
+        KStream<String, String> left = in.filter((k, v) -> v.startsWith("L"));
+        KStream<String, String> right = in.filter((k, v) -> v.startsWith("R"));
+        left.leftJoin(right, (l, r) -> l + "+" + r,
+                        JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofSeconds(10)),
+                        StreamJoined.with(Serdes.String(), Serdes.String(), Serdes.String()))
+                .to(output, Produced.with(Serdes.String(), Serdes.String()));
+        return builder.build();
+    }
+}
