@@ -39,6 +39,7 @@ func main() {
 		joins.WindowedName:     joins.BuildWindowed,
 		avrocount.Name:         avrocount.Build,
 		fkjoin.Name:            fkjoin.Build,
+		fkjoin.CrashName:       fkjoin.BuildCrash,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,
