@@ -104,6 +104,21 @@ type crashWorkload struct {
 	// Each must still appear exactly once; the other values keep their
 	// order.
 	floating func(valueHex string) bool
+	// tombstone, when set, says which input records have a null value.
+	tombstone func(i int) bool
+	// settling, when set, says the output's intermediate updates depend on
+	// timing, as a foreign-key join's do: its subscriptions and responses
+	// cross the broker, so how the updates of its two tables interleave
+	// differs from the in-process run, which answers each at once. Each
+	// output key's sequence is then not compared with the in-process one;
+	// instead (checkSettled) its last value must equal the in-process
+	// run's last (a tombstone and no record being the same absent row),
+	// and settling must accept each non-null committed value (key and
+	// value as the topology writes them) as a result the topology can
+	// produce for that key, with a rank above the key's previous result's:
+	// the one order in which the topology can emit them, so that a result
+	// repeated or out of order is caught.
+	settling func(key, value string) (rank int64, err error)
 }
 
 // killMode is how one run of the child ends.
@@ -241,8 +256,12 @@ func (r *crashRun) diverge(format string, args ...any) {
 
 func (r *crashRun) record(i int) testkafka.Record {
 	k, v := r.w.input(i)
+	value := []byte(v)
+	if r.w.tombstone != nil && r.w.tombstone(i) {
+		value = nil
+	}
 	return testkafka.Record{Topic: r.in, Partition: kstreams.DefaultPartition([]byte(k), r.w.partitions),
-		Key: []byte(k), Value: []byte(v), Timestamp: time.UnixMilli(epochBase + int64(i)*r.w.stepMs)}
+		Key: []byte(k), Value: value, Timestamp: time.UnixMilli(epochBase + int64(i)*r.w.stepMs)}
 }
 
 // feed produces the next n input records and waits for their
@@ -809,7 +828,18 @@ func (r *crashRun) finish() {
 	if err := r.waitInputCommitted(2 * time.Minute); err != nil {
 		r.diverge("%v", err)
 	}
-	got, err := r.readOutputs(want)
+	var got map[string]map[string][]string
+	var err error
+	if r.w.settling != nil {
+		// How many records the output holds is not known in advance: read
+		// it to its end once everything the input caused is processed.
+		if err := r.waitInternalConsumed(2 * time.Minute); err != nil {
+			r.diverge("%v", err)
+		}
+		got, err = r.readOutputsToEnd()
+	} else {
+		got, err = r.readOutputs(want)
+	}
 	if err != nil {
 		r.diverge("reading the output: %v", err)
 	}
@@ -897,6 +927,10 @@ func (r *crashRun) checkOutput(got, want map[string]map[string][]string) {
 			} else {
 				r.stats.divergences++
 			}
+		}
+		if r.w.settling != nil {
+			r.checkSettled(o, got[o], want[o], report)
+			continue
 		}
 		for k, seq := range want[o] {
 			g := got[o][k]

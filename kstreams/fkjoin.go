@@ -31,12 +31,41 @@ type TableJoined struct {
 // TableJoinedAs is TableJoined.as(name).
 func TableJoinedAs(name string) TableJoined { return TableJoined{Name: name} }
 
-// FKJoinOption is an option of a foreign-key join: a TableJoined or a
-// Materialized[K, VR] (the result's store).
+// TableJoinedWith is a TableJoined with partitioners: Kafka's
+// TableJoined.with(partitioner, otherPartitioner), withName,
+// withPartitioner and withOtherPartitioner, for tables whose topics are not
+// partitioned by the default partitioner. Partitioner places a key of the
+// left table (K), and so the subscription-response topic's records, which
+// otherwise go to the partition the left row was read from;
+// OtherPartitioner places a key of the other table (KO), and so the
+// subscription-registration topic's records, keyed by foreign key, which
+// otherwise go where the key's hash says. Either may be nil (the default).
+// The value a partitioner gets is always nil (Kafka's Void). A partitioner
+// that chooses partitions must choose exactly one: more, or none, fail the
+// record with Kafka Streams' error; ok false leaves the record to the
+// default partitioner (the key's hash), on the response topic too.
+type TableJoinedWith[K, KO any] struct {
+	Name             string
+	Partitioner      StreamPartitioner[K, any]
+	OtherPartitioner StreamPartitioner[KO, any]
+}
+
+// FKJoinOption is an option of a foreign-key join: a TableJoined, a
+// TableJoinedWith[K, KO] or a Materialized[K, VR] (the result's store).
 type FKJoinOption[K, VR any] interface{ fkJoinOption() }
 
-func (TableJoined) fkJoinOption()        {}
-func (Materialized[K, V]) fkJoinOption() {}
+func (TableJoined) fkJoinOption()            {}
+func (TableJoinedWith[K, KO]) fkJoinOption() {}
+func (Materialized[K, V]) fkJoinOption()     {}
+
+// fkPartitioner erases a foreign-key join's partitioner for its sink: the
+// record's value is not the partitioner's to see.
+func fkPartitioner[K any](p StreamPartitioner[K, any]) partitionerFunc {
+	if p == nil {
+		return nil
+	}
+	return func(topic string, k, _ any, n int) ([]int32, bool) { return p(topic, as[K](k), nil, n) }
+}
 
 // TableForeignKeyJoin joins t with other where a row of t names a row of
 // other: KTable.join(other, foreignKeyExtractor, joiner, TableJoined,
@@ -172,10 +201,14 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	}
 	var name string
 	var mat Materialized[K, VR]
+	var partitioner, otherPartitioner partitionerFunc
 	for _, opt := range opts {
 		switch o := opt.(type) {
 		case TableJoined:
 			name = o.Name
+		case TableJoinedWith[K, KO]:
+			name = o.Name
+			partitioner, otherPartitioner = fkPartitioner(o.Partitioner), fkPartitioner(o.OtherPartitioner)
 		case Materialized[K, VR]:
 			mat = o
 			b.fail(validateName(o.Name))
@@ -197,7 +230,8 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	subSerde := serdeSpec{explicit: fkSubscriptionSerde{}}
 	sinkName := b.suffixOrGenerate(name, "-subscription-registration-sink", prefixTableSink)
 	b.topo.repartition[j.registration] = &repartitionSpec{name: j.registration, copartition: b.sourcesOf(other.name)}
-	b.addNode(&nodeSpec{name: sinkName, kind: SinkNode, preds: []string{sendName}, topic: j.registration, key: other.key, val: subSerde})
+	b.addNode(&nodeSpec{name: sinkName, kind: SinkNode, preds: []string{sendName}, topic: j.registration, key: other.key, val: subSerde,
+		partitioner: otherPartitioner, singlePartition: true})
 	sourceName := b.suffixOrGenerate(name, "-subscription-registration-source", prefixTableSource)
 	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{j.registration}, key: other.key, val: subSerde})
 
@@ -230,11 +264,17 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	}}
 	respSink := b.suffixOrGenerate(name, "-subscription-response-sink", prefixTableSink)
 	b.topo.repartition[response] = &repartitionSpec{name: response, copartition: b.sourcesOf(t.name)}
-	b.addNode(&nodeSpec{name: respSink, kind: SinkNode, preds: []string{joinName, foreignJoinName}, topic: response, key: t.key, val: respSerde,
-		partition: func(r Record) (int32, bool) {
+	// A partitioner of the left table's keys replaces the left row's
+	// partition the subscription carried, as in Kafka Streams.
+	respNode := &nodeSpec{name: respSink, kind: SinkNode, preds: []string{joinName, foreignJoinName}, topic: response, key: t.key, val: respSerde,
+		partitioner: partitioner, singlePartition: true}
+	if partitioner == nil {
+		respNode.partition = func(r Record) (int32, bool) {
 			resp, ok := r.Value.(fkResponse)
 			return resp.partition, ok && resp.hasPartition
-		}})
+		}
+	}
+	b.addNode(respNode)
 	respSource := b.suffixOrGenerate(name, "-subscription-response-source", prefixTableSource)
 	b.addNode(&nodeSpec{name: respSource, kind: SourceNode, topics: []string{response}, key: t.key, val: respSerde})
 

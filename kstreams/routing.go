@@ -263,13 +263,18 @@ func (n *taskNode) sendWithPartitioner(topic string, r Record, pr ProducerRecord
 	if !chosen {
 		return n.task.out.Send(pr)
 	}
+	parts = slices.Clone(parts)
+	slices.Sort(parts)
+	parts = slices.Compact(parts)
+	if n.spec.singlePartition && len(parts) != 1 {
+		// Kafka Streams' IllegalArgumentException, word for word.
+		return fmt.Errorf("kstreams: %s: The partitions returned by StreamPartitioner#partitions method when used for FK join should be a singleton set", n.spec.name)
+	}
 	if len(parts) == 0 {
 		nodeContext{n}.RecordDropped("Skipping record as partitioner returned empty partitions.")
 		return nil
 	}
-	parts = slices.Clone(parts)
-	slices.Sort(parts)
-	for _, p := range slices.Compact(parts) {
+	for _, p := range parts {
 		if p < 0 || int(p) >= count {
 			return fmt.Errorf("kstreams: %s: partitioner chose partition %d of topic %s, which has %d", n.spec.name, p, topic, count)
 		}

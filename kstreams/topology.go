@@ -78,6 +78,9 @@ type nodeSpec struct {
 	extractorName string
 	// partitioner, for a sink, chooses partitions (a StreamPartitioner).
 	partitioner partitionerFunc
+	// singlePartition says the partitioner must choose exactly one
+	// partition when it chooses any (a foreign-key join's sinks).
+	singlePartition bool
 	// extractor is the source's TimestampExtractor; nil takes the task's
 	// default (default.timestamp.extractor). Repartition sources always fail
 	// on invalid timestamps, as Kafka Streams' do.

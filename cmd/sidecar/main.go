@@ -43,6 +43,7 @@ func main() {
 		cogroup.Name:           cogroup.Build,
 		avrocount.WindowedName: avrocount.BuildWindowed,
 		fkjoin.Name:            fkjoin.Build,
+		fkjoin.CrashName:       fkjoin.BuildCrash,
 		globaljoin.Name:        globaljoin.Build,
 		globaljoin.StoreName:   globaljoin.BuildStore,
 		passthrough.Name:       passthrough.Build,

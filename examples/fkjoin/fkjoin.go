@@ -76,3 +76,43 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 		ToStream().To(arg(args, "left-output", "fkjoin-left-output"), produced)
 	return b.Build()
 }
+
+// CrashName is the name of the crash-test topology: one topic's records
+// split by key into two tables, orders (keys "order-…", a value
+// "fk|payload" naming its customer as ForeignKey reads it) and customers
+// (keys "cust-…"), and the orders joined with their customers by foreign
+// key. A result is order+"+"+customer; it is a tombstone when the order is
+// deleted, loses its foreign key, or names a customer that does not exist.
+// A tombstone in the input deletes a row of the table its key belongs to.
+// Arguments: input and output.
+const CrashName = "fkjoincrash"
+
+// Names of the crash-test topology's join and stores.
+const (
+	CrashJoinName          = "fkcrash"
+	CrashOrdersStore       = "fkcrash-orders"
+	CrashCustomersStore    = "fkcrash-customers"
+	CrashResultStore       = "fkcrash-result"
+	CrashSubscriptionStore = CrashJoinName + "-subscription-store"
+)
+
+func init() { kstreams.RegisterTopology(CrashName, BuildCrash) }
+
+// BuildCrash returns the crash-test topology.
+func BuildCrash(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	// The Nullable view lets the split see tombstones, so that each goes to
+	// the one table its key belongs to.
+	in := kstreams.Nullable(kstreams.Stream(b, []string{arg(args, "input", "fkjoincrash-input")},
+		kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})))
+	table := func(prefix, store string) *kstreams.KTable[string, *string] {
+		return in.Filter(func(k string, _ *string) bool { return strings.HasPrefix(k, prefix) }).
+			ToTable(kstreams.MaterializedAs[string, *string](store))
+	}
+	orders, customers := table("order-", CrashOrdersStore), table("cust-", CrashCustomersStore)
+	kstreams.TableForeignKeyJoin(orders, customers, func(v *string) (string, bool) { return ForeignKey(*v) },
+		func(o, c *string) string { return *o + "+" + *c },
+		kstreams.TableJoinedAs(CrashJoinName), kstreams.MaterializedAs[string, string](CrashResultStore)).
+		ToStream().To(arg(args, "output", "fkjoincrash-output"), kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
+}
