@@ -60,6 +60,15 @@ type partQueue struct {
 	// to end at, before a transaction still open, -1 when none was: the
 	// loop says in the log when reading passes it.
 	openTxnAt int64
+	// startAt is the group's committed offset read at assignment (or at a
+	// rewind), where the consumer starts reading; -1 when there is none.
+	startAt int64
+	// delivered is one past the last record the consumer delivered,
+	// transaction markers included (the main consumer keeps them so that
+	// this is its fetch position), -1 when unknown (before a fetch, after
+	// a rewind): with no record buffered, data the consumer has still to
+	// deliver lies between it and end.
+	delivered int64
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -207,7 +216,10 @@ func (t *streamThread) newConsumer() error {
 	if err != nil {
 		return fmt.Errorf("main consumer: %w", err)
 	}
-	mopts = append(mopts, kgo.ConsumeTopics(t.topics...), kgo.BlockRebalanceOnPoll(),
+	// Transaction markers are kept (and skipped in handle) so that the
+	// thread knows the consumer's position: ready waits for fetchable data,
+	// not for markers no poll would ever deliver.
+	mopts = append(mopts, kgo.ConsumeTopics(t.topics...), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(t.assignedCallback),
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))
@@ -365,6 +377,10 @@ func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 						if q.next >= 0 && r.Offset < q.next {
 							continue
 						}
+						q.delivered = max(q.delivered, r.Offset+1)
+						if r.Attrs.IsControl() {
+							continue // a transaction marker: no record to process
+						}
 						q.recs = append(q.recs, r)
 						polled++
 					}
@@ -413,8 +429,8 @@ func (t *streamThread) buffered() bool {
 	return false
 }
 
-// unknownLagWait bounds how long a task waits for a partition whose fetch
-// position the consumer does not know yet (just assigned) under
+// unknownLagWait bounds how long a task waits for a partition whose
+// watermarks no fetch or listing has given yet (just assigned) under
 // max.task.idle.ms=0.
 const unknownLagWait = time.Second
 
@@ -461,12 +477,29 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 		if hi <= lo {
 			continue // nothing on the broker to wait for
 		}
-		pos := q.next
-		if pos < 0 {
-			pos = max(q.committed, lo)
+		// The consumer's position: past what it delivered (markers
+		// included), else where it starts reading.
+		pos, known := q.next, q.next >= 0
+		switch {
+		case known:
+		case q.committed >= 0:
+			pos, known = q.committed, true
+		case q.startAt >= 0:
+			pos, known = q.startAt, true
+		default:
+			// No committed offset: auto.offset.reset decides; earliest
+			// starts at the log start, latest at an end not known here.
+			known = t.s.cfg.AutoOffsetReset() != "latest"
 		}
-		if pos < hi && waited < unknownLagWait {
-			return false // fetchable data the consumer has not delivered yet
+		pos = max(pos, lo)
+		if q.delivered >= 0 {
+			pos, known = max(pos, q.delivered), true
+		}
+		// As Kafka Streams: wait for as long as the broker holds data the
+		// consumer has not delivered. Transaction markers are delivered
+		// too, so the position always reaches the end.
+		if pos < hi && (known || waited < unknownLagWait) {
+			return false
 		}
 	}
 	return true
@@ -706,7 +739,7 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, e
 	}
 	a := &activeTask{id: id}
 	for _, tp := range tps {
-		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1})
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1, startAt: -1, delivered: -1})
 	}
 	stores, err := t.openStores(id)
 	if err != nil {
@@ -1331,7 +1364,7 @@ func (t *streamThread) rewind(fenced bool) error {
 			}
 			// Partition time goes back with the offset (the replayed records
 			// must see the partition time they saw the first time).
-			q.recs, q.next, q.dirty, q.partTime, q.headKnown = nil, -1, false, q.committedPartTime, false
+			q.recs, q.next, q.dirty, q.partTime, q.headKnown, q.delivered = nil, -1, false, q.committedPartTime, false, -1
 		}
 		if a.task != nil {
 			a.task.Close()
@@ -1555,7 +1588,7 @@ func (t *streamThread) restorePartitionTime(p committedOffset) {
 	}
 	for _, q := range a.queues {
 		if q.tp == p.tp {
-			q.partTime, q.committedPartTime = ts, ts
+			q.partTime, q.committedPartTime, q.startAt = ts, ts, p.offset
 		}
 	}
 	if a.task != nil {
