@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -190,7 +194,9 @@ func (q *query) decode(e *entry, key, value []byte, timestamped bool) error {
 	if err != nil {
 		return err
 	}
-	e.Key = k
+	if e.Key, err = jsonValue(k); err != nil {
+		return fmt.Errorf("httpapi: store %s: key: %w", q.name, err)
+	}
 	if timestamped {
 		ts, raw, err := storeformat.SplitTimestamped(value)
 		if err != nil {
@@ -203,8 +209,28 @@ func (q *query) decode(e *entry, key, value []byte, timestamped bool) error {
 	if err != nil {
 		return err
 	}
-	e.Value = v
+	if e.Value, err = jsonValue(v); err != nil {
+		return fmt.Errorf("httpapi: store %s: value: %w", q.name, err)
+	}
 	return nil
+}
+
+// jsonValue is v as a result renders it: a Protobuf message in Protobuf's
+// JSON mapping (field json names, 64-bit integers as strings, enums by
+// name, well-known types in their JSON forms), as Java's JsonFormat prints
+// it, rather than the Go struct's fields; anything else as encoding/json
+// renders it (an Avro GenericRecord as its value, a JSON Schema value as
+// its Go type's JSON).
+func jsonValue(v any) (any, error) {
+	m, ok := v.(proto.Message)
+	if !ok {
+		return v, nil
+	}
+	b, err := protojson.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(b), nil
 }
 
 // partitions returns the local store partitions to read: all of them, or
