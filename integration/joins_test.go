@@ -109,6 +109,32 @@ func checkJoinOutput(t *testing.T, got []testkafka.Record, want []joinResult) {
 	}
 }
 
+// streamTableResults folds a stream-table join's input in processing order
+// into what an inner and a left join of it write ("inner:v+row",
+// "left:v+"+missing(row)), and counts the table's changelog records. A
+// stream record with a null key or value is dropped by both joins.
+func streamTableResults(events []joinEvent, missing func(row *string) string) (want []joinResult, changelog int) {
+	rows := map[string]*string{}
+	for _, e := range processingOrder(events) {
+		if e.side == "table" {
+			if e.key != nil {
+				rows[*e.key] = e.value
+				changelog++
+			}
+			continue
+		}
+		if e.key == nil || e.value == nil {
+			continue
+		}
+		row := rows[*e.key]
+		if row != nil {
+			want = append(want, joinResult{*e.key, str("inner:" + *e.value + "+" + *row), e.sec})
+		}
+		want = append(want, joinResult{*e.key, str("left:" + *e.value + "+" + missing(row)), e.sec})
+	}
+	return want, changelog
+}
+
 // TestStreamTableJoinMatchKafkaStreams: a stream joined with a table, as an
 // inner and as a (named) left join, on both engines: table updates,
 // deletes, a delete of a row never held, a null-key table record, a null
@@ -133,26 +159,7 @@ func TestStreamTableJoinMatchKafkaStreams(t *testing.T) {
 		tbl(u3, nil, 14), tbl(u3, str("t3b"), 15), st(u3, str("g"), 16), tbl(u5, str("t5"), 25),
 		tbl(u4, str("t4"), 30), st(u5, str(""), 40), st(u4, str("late"), 20),
 	}
-	rows := map[string]*string{}
-	var want []joinResult
-	changelog := 0
-	for _, e := range processingOrder(events) {
-		if e.side == "table" {
-			if e.key != nil {
-				rows[*e.key] = e.value
-				changelog++
-			}
-			continue
-		}
-		if e.key == nil || e.value == nil {
-			continue // dropped by both joins
-		}
-		row := rows[*e.key]
-		if row != nil {
-			want = append(want, joinResult{*e.key, str("inner:" + *e.value + "+" + *row), e.sec})
-		}
-		want = append(want, joinResult{*e.key, str("left:" + *e.value + "+" + orNull(row)), e.sec})
-	}
+	want, changelog := streamTableResults(events, orNull)
 	input, inputs := joinInputs(events)
 	out := runDifferential(t, diffCase{
 		app: joins.StreamTableName, props: filepath.Join(root, "examples", "joins", "streams.properties"),

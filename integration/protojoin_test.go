@@ -87,30 +87,12 @@ func TestProtobufStreamTableJoinMatchesKafkaStreams(t *testing.T) {
 	encode(inputs["table"], "table")
 
 	// The expected results, as "kind:page:n+name/tier".
-	rows := map[string]*string{}
-	var want []joinResult
-	changelog := 0
-	for _, e := range processingOrder(events) {
-		if e.side == "table" {
-			if e.key != nil {
-				rows[*e.key] = e.value
-				changelog++
-			}
-			continue
+	want, changelog := streamTableResults(events, func(row *string) string {
+		if row == nil {
+			return "/"
 		}
-		if e.key == nil || e.value == nil {
-			continue // dropped by both joins
-		}
-		row := rows[*e.key]
-		if row != nil {
-			want = append(want, joinResult{*e.key, str("inner:" + *e.value + "+" + *row), e.sec})
-		}
-		left := "/"
-		if row != nil {
-			left = *row
-		}
-		want = append(want, joinResult{*e.key, str("left:" + *e.value + "+" + left), e.sec})
-	}
+		return *row
+	})
 
 	out := runDifferential(t, diffCase{
 		app: protojoin.Name, props: filepath.Join(root, "examples", "protojoin", "streams.properties"),

@@ -71,6 +71,16 @@ type partQueue struct {
 	delivered int64
 }
 
+// storeCommits are the task's stores as the committer commits or aborts
+// them.
+func (a *activeTask) storeCommits() []txn.StoreCommit {
+	out := make([]txn.StoreCommit, 0, len(a.stores))
+	for _, ts := range a.stores {
+		out = append(out, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
+	}
+	return out
+}
+
 // activeTask is a task this thread owns: its processors, stores and input
 // buffers.
 type activeTask struct {
@@ -1061,11 +1071,8 @@ func (t *streamThread) retryEpoch(ctx context.Context, u *unavailableError) erro
 		"at", u.where, "attempt", t.unavailable, "retry-in", wait, "err", u.err)
 	var stores []txn.StoreCommit
 	for _, a := range t.tasks {
-		if !a.running() {
-			continue
-		}
-		for _, ts := range a.stores {
-			stores = append(stores, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
+		if a.running() {
+			stores = append(stores, a.storeCommits()...)
 		}
 	}
 	actx, cancel := context.WithTimeout(t.s.abortCtx, commitTimeout)
@@ -1211,9 +1218,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 				Offset: q.next, Metadata: encodeCommitMetadata(q.partTime)})
 			dirty = true
 		}
-		for _, ts := range a.stores {
-			stores = append(stores, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
-		}
+		stores = append(stores, a.storeCommits()...)
 	}
 	if !dirty && !t.producer.InTransaction() && t.budget.Total() == 0 {
 		t.barrier.Next(now)
