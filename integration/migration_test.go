@@ -14,6 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
+	"github.com/stoatflow/stoatflow/examples/ssjoin"
+	"github.com/stoatflow/stoatflow/examples/suppress"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
@@ -30,16 +32,20 @@ import (
 
 // migrationCase is one topology to take over.
 type migrationCase struct {
-	app   string
+	app string
+	// dir is the directory under examples/ whose streams.properties both
+	// engines load; "" for app.
+	dir   string
 	input []testkafka.Record // Topic is filled in per run
 	// repartition is the repartition topic's suffix after <application.id>-,
 	// "" when the topology has none. A SIGKILL then waits for records to be
 	// in flight in it: written and committed by the first sub-topology, not
 	// yet consumed by the second.
 	repartition string
-	// store is the store the taking-over StoatFlow must restore from the
-	// changelog Kafka Streams wrote.
-	store string
+	// stores are the stores the taking-over StoatFlow must restore from
+	// the changelogs Kafka Streams wrote. A SIGKILL waits for a transaction
+	// open on the first one's changelog.
+	stores []string
 	// outputs is the uninterrupted run's output count where a model gives
 	// it (0: none; the run is then read until it is quiet).
 	outputs int
@@ -94,7 +100,7 @@ func TestMigrationWordCount(t *testing.T) {
 	runMigrations(t, migrationCase{
 		app: wordcount.Name, input: recs, outputs: total,
 		repartition: "KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition",
-		store:       "KSTREAM-AGGREGATE-STATE-STORE-0000000003",
+		stores:      []string{"KSTREAM-AGGREGATE-STATE-STORE-0000000003"},
 	}, true)
 }
 
@@ -116,7 +122,7 @@ func TestMigrationWindowedCount(t *testing.T) {
 	}
 	runMigrations(t, migrationCase{
 		app: windowedcount.Name, input: recs, outputs: outputs,
-		store: "KSTREAM-AGGREGATE-STATE-STORE-0000000001",
+		stores: []string{"KSTREAM-AGGREGATE-STATE-STORE-0000000001"},
 	}, false)
 }
 
@@ -126,8 +132,55 @@ func TestMigrationSessionCount(t *testing.T) {
 	recs, _ := keyedEvents(900)
 	runMigrations(t, migrationCase{
 		app: sessioncount.Name, input: recs,
-		store: "KSTREAM-AGGREGATE-STATE-STORE-0000000001",
+		stores: []string{"KSTREAM-AGGREGATE-STATE-STORE-0000000001"},
 	}, false)
+}
+
+// TestMigrationLeftJoin: the crash suite's stream-stream left join
+// (ssjoincrash), whose join stores and shared store of unjoined left
+// records are restored by the second engine, which then emits the left
+// records left unjoined when their windows close, as the first would have.
+func TestMigrationLeftJoin(t *testing.T) {
+	runMigrations(t, migrationCase{
+		app: ssjoin.CrashName, dir: "ssjoin", input: joinEvents(1200),
+		stores: []string{"KSTREAM-JOINTHIS-0000000005-store", "KSTREAM-OUTEROTHER-0000000006-store",
+			"KSTREAM-OUTERSHARED-0000000005-store"},
+	}, false)
+}
+
+// TestMigrationSuppress: windowed and session counts suppressed until their
+// windows close; the suppression buffers are taken over from the changelogs
+// the first engine wrote, and each closed window is emitted once, by
+// whichever engine sees it close. The output's keys name their windows, so
+// all input is on partition 0: one task writes every output partition, in
+// the only order an uninterrupted run has.
+func TestMigrationSuppress(t *testing.T) {
+	recs, _ := keyedEvents(900)
+	for i := range recs {
+		recs[i].Partition = 0
+	}
+	runMigrations(t, migrationCase{
+		app: suppress.FinalName, dir: "suppress", input: recs,
+		stores: []string{"KSTREAM-AGGREGATE-STATE-STORE-0000000001", "KTABLE-SUPPRESS-STATE-STORE-0000000004",
+			"KSTREAM-AGGREGATE-STATE-STORE-0000000007", "sessions-final-store"},
+	}, false)
+}
+
+// joinEvents returns n records over three keys, 7 ms apart and in order, a
+// left ("L…") or right ("R…") value each: a key's records are 21 ms apart,
+// so within the join's 30 ms some left records find a partner and some do
+// not.
+func joinEvents(n int) []testkafka.Record {
+	recs := make([]testkafka.Record, 0, n)
+	for i := range n {
+		side := "L"
+		if i%5 >= 3 {
+			side = "R"
+		}
+		recs = append(recs, testkafka.Record{Partition: testkafka.AnyPartition, Key: []byte(fmt.Sprintf("k%d", i%3)),
+			Value: []byte(fmt.Sprintf("%s%d", side, i)), Timestamp: time.UnixMilli(epochBase + int64(i)*7)})
+	}
+	return recs
 }
 
 // keyedEvents returns n records over eight keys, their timestamps (ms since
@@ -165,7 +218,11 @@ func runMigrations(t *testing.T, c migrationCase, alos bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := filepath.Join(root, "examples", c.app, "streams.properties")
+	dir := c.dir
+	if dir == "" {
+		dir = c.app
+	}
+	props := filepath.Join(root, "examples", dir, "streams.properties")
 	bootstrap := testkafka.Bootstrap(t)
 	if _, err := ReferenceJar(context.Background()); err != nil {
 		t.Fatal(err)
@@ -340,7 +397,7 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 		rest = input[cut:]
 	} else {
 		restart := func() engine { return startEngine(t, s.jvmFirst, c.app, props, set, args) }
-		fed := killMidStream(t, bootstrap, admin, restart(), restart, input, in, rep, c.store, appID, eos)
+		fed := killMidStream(t, bootstrap, admin, restart(), restart, input, in, rep, c.stores[0], appID, eos)
 		rest = input[fed:]
 	}
 	t.Logf("first engine (%s) stopped after %v", engineName(s.jvmFirst), time.Since(started).Round(time.Millisecond))
@@ -363,7 +420,9 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 	t.Logf("second engine (%s) caught up %v after it was started; %d output records", engineName(!s.jvmFirst),
 		time.Since(takeover).Round(time.Millisecond), len(got))
 	if g, ok := second.(goEngine); ok {
-		checkRestored(t, g.c, c.store)
+		for _, store := range c.stores {
+			checkRestored(t, g.c, store)
+		}
 		if s.kill && eos {
 			checkWaitLogged(t, g)
 		}

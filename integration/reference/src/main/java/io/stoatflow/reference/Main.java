@@ -70,6 +70,7 @@ public final class Main {
         APPS.put("protojoin", ProtoJoin::topology);
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
         APPS.put("benchssjoin", BenchSsJoin::topology);
+        APPS.put("ssjoincrash", BenchSsJoin::crash);
     }
 
     private Main() {
