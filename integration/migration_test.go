@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/ssjoin"
 	"github.com/stoatflow/stoatflow/examples/suppress"
@@ -146,6 +147,23 @@ func TestMigrationLeftJoin(t *testing.T) {
 		stores: []string{"KSTREAM-JOINTHIS-0000000005-store", "KSTREAM-OUTEROTHER-0000000006-store",
 			"KSTREAM-OUTERSHARED-0000000005-store"},
 	}, false)
+}
+
+// TestMigrationStreamTableJoin: a stream looked up in a table over one topic
+// (joins.SplitName), as a left and as an inner join: the second engine
+// restores the table from the changelog the first wrote, and each lookup
+// finds the row the uninterrupted run finds.
+func TestMigrationStreamTableJoin(t *testing.T) {
+	recs := make([]testkafka.Record, 0, 1200)
+	for i := range 1200 {
+		side := "S"
+		if i%3 == 0 || i%7 == 0 {
+			side = "T"
+		}
+		recs = append(recs, testkafka.Record{Partition: testkafka.AnyPartition, Key: []byte(fmt.Sprintf("k%d", (i*7)%11)),
+			Value: []byte(fmt.Sprintf("%s%d", side, i)), Timestamp: time.UnixMilli(epochBase + int64(i)*10)})
+	}
+	runMigrations(t, migrationCase{app: joins.SplitName, dir: "joins", input: recs, stores: []string{joins.SplitStore}}, false)
 }
 
 // TestMigrationSuppress: windowed and session counts suppressed until their

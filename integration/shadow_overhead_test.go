@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -54,6 +55,9 @@ func procStats(pid int) (cpu time.Duration, rss, hwm int64, err error) {
 	}
 	return cpu, rss, hwm, nil
 }
+
+// shadowOutputs is the shadow's --outputs in the overhead measurement.
+var shadowOutputs = flag.String("shadow.outputs", "topics", "--outputs of the shadow TestShadowOverheadAt1000RecordsPerSecond measures: topics or memory")
 
 // TestShadowOverheadAt1000RecordsPerSecond measures what shadow mode costs:
 // the Kafka Streams word count runs on one-word lines arriving at 1,000
@@ -124,7 +128,8 @@ func TestShadowOverheadAt1000RecordsPerSecond(t *testing.T) {
 	}
 	shadowID := a.appID + "-shadow"
 	sh, shOut, shErr := start(append([]string{"shadow", "--config", props, "--listen", freePort(), "--grace", "10s", "--drain", "10s",
-		"--arg", "input=" + a.in, "--arg", "output=" + a.out, "--application-id", shadowID, "--suffix", "-" + shadowID},
+		"--arg", "input=" + a.in, "--arg", "output=" + a.out, "--application-id", shadowID, "--suffix", "-" + shadowID,
+		"--outputs", *shadowOutputs},
 		sets(map[string]string{"state.dir": t.TempDir()})...)...)
 	run, _, runErr := start(append([]string{"run", "--config", props, "--arg", "input=" + a.in, "--arg", "output=" + runOut},
 		sets(map[string]string{"state.dir": t.TempDir(), "application.id": a.appID + "-run", "stoatflow.http.listen": freePort()})...)...)

@@ -131,8 +131,20 @@ func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 		return args
 	}
 
+	for _, outputs := range []string{"topics", "memory"} {
+		t.Run(outputs, func(t *testing.T) { shadowWordCount(t, a, outputs, updates, total, shadowArgs) })
+	}
+}
+
+// shadowWordCount runs the two shadows of TestShadowWordCountAgainstKafkaStreams
+// with StoatFlow's outputs in shadow topics or in memory.
+func shadowWordCount(t *testing.T, a *wordCountApp, outputs string, updates map[string][]int64, total int,
+	shadowArgs func(id string) []string) {
+	args := func(id string) []string {
+		return append(shadowArgs(a.appID+"-"+id+"-"+outputs), "--outputs", outputs)
+	}
 	t.Run("twin", func(t *testing.T) {
-		s := startShadow(t, sidecar.Topologies{wordcount.Name: wordcount.Build}, shadowArgs(a.appID+"-shadow")...)
+		s := startShadow(t, sidecar.Topologies{wordcount.Name: wordcount.Build}, args("shadow")...)
 		r := s.waitCompared(t, int64(total), 3*time.Minute)
 		if r.Total.Matched != int64(total) || r.Total.Mismatched != 0 || len(r.Divergences) != 0 {
 			t.Errorf("report %+v, divergences %v", r.Total, r.Divergences)
@@ -148,6 +160,7 @@ func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 		if want := fmt.Sprintf("shadow comparison (sequence): %d matched, 0 mismatched, 0 missing, 0 pending", total); !strings.Contains(s.out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, s.out.String())
 		}
+		checkShadowWrites(t, a, outputs, "shadow", r.Total.ReadKafkaStreams, total)
 	})
 
 	t.Run("one operator different", func(t *testing.T) {
@@ -165,7 +178,7 @@ func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 			out.To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
 			return b.Build()
 		}
-		s := startShadow(t, sidecar.Topologies{wordcount.Name: changed}, shadowArgs(a.appID+"-shadow-changed")...)
+		s := startShadow(t, sidecar.Topologies{wordcount.Name: changed}, args("shadow-changed")...)
 		r := s.waitCompared(t, int64(total), 3*time.Minute)
 		fox := len(updates["fox"])
 		if fox == 0 {
@@ -197,7 +210,30 @@ func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 		if !strings.Contains(s.errOut.String(), "shadow divergence") {
 			t.Errorf("no divergence logged:\n%s", s.errOut.String())
 		}
+		checkShadowWrites(t, a, outputs, "shadow-changed", r.Total.ReadKafkaStreams, total)
 	})
+}
+
+// checkShadowWrites checks where the shadow's outputs went: with
+// --outputs memory no shadow topic exists and the application's output
+// holds only Kafka Streams' records.
+func checkShadowWrites(t *testing.T, a *wordCountApp, outputs, id string, readKafkaStreams int64, total int) {
+	t.Helper()
+	if readKafkaStreams != int64(total) {
+		t.Errorf("the shadow read %d records of %s, Kafka Streams wrote %d", readKafkaStreams, a.out, total)
+	}
+	topic := a.out + "-" + a.appID + "-" + id + "-" + outputs
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	md, err := testkafka.Admin(t, a.bootstrap).Metadata(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, exists := md.Topics[topic]
+	exists = exists && md.Topics[topic].Err == nil
+	if exists != (outputs == "topics") {
+		t.Errorf("with --outputs %s, shadow topic %s exists: %v", outputs, topic, exists)
+	}
 }
 
 func grepLines(s, sub string) string {

@@ -32,10 +32,13 @@ import (
 type shadowFlags struct {
 	files, sets, args stringList
 	mode              shadow.Mode
-	appID, suffix     string
-	listen            string
-	grace, drain      time.Duration
-	maxDivergences    int
+	// memory keeps StoatFlow's outputs in memory (--outputs memory)
+	// instead of writing shadow topics.
+	memory         bool
+	appID, suffix  string
+	listen         string
+	grace, drain   time.Duration
+	maxDivergences int
 }
 
 func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
@@ -46,6 +49,7 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 	fs.Var(&f.args, "arg", "a topology argument `name=value`, such as input=my-topic (repeatable)")
 	mode := fs.String("mode", "sequence", "`sequence`: every update per key in order (no caching); latest: the latest value per key or window (with caching)")
 	fs.StringVar(&f.appID, "application-id", "", "the shadow's application.id (default <application.id>-shadow): its group and internal topics")
+	outputs := fs.String("outputs", "topics", "where StoatFlow's outputs go: `topics`, shadow topics <output topic><suffix>; memory, kept in memory until compared (nothing written)")
 	fs.StringVar(&f.suffix, "suffix", "-shadow", "the shadow topics' `suffix`: StoatFlow writes <output topic><suffix>")
 	fs.StringVar(&f.listen, "listen", "", "HTTP `host:port` of /metrics and /shadow (default stoatflow.http.listen)")
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "how long a record waits for its counterpart, or a key stays quiet before it is compared (latest)")
@@ -68,6 +72,14 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 		return nil, errUsage
 	}
 	f.mode = m
+	switch *outputs {
+	case "topics":
+	case "memory":
+		f.memory = true
+	default:
+		fmt.Fprintf(stderr, "sidecar shadow: --outputs %q: want topics (shadow topics) or memory (nothing written)\n", *outputs)
+		return nil, errUsage
+	}
 	if f.suffix == "" {
 		fmt.Fprintln(stderr, "sidecar shadow: --suffix cannot be empty: StoatFlow would write to the application's own output topics")
 		return nil, errUsage
@@ -116,13 +128,33 @@ func runShadow(ctx context.Context, topologies Topologies, args []string, stdout
 		fmt.Fprintf(stderr, "sidecar shadow: topology %s writes to no output topic with a fixed name: nothing to compare\n", cfg.Topology)
 		return errReported
 	}
-	topo.RedirectSinks(func(t string) string { return t + f.suffix })
+	if f.memory {
+		if t := readsOwnOutput(topo, outputs); t != "" {
+			fmt.Fprintf(stderr, "sidecar shadow: topology %s reads its output topic %s, which StoatFlow does not write with --outputs memory: use --outputs topics\n", cfg.Topology, t)
+			return errUsage
+		}
+	} else {
+		topo.RedirectSinks(func(t string) string { return t + f.suffix })
+	}
 	log := newLogger(cfg, stderr).With("shadow", f.appID)
 	if f.listen == "" {
 		f.listen = cfg.HTTPListen
 	}
 	s := &shadowRun{cfg: cfg, topo: topo, log: log, flags: f, outputs: outputs}
 	return s.run(ctx, stdout)
+}
+
+// readsOwnOutput returns an output topic the topology also reads, "" when
+// it reads none.
+func readsOwnOutput(topo *kstreams.Topology, outputs []string) string {
+	for _, st := range topo.Subtopologies() {
+		for _, r := range st.Sources {
+			if slices.Contains(outputs, r.Name) {
+				return r.Name
+			}
+		}
+	}
+	return ""
 }
 
 // outputTopics are the topology's sink topics outside the application.
@@ -168,7 +200,11 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 		OnDivergence: func(d shadow.Divergence) { s.log.Warn("shadow divergence", "divergence", d.String()) }})
 	reg := metrics.New(metrics.Options{})
 	set := s.metrics()
-	ks, err := streams.New(s.topo, s.cfg, streams.WithLogger(s.log), streams.WithHooks(reg))
+	ksOpts := []streams.Option{streams.WithLogger(s.log), streams.WithHooks(reg)}
+	if s.flags.memory {
+		ksOpts = append(ksOpts, streams.WithCapture(s.capture()))
+	}
+	ks, err := streams.New(s.topo, s.cfg, ksOpts...)
 	if err != nil {
 		return err
 	}
@@ -196,8 +232,11 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	var topics []string
 	for _, t := range s.outputs {
 		watched[t] = watch{shadow.KafkaStreams, t}
-		watched[t+s.flags.suffix] = watch{shadow.StoatFlow, t}
-		topics = append(topics, t, t+s.flags.suffix)
+		topics = append(topics, t)
+		if !s.flags.memory {
+			watched[t+s.flags.suffix] = watch{shadow.StoatFlow, t}
+			topics = append(topics, t+s.flags.suffix)
+		}
 	}
 	reader, err := kgo.NewClient(append(readerOpts, kgo.WithLogger(kgolog.New(s.log, "shadow-reader")),
 		kgo.ConsumeTopics(topics...), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
@@ -251,8 +290,12 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	if s.cfg.HTTPTLSCertFile != "" {
 		scheme = "https"
 	}
-	s.log.Info("shadow running", "topology", s.cfg.Topology, "mode", s.flags.mode.String(), "outputs", strings.Join(s.outputs, ","),
-		"shadow_topics_suffix", s.flags.suffix, "url", scheme+"://"+ln.Addr().String()+"/shadow")
+	where := []any{"shadow_topics_suffix", s.flags.suffix}
+	if s.flags.memory {
+		where = []any{"stoatflow_outputs", "memory"}
+	}
+	s.log.Info("shadow running", append([]any{"topology", s.cfg.Topology, "mode", s.flags.mode.String(), "outputs", strings.Join(s.outputs, ","),
+		"url", scheme + "://" + ln.Addr().String() + "/shadow"}, where...)...)
 	if err := ks.Start(ctx); err != nil {
 		stopAll()
 		return fmt.Errorf("sidecar: starting the shadow of %s: %w", s.cfg.Topology, err)
@@ -324,8 +367,46 @@ func (s *shadowRun) read(ctx context.Context, reader *kgo.Client, watched map[st
 	}
 }
 
+// capture hands StoatFlow's committed outputs straight to the comparer
+// (--outputs memory), numbered per partition as offsets would number them.
+// Records of an output topic outside the comparison (a sink that picks its
+// topic per record) are dropped, as the shadow topics mode leaves them
+// unread.
+func (s *shadowRun) capture() streams.Capture {
+	compared := map[string]bool{}
+	for _, t := range s.outputs {
+		compared[t] = true
+	}
+	internal := s.cfg.ApplicationID + "-"
+	var mu sync.Mutex
+	next := map[string]map[int32]int64{}
+	return streams.Capture{
+		// Every topic outside the shadow's own internal ones: nothing of
+		// the shadow may reach the application's outputs.
+		Topics: func(topic string) bool { return !strings.HasPrefix(topic, internal) },
+		Deliver: func(recs []streams.CapturedRecord) {
+			now := time.Now()
+			mu.Lock()
+			defer mu.Unlock()
+			for _, r := range recs {
+				if !compared[r.Topic] {
+					continue
+				}
+				if next[r.Topic] == nil {
+					next[r.Topic] = map[int32]int64{}
+				}
+				off := next[r.Topic][r.Partition]
+				next[r.Topic][r.Partition] = off + 1
+				s.lastRecord.Store(now.UnixNano())
+				_ = s.cmp.Add(shadow.StoatFlow, shadow.Record{Topic: r.Topic, Partition: r.Partition, Offset: off, Key: r.Key, Value: r.Value}, now)
+			}
+		},
+	}
+}
+
 // createShadowTopics creates each output's shadow topic with the output's
-// partition count, or checks the one a previous run created.
+// partition count, or checks the one a previous run created; with
+// --outputs memory it only checks the outputs are readable.
 func (s *shadowRun) createShadowTopics(ctx context.Context, adm *kadm.Client) error {
 	mctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -341,6 +422,9 @@ func (s *shadowRun) createShadowTopics(ctx context.Context, adm *kadm.Client) er
 		live, ok := md.Topics[t]
 		if !ok || live.Err != nil || len(live.Partitions) == 0 {
 			return fmt.Errorf("sidecar: shadow: output topic %s of the Kafka Streams application is not readable (%v): start the application first, or create the topic", t, live.Err)
+		}
+		if s.flags.memory {
+			continue
 		}
 		shadowTopic := t + s.flags.suffix
 		if sh, ok := md.Topics[shadowTopic]; ok && sh.Err == nil && len(sh.Partitions) > 0 {

@@ -122,9 +122,40 @@ func (NoHooks) OnThreadUncommittedBytes(int, int64)                             
 type Option func(*options)
 
 type options struct {
-	logger *slog.Logger
-	hooks  Hooks
+	logger  *slog.Logger
+	hooks   Hooks
+	capture *Capture
 }
+
+// Capture keeps the records of some output topics in memory instead of
+// writing them: each record a sink sends to a topic Topics selects is
+// computed and partitioned as it would be written (the topic must exist:
+// its partition count decides the partition), held with the thread's
+// epoch, and handed to Deliver once that epoch has committed. An aborted
+// epoch's records are dropped, never delivered, so under exactly_once_v2
+// Deliver sees what a read_committed consumer of the topic would have
+// read. Deliver is called from the stream threads, one batch at a time per
+// thread, in the order the thread sent them; it must not block for long.
+// The sidecar's shadow mode compares a topology's outputs this way without
+// shadow topics.
+type Capture struct {
+	Topics  func(topic string) bool
+	Deliver func([]CapturedRecord)
+}
+
+// CapturedRecord is an output record a Capture kept.
+type CapturedRecord struct {
+	Topic     string
+	Partition int32
+	Key       []byte // nil: a null key
+	Value     []byte // nil: a tombstone
+	Timestamp time.Time
+	Headers   []kstreams.Header
+}
+
+// WithCapture keeps the records of the topics c selects in memory and
+// hands them to c.Deliver as their epochs commit (see Capture).
+func WithCapture(c Capture) Option { return func(o *options) { o.capture = &c } }
 
 // WithLogger sets the logger (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
@@ -142,6 +173,8 @@ type KafkaStreams struct {
 	log  *slog.Logger
 	hks  Hooks
 	act  ActivityHooks // nil unless hks implements it
+	// capture is nil unless WithCapture was given.
+	capture *Capture
 
 	dir       *state.Directory
 	processID string
@@ -188,7 +221,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, done: make(chan struct{}),
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth()}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}

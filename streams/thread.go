@@ -129,6 +129,9 @@ type streamThread struct {
 	// sticky is, per sink topic, the partition records with a null key go
 	// to, and the bytes sent there since it was chosen.
 	sticky map[string]*stickyPartition
+	// captured are the records of the open epoch a Capture keeps, handed
+	// to it when the epoch commits and dropped when it aborts.
+	captured []CapturedRecord
 	// inCallback is set while a rebalance callback runs the thread's code.
 	inCallback bool
 	// unavailable counts the epochs aborted in a row because a serde's
@@ -871,7 +874,23 @@ func (c collector) Send(r kstreams.ProducerRecord) error {
 			partition = c.t.stickyPartition(r.Topic, n, len(r.Key)+len(r.Value))
 		}
 	}
+	if cp := c.t.s.capture; cp != nil && cp.Topics(r.Topic) {
+		c.t.captured = append(c.t.captured, CapturedRecord{Topic: r.Topic, Partition: partition, Key: r.Key, Value: r.Value,
+			Timestamp: time.UnixMilli(r.Timestamp), Headers: r.Headers})
+		return nil
+	}
 	return c.t.producer.Send(c.t.ctx, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
+}
+
+// deliverCaptured hands the committed epoch's captured records to the
+// Capture.
+func (t *streamThread) deliverCaptured() {
+	if len(t.captured) == 0 {
+		return
+	}
+	recs := t.captured
+	t.captured = nil
+	t.s.capture.Deliver(recs)
 }
 
 // Partitions implements kstreams.PartitionCounter for sinks with a
@@ -897,6 +916,10 @@ func (t *streamThread) stickyPartition(topic string, n, size int) int32 {
 // processing path.
 const sinkMetadataWait = 10 * time.Second
 
+// missingSinkWait is how long a sink topic the metadata does not show is
+// looked up again before it counts as missing.
+const missingSinkWait = 3 * time.Second
+
 // partitions returns a topic's partition count, from metadata cached for
 // the thread's lifetime (a partition count change needs a restart, as in
 // Kafka Streams).
@@ -905,9 +928,20 @@ func (t *streamThread) partitions(topic string) (int, error) {
 		return n, nil
 	}
 	defer t.doing("reading the metadata of sink topic " + topic)()
-	n, err := topicPartitions(t.ctx, t.producer.Client(), topic, "sink", sinkMetadataWait)
-	if err != nil {
-		return 0, fmt.Errorf("streams: %w", err)
+	var n int
+	// A topic created a moment ago (a repartition topic this instance
+	// created at start) can still be unknown to the broker that answers:
+	// a missing topic is looked up again for a while before it counts as
+	// missing.
+	for wait := time.Now().Add(missingSinkWait); ; {
+		var err error
+		if n, err = topicPartitions(t.ctx, t.producer.Client(), topic, "sink", sinkMetadataWait); err != nil {
+			return 0, fmt.Errorf("streams: %w", err)
+		}
+		if n > 0 || time.Now().After(wait) || t.ctx.Err() != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	if n == 0 {
 		return 0, fmt.Errorf("streams: sink topic %s is missing (create it before starting the application)", topic)
@@ -1221,6 +1255,9 @@ func (t *streamThread) maybeCommit(force bool) error {
 		stores = append(stores, a.storeCommits()...)
 	}
 	if !dirty && !t.producer.InTransaction() && t.budget.Total() == 0 {
+		// Nothing to commit: what a punctuator sent to a captured topic
+		// is all the epoch wrote.
+		t.deliverCaptured()
 		t.barrier.Next(now)
 		return nil
 	}
@@ -1236,6 +1273,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 	t.barrier.Next(now)
 	if err == nil {
 		t.unavailable = 0
+		t.deliverCaptured()
 		for _, a := range t.tasks {
 			for _, q := range a.queues {
 				if q.dirty {
@@ -1337,6 +1375,7 @@ func (t *streamThread) maybePurge() {
 // (whose overlays the committer dropped), buffers emptied, and the
 // partitions re-assigned at their committed offsets.
 func (t *streamThread) rewind(fenced bool) error {
+	t.captured = nil // the aborted epoch's
 	if fenced {
 		defer t.doing("replacing its fenced producer")()
 		ctx, cancel := context.WithTimeout(t.ctx, time.Minute)
@@ -1645,6 +1684,7 @@ func (t *streamThread) closeAllClean() {
 }
 
 func (t *streamThread) closeAllDirty() {
+	t.captured = nil
 	for id, a := range t.tasks {
 		t.closeTask(a, true)
 		delete(t.tasks, id)

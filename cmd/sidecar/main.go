@@ -39,6 +39,7 @@ func main() {
 		joins.DerivedName:      joins.BuildDerived,
 		joins.RekeyedName:      joins.BuildRekeyed,
 		joins.WindowedName:     joins.BuildWindowed,
+		joins.SplitName:        joins.BuildSplit,
 		avrocount.Name:         avrocount.Build,
 		cogroup.Name:           cogroup.Build,
 		avrocount.WindowedName: avrocount.BuildWindowed,

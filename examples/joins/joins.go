@@ -46,6 +46,16 @@
 //	count(input) per window ⋈ count(right) per window
 //	count(input) per session ⟕ count(right) per session (left join: "b=null" where b has no such session)
 //
+// The sixth (SplitName) joins a stream with a table over one topic, as the
+// migration tests need: values "T…" are the table's rows (toTable,
+// materialized as SplitStore), values "S…" are looked up in it, as a left
+// and as an inner join. One sub-topology reads everything, so the results
+// follow the topic's order alone:
+//
+//	stream(input) ─┬─ filter("T…").toTable("split-rows") ─┐
+//	               └─ filter("S…") ─┬─ leftJoin ──────────┤ "left:" + v + "+" + row
+//	                                └─ join ──────────────┘ "inner:" + v + "+" + row
+//
 // A missing row is written "null", as Java's string concatenation does; a
 // deleted join result is a tombstone. Importing the package registers them.
 // Keys and values are Strings (the count is a Long).
@@ -67,7 +77,11 @@ const (
 	DerivedName     = "derivedtablejoin"
 	RekeyedName     = "rekeyedtablejoin"
 	WindowedName    = "windowedtablejoin"
+	SplitName       = "splittablejoin"
 )
+
+// SplitStore is the table store of the SplitName topology.
+const SplitStore = "split-rows"
 
 // Stores and processor names of the table-table topology.
 const (
@@ -86,6 +100,7 @@ func init() {
 	kstreams.RegisterTopology(DerivedName, BuildDerived)
 	kstreams.RegisterTopology(RekeyedName, BuildRekeyed)
 	kstreams.RegisterTopology(WindowedName, BuildWindowed)
+	kstreams.RegisterTopology(SplitName, BuildSplit)
 }
 
 func arg(args map[string]string, name, dflt string) string {
@@ -120,6 +135,22 @@ func BuildStreamTable(args map[string]string) (*kstreams.Topology, error) {
 		To(output, produced())
 	kstreams.StreamTableLeftJoin(events, rows, func(_, v string, row *string) string { return "left:" + v + "+" + orNull(row) },
 		kstreams.Joined[string, string]{Name: LeftJoinName}).
+		To(output, produced())
+	return b.Build()
+}
+
+// BuildSplit returns the one-topic stream-table topology. Arguments: input
+// and output.
+func BuildSplit(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	in := kstreams.Stream(b, []string{arg(args, "input", "splitjoin-input")}, stringsIn)
+	output := arg(args, "output", "splitjoin-output")
+	rows := in.Filter(func(_, v string) bool { return strings.HasPrefix(v, "T") }).
+		ToTable(kstreams.MaterializedAs[string, string](SplitStore))
+	events := in.Filter(func(_, v string) bool { return strings.HasPrefix(v, "S") })
+	kstreams.StreamTableLeftJoin(events, rows, func(_, v string, row *string) string { return "left:" + v + "+" + orNull(row) }).
+		To(output, produced())
+	kstreams.StreamTableJoin(events, rows, func(_, v, row string) string { return "inner:" + v + "+" + row }).
 		To(output, produced())
 	return b.Build()
 }

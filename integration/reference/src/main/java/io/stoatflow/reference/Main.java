@@ -51,6 +51,7 @@ public final class Main {
         APPS.put("derivedtablejoin", DerivedTableJoin::topology);
         APPS.put("rekeyedtablejoin", RekeyedTableJoin::topology);
         APPS.put("windowedtablejoin", WindowedTableJoin::topology);
+        APPS.put("splittablejoin", SplitTableJoin::topology);
         APPS.put("tablegroupby", TableGroupBy::topology);
         APPS.put("tabletransform", TableTransform::topology);
         APPS.put("slidingcount", SlidingCount::topology);
