@@ -149,21 +149,26 @@ func TestMigrationLeftJoin(t *testing.T) {
 	}, false)
 }
 
-// TestMigrationStreamTableJoin: a stream looked up in a table over one topic
-// (joins.SplitName), as a left and as an inner join: the second engine
-// restores the table from the changelog the first wrote, and each lookup
-// finds the row the uninterrupted run finds.
-func TestMigrationStreamTableJoin(t *testing.T) {
+// TestMigrationTableJoins: a stream looked up in a table, and that table
+// joined with a second one, over one topic (joins.SplitName): the second
+// engine restores the tables and the join's materialized result from the
+// changelogs the first wrote, each lookup finds the row the uninterrupted
+// run finds, and each table update joins the other table's row as there.
+func TestMigrationTableJoins(t *testing.T) {
 	recs := make([]testkafka.Record, 0, 1200)
 	for i := range 1200 {
 		side := "S"
-		if i%3 == 0 || i%7 == 0 {
+		switch {
+		case i%3 == 0:
 			side = "T"
+		case i%7 == 0 || i%11 == 0:
+			side = "U"
 		}
 		recs = append(recs, testkafka.Record{Partition: testkafka.AnyPartition, Key: []byte(fmt.Sprintf("k%d", (i*7)%11)),
 			Value: []byte(fmt.Sprintf("%s%d", side, i)), Timestamp: time.UnixMilli(epochBase + int64(i)*10)})
 	}
-	runMigrations(t, migrationCase{app: joins.SplitName, dir: "joins", input: recs, stores: []string{joins.SplitStore}}, false)
+	runMigrations(t, migrationCase{app: joins.SplitName, dir: "joins", input: recs,
+		stores: []string{joins.SplitStore, joins.SplitOtherStore, joins.SplitJoinedStore}}, false)
 }
 
 // TestMigrationSuppress: windowed and session counts suppressed until their
@@ -246,6 +251,7 @@ func runMigrations(t *testing.T, c migrationCase, alos bool) {
 		t.Fatal(err)
 	}
 
+	checkSameDescribe(t, c.app)
 	base := newBaseline(t, bootstrap, props, c)
 	scenarios := []migrationScenario{
 		{jvmFirst: true, guarantee: "exactly_once_v2"},
@@ -266,6 +272,30 @@ func runMigrations(t *testing.T, c migrationCase, alos bool) {
 			})
 		}
 	})
+}
+
+// checkSameDescribe checks the two engines describe app's topology alike:
+// the same generated names, so the same internal topics to take over.
+func checkSameDescribe(t *testing.T, app string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := map[string]string{"input": "in", "output": "out"}
+	want, err := Describe(ctx, ReferenceOptions{App: app, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build, ok := kstreams.LookupTopology(app)
+	if !ok {
+		t.Fatalf("topology %s is not registered", app)
+	}
+	topo, err := build(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := topo.Describe().String(); got != want {
+		t.Fatalf("describe() differs:\n--- Kafka Streams\n%s--- StoatFlow\n%s", want, got)
+	}
 }
 
 // baseline is the uninterrupted Kafka Streams run, started at once and

@@ -46,15 +46,18 @@
 //	count(input) per window ⋈ count(right) per window
 //	count(input) per session ⟕ count(right) per session (left join: "b=null" where b has no such session)
 //
-// The sixth (SplitName) joins a stream with a table over one topic, as the
-// migration tests need: values "T…" are the table's rows (toTable,
-// materialized as SplitStore), values "S…" are looked up in it, as a left
-// and as an inner join. One sub-topology reads everything, so the results
+// The sixth (SplitName) joins a stream with a table and two tables over one
+// topic, as the migration tests need: values "T…" are a table's rows
+// (toTable, materialized as SplitStore), values "S…" are looked up in it,
+// as a left and as an inner join, and values "U…" are the rows of a second
+// table (SplitOtherStore) that the first joins (materialized as
+// SplitJoinedStore). One sub-topology reads everything, so the results
 // follow the topic's order alone:
 //
 //	stream(input) ─┬─ filter("T…").toTable("split-rows") ─┐
-//	               └─ filter("S…") ─┬─ leftJoin ──────────┤ "left:" + v + "+" + row
-//	                                └─ join ──────────────┘ "inner:" + v + "+" + row
+//	               ├─ filter("S…") ─┬─ leftJoin ──────────┤ "left:" + v + "+" + row
+//	               │                └─ join ──────────────┤ "inner:" + v + "+" + row
+//	               └─ filter("U…").toTable("split-other") ─ join(split-rows) "tables:" + row + "+" + other
 //
 // A missing row is written "null", as Java's string concatenation does; a
 // deleted join result is a tombstone. Importing the package registers them.
@@ -80,8 +83,12 @@ const (
 	SplitName       = "splittablejoin"
 )
 
-// SplitStore is the table store of the SplitName topology.
-const SplitStore = "split-rows"
+// The stores of the SplitName topology.
+const (
+	SplitStore       = "split-rows"
+	SplitOtherStore  = "split-other"
+	SplitJoinedStore = "split-joined"
+)
 
 // Stores and processor names of the table-table topology.
 const (
@@ -152,6 +159,11 @@ func BuildSplit(args map[string]string) (*kstreams.Topology, error) {
 		To(output, produced())
 	kstreams.StreamTableJoin(events, rows, func(_, v, row string) string { return "inner:" + v + "+" + row }).
 		To(output, produced())
+	other := in.Filter(func(_, v string) bool { return strings.HasPrefix(v, "U") }).
+		ToTable(kstreams.MaterializedAs[string, string](SplitOtherStore))
+	kstreams.TableTableJoin(rows, other, func(row, o string) string { return "tables:" + row + "+" + o },
+		kstreams.MaterializedAs[string, string](SplitJoinedStore)).
+		ToStream().To(output, produced())
 	return b.Build()
 }
 

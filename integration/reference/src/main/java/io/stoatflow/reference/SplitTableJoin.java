@@ -12,11 +12,13 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 
 /**
- * A stream-table join over one topic: records whose value starts with "T" are the rows of a
- * table (toTable, materialized as split-rows), those that start with "S" are looked up in it,
- * as a left join ("left:" + v + "+" + row) and as an inner join ("inner:" + v + "+" + row),
- * both written to output. One sub-topology reads everything, so the results follow the
- * topic's order alone.
+ * Stream-table and table-table joins over one topic: records whose value starts with "T" are
+ * the rows of a table (toTable, materialized as split-rows), those that start with "S" are
+ * looked up in it, as a left join ("left:" + v + "+" + row) and as an inner join
+ * ("inner:" + v + "+" + row), and those that start with "U" are the rows of a second table
+ * (split-other) that the first joins ("tables:" + row + "+" + other, materialized as
+ * split-joined), all written to output. One sub-topology reads everything, so the results
+ * follow the topic's order alone.
  *
  * Arguments: input, output.
  */
@@ -35,6 +37,10 @@ final class SplitTableJoin {
         KStream<String, String> events = in.filter((k, v) -> v.startsWith("S"));
         events.leftJoin(rows, (v, row) -> "left:" + v + "+" + row).to(output, produced);
         events.join(rows, (v, row) -> "inner:" + v + "+" + row).to(output, produced);
+        KTable<String, String> other = in.filter((k, v) -> v.startsWith("U"))
+                .toTable(Materialized.as("split-other"));
+        rows.join(other, (row, o) -> "tables:" + row + "+" + o, Materialized.as("split-joined"))
+                .toStream().to(output, produced);
         return builder.build();
     }
 }
