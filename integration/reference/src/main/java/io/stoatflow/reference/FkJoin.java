@@ -7,6 +7,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -48,6 +49,27 @@ final class FkJoin {
                 .toStream().to(output, produced);
         left.leftJoin(right, (k, v) -> foreignKey(v), (l, r) -> "left:" + l + "+" + r, TableJoined.as("fk-left"))
                 .toStream().to(Main.arg(args, "left-output", "fkjoin-left-output"), produced);
+        return builder.build();
+    }
+
+    /**
+     * The crash and migration tests' foreign-key join (examples/fkjoin, fkjoincrash): one topic's
+     * records split by key into orders ("order-...") and customers ("cust-..."), two tables
+     * materialized as fkcrash-orders and fkcrash-customers; each order joined with the customer
+     * its foreign key names (TableJoined fkcrash), order + "+" + customer, materialized as
+     * fkcrash-result. Arguments: input, output.
+     */
+    static Topology crash(Map<String, String> args) {
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<String, String> in = builder.stream(Main.arg(args, "input", "fkjoincrash-input"),
+                Consumed.with(Serdes.String(), Serdes.String()));
+        KTable<String, String> orders = in.filter((k, v) -> k.startsWith("order-"))
+                .toTable(Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("fkcrash-orders"));
+        KTable<String, String> customers = in.filter((k, v) -> k.startsWith("cust-"))
+                .toTable(Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("fkcrash-customers"));
+        orders.join(customers, FkJoin::foreignKey, (o, c) -> o + "+" + c, TableJoined.as("fkcrash"),
+                        Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("fkcrash-result"))
+                .toStream().to(Main.arg(args, "output", "fkjoincrash-output"), Produced.with(Serdes.String(), Serdes.String()));
         return builder.build();
     }
 }

@@ -67,6 +67,7 @@ public final class Main {
         APPS.put("suppressshapes", Suppress::shapes);
         APPS.put("avrowindowed", AvroWindowed::topology);
         APPS.put("fkjoin", FkJoin::topology);
+        APPS.put("fkjoincrash", FkJoin::crash);
         APPS.put("cogroup", Cogroup::topology);
         APPS.put("protojoin", ProtoJoin::topology);
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
