@@ -118,6 +118,12 @@ type Config struct {
 	// default 1s). Zero scans at every record, which makes what is emitted
 	// depend on the input alone.
 	OuterJoinEmitInterval time.Duration
+	// WindowedAggregationEmitInterval throttles the final results of a
+	// windowed aggregation with emitStrategy(onWindowClose) to one emission
+	// per interval of wall-clock time (Kafka Streams' private
+	// __emit.interval.ms.kstreams.windowed.aggregation__; default 1s). Zero
+	// emits at every record that closes a window.
+	WindowedAggregationEmitInterval time.Duration
 	// PollTimeout is the longest a poll blocks (poll.ms; default 100ms).
 	PollTimeout time.Duration
 	// AcceptableRecoveryLag (acceptable.recovery.lag; default 10000).

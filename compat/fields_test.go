@@ -74,6 +74,7 @@ var configFields = map[string]fieldUse{
 	"RepartitionPurgeInterval":                {by: []string{"streams"}},
 	"WindowstoreChangelogAdditionalRetention": {by: []string{"streams"}},
 	"OuterJoinEmitInterval":                   {by: []string{"streams"}},
+	"WindowedAggregationEmitInterval":         {by: []string{"streams"}},
 	"PollTimeout":                             {by: []string{"streams"}},
 	"AcceptableRecoveryLag":                   {warn: []string{"acceptable.recovery.lag=5000"}},
 	"MaxWarmupReplicas":                       {warn: []string{"max.warmup.replicas=4"}},

@@ -14,13 +14,29 @@ import (
 
 // internalConfigs are Kafka Streams' private settings, accepted and ignored.
 var internalConfigs = set(`internal.task.assignor.class __iq.consistency.offset.vector.enabled__
-__emit.interval.ms.kstreams.windowed.aggregation__
 __processing.threads.enabled__ __internal.override.topic.prefix__`)
 
 // OuterJoinEmitIntervalConfig is Kafka Streams' private setting that
 // throttles a left or outer stream-stream join's emission of records that
 // found no partner (Config.OuterJoinEmitInterval).
 const OuterJoinEmitIntervalConfig = "__emit.interval.ms.kstreams.outer.join.spurious.results.fix__"
+
+// WindowedAggregationEmitIntervalConfig is Kafka Streams' private setting
+// that throttles the final results of a windowed aggregation with
+// emitStrategy(onWindowClose) (Config.WindowedAggregationEmitInterval).
+const WindowedAggregationEmitIntervalConfig = "__emit.interval.ms.kstreams.windowed.aggregation__"
+
+// emitInterval reads one of Kafka Streams' private emit intervals, a
+// number of milliseconds, into d.
+func (l *loader) emitInterval(key, value string, d *time.Duration) {
+	n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+	if err != nil || n < 0 {
+		l.errorf(key, "give a number of milliseconds, 0 or more",
+			"Invalid value %s for configuration %s: Not a number of type LONG", value, key)
+		return
+	}
+	*d = time.Duration(n) * time.Millisecond
+}
 
 // loader carries the state of one Load.
 type loader struct {
@@ -65,7 +81,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	}
 	l := &loader{p: p, values: map[string]Value{}, set: map[string]bool{}, bad: map[string]bool{}}
 	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{},
-		OuterJoinEmitInterval:   time.Second,
+		OuterJoinEmitInterval: time.Second, WindowedAggregationEmitInterval: time.Second,
 		StoreFlushMaxLagRecords: map[string]int64{}, StoreFlushMaxLag: map[string]time.Duration{}}
 
 	// Catalog keys: parse, validate, or take the default.
@@ -110,13 +126,10 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 		case key == OuterJoinEmitIntervalConfig:
 			// Private to Kafka Streams, but it decides when a left or outer
 			// join emits, so StoatFlow honours it.
-			n, err := strconv.ParseInt(strings.TrimSpace(e.Value), 10, 64)
-			if err != nil || n < 0 {
-				l.errorf(key, "give a number of milliseconds, 0 or more",
-					"Invalid value %s for configuration %s: Not a number of type LONG", e.Value, key)
-				continue
-			}
-			c.OuterJoinEmitInterval = time.Duration(n) * time.Millisecond
+			l.emitInterval(key, e.Value, &c.OuterJoinEmitInterval)
+		case key == WindowedAggregationEmitIntervalConfig:
+			// The same, for a windowed aggregation's final results.
+			l.emitInterval(key, e.Value, &c.WindowedAggregationEmitInterval)
 		case internalConfigs[key]:
 			l.warnf(key, "remove it", "%s is a private Kafka Streams setting; StoatFlow ignores it", key)
 		case isAnyClientName(key):

@@ -154,6 +154,18 @@ func TestMigrationWindowedCount(t *testing.T) {
 	}, false)
 }
 
+// TestMigrationWindowedCountFinal: the count over hopping windows with
+// emitStrategy(onWindowClose): the second engine takes the close time of
+// the first's last emission from the committed offsets' metadata, so it
+// emits each window the first had not, once, and none the first had.
+func TestMigrationWindowedCountFinal(t *testing.T) {
+	recs, _ := keyedEvents(900)
+	runMigrations(t, migrationCase{
+		app: windowedcount.FinalName, dir: "windowedcount", input: recs,
+		stores: []string{windowedcount.FinalStore},
+	}, false)
+}
+
 // TestMigrationSessionCount: keyed records whose sessions extend and merge
 // across the takeover, with the merged sessions' retractions.
 func TestMigrationSessionCount(t *testing.T) {

@@ -206,7 +206,7 @@ func (w *TimeWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...
 	c, a := w.c, w.c.aggregation(init, opts)
 	st := timeWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
 	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
-		return timeWindowAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, a.old)
+		return timeWindowAggregateSupplier[K](a.storeName, w.windows, EmitOnWindowUpdate, a.init, p.winAgg, a.old)
 	})
 	return retype[Windowed[K], VA](timeWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
 }

@@ -33,6 +33,9 @@ type WindowBytesStore interface {
 	Fetch(key []byte, windowStart int64) ([]byte, error)
 	// FetchRange calls fn for key's windows with start in [from, to], ascending.
 	FetchRange(key []byte, from, to int64, fn func(windowStart int64, value []byte) bool) error
+	// FetchAll calls fn for every window with start in [from, to], in any
+	// order.
+	FetchAll(from, to int64, fn func(key []byte, windowStart int64, value []byte) bool) error
 }
 
 // SessionBytesStore is a byte-level session store.

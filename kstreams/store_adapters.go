@@ -44,6 +44,20 @@ func (w windowBytes) FetchRange(key []byte, from, to int64, fn func(int64, []byt
 	return it.Err()
 }
 
+func (w windowBytes) FetchAll(from, to int64, fn func([]byte, int64, []byte) bool) error {
+	it, err := w.s.FetchAll(from, to, false)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.Next() {
+		if !fn(it.Key(), it.WindowStart(), it.Value()) {
+			break
+		}
+	}
+	return it.Err()
+}
+
 type sessionBytes struct{ s state.SessionStore }
 
 func (w sessionBytes) Name() string { return w.s.Name() }

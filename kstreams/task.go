@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -81,6 +82,19 @@ type TaskConfig struct {
 	// there by default). Zero scans at every record that moves stream time,
 	// so that what is emitted depends on the input alone.
 	OuterJoinEmitIntervalMs int64
+	// WindowedAggregationEmitIntervalMs throttles the final results of a
+	// windowed aggregation with EmitOnWindowClose to one emission per
+	// interval of wall-clock time: Kafka Streams' internal
+	// __emit.interval.ms.kstreams.windowed.aggregation__ (1000 there by
+	// default). Zero emits at every record that closes a window.
+	WindowedAggregationEmitIntervalMs int64
+	// ProcessorMetadata is what the task's processors last committed
+	// (Kafka Streams' ProcessorMetadata, kept in the metadata of the
+	// task's committed offsets): per key, the largest value any of the
+	// task's input partitions holds. A windowed aggregation with
+	// EmitOnWindowClose keeps the close time of its last emission there,
+	// under its store's name.
+	ProcessorMetadata map[string]int64
 }
 
 // Task runs the processors of one sub-topology for one partition,
@@ -110,6 +124,12 @@ type Task struct {
 	log          *slog.Logger
 	// outerJoinEmitInterval is TaskConfig.OuterJoinEmitIntervalMs.
 	outerJoinEmitInterval int64
+	// windowEmitInterval is TaskConfig.WindowedAggregationEmitIntervalMs.
+	windowEmitInterval int64
+	// metadata is the processors' metadata (TaskConfig.ProcessorMetadata),
+	// metadataChanged whether a processor changed it since the last commit.
+	metadata        map[string]int64
+	metadataChanged bool
 	// defKey and defVal are the application's default serdes, for the
 	// processors that serialize themselves (the foreign-key join's).
 	defKey, defVal serde.Untyped
@@ -135,6 +155,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
 		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs,
+		windowEmitInterval: cfg.WindowedAggregationEmitIntervalMs, metadata: maps.Clone(cfg.ProcessorMetadata),
 		defKey: cfg.DefaultKeySerde, defVal: cfg.DefaultValueSerde}
 	if task.clock == nil {
 		task.clock = time.Now
@@ -304,6 +325,47 @@ func (task *Task) SourceTopics() []string {
 
 // StreamTime is the largest timestamp the task has processed, -1 before any.
 func (task *Task) StreamTime() int64 { return task.streamTime }
+
+// ProcessorMetadata returns the processors' metadata to commit with the
+// task's offsets, and whether a processor changed it since
+// MetadataCommitted was last called. The map is the task's: read it before
+// the task processes again.
+func (task *Task) ProcessorMetadata() (map[string]int64, bool) {
+	return task.metadata, task.metadataChanged
+}
+
+// MergeProcessorMetadata takes the larger value per key of md and the
+// task's metadata, as Kafka Streams merges the metadata of a task's
+// partitions: committed metadata read after the task was built.
+func (task *Task) MergeProcessorMetadata(md map[string]int64) {
+	for k, v := range md {
+		if old, ok := task.metadata[k]; !ok || v > old {
+			if task.metadata == nil {
+				task.metadata = map[string]int64{}
+			}
+			task.metadata[k] = v
+		}
+	}
+}
+
+// MetadataCommitted says the processors' metadata has been committed.
+func (task *Task) MetadataCommitted() { task.metadataChanged = false }
+
+// processorMetadata returns the value a processor keeps under key.
+func (task *Task) processorMetadata(key string) (int64, bool) {
+	v, ok := task.metadata[key]
+	return v, ok
+}
+
+// setProcessorMetadata keeps v under key, to be committed with the task's
+// offsets.
+func (task *Task) setProcessorMetadata(key string, v int64) {
+	if task.metadata == nil {
+		task.metadata = map[string]int64{}
+	}
+	task.metadata[key] = v
+	task.metadataChanged = true
+}
 
 // DroppedRecords counts the records the task dropped: skipped by its
 // processors or dropped for a negative extracted timestamp.

@@ -174,6 +174,10 @@ type StoreSpec struct {
 	// retainDuplicates=true): the runtime opens the store with
 	// state.WindowOptions.RetainDuplicates.
 	RetainDuplicates bool
+	// TimeOrdered marks the window store of an aggregation with
+	// EmitOnWindowClose, Kafka Streams' time-ordered window store: the
+	// runtime opens it with state.WindowOptions.TimeOrdered.
+	TimeOrdered bool
 
 	key, val serdeSpec
 	// outerJoin marks the shared store of a stream-stream left or outer

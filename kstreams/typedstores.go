@@ -1,6 +1,7 @@
 package kstreams
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -334,6 +335,88 @@ func (s *TimestampedWindowStore) FetchRange(key any, from, to int64) ([]Timestam
 			out = slices.Insert(out, i, TimestampedWindow{Start: e.start, Value: e.value, Timestamp: e.ts})
 		}
 	}
+	return out, nil
+}
+
+// KeyedWindow is one window of a TimestampedWindowStore with its key.
+type KeyedWindow struct {
+	Key any
+	TimestampedWindow
+	kb []byte
+}
+
+// FetchAll returns every window with start in [from, to], ordered by start,
+// then by serialized key: the store's windows with the cache's writes over
+// them, in the order Kafka Streams' time-ordered window store (the store of
+// an aggregation with EmitOnWindowClose) iterates them.
+func (s *TimestampedWindowStore) FetchAll(from, to int64) ([]KeyedWindow, error) {
+	byKey := map[string]int{}
+	var out []KeyedWindow
+	var ferr error
+	err := s.inner.FetchAll(from, to, func(kb []byte, start int64, b []byte) bool {
+		ts, raw, err := s.splitTimestamped(b)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		v, err := s.val.DeserializeAny(s.topic, raw)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		k, err := s.key.DeserializeAny(s.topic, kb)
+		if err != nil {
+			ferr = fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+			return false
+		}
+		kb = slices.Clone(kb)
+		byKey[string(windowKey(kb, start))] = len(out)
+		out = append(out, KeyedWindow{Key: k, TimestampedWindow: TimestampedWindow{Start: start, Value: v, Timestamp: ts}, kb: kb})
+		return true
+	})
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.cache != nil {
+		deleted := map[int]bool{}
+		for _, entries := range s.cache.keys {
+			for _, e := range entries {
+				if e.start < from || e.start > to {
+					continue
+				}
+				i, found := byKey[string(windowKey(e.kb, e.start))]
+				switch {
+				case e.value == nil && found:
+					deleted[i] = true
+				case e.value == nil:
+				case found:
+					out[i].Value, out[i].Timestamp = e.value, e.ts
+					delete(deleted, i)
+				default:
+					byKey[string(windowKey(e.kb, e.start))] = len(out)
+					out = append(out, KeyedWindow{Key: e.keyVal, TimestampedWindow: TimestampedWindow{Start: e.start, Value: e.value, Timestamp: e.ts}, kb: e.kb})
+				}
+			}
+		}
+		if len(deleted) > 0 {
+			kept := out[:0]
+			for i, w := range out {
+				if !deleted[i] {
+					kept = append(kept, w)
+				}
+			}
+			out = kept
+		}
+	}
+	slices.SortFunc(out, func(a, b KeyedWindow) int {
+		if c := cmp.Compare(a.Start, b.Start); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.kb, b.kb)
+	})
 	return out, nil
 }
 

@@ -1,6 +1,8 @@
 package kstreams
 
 import (
+	"slices"
+
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -9,6 +11,34 @@ import (
 type TimeWindowedKStream[K, V any] struct {
 	g       *KGroupedStream[K, V]
 	windows TimeWindows
+	emit    EmitStrategy
+}
+
+// EmitStrategy is when a windowed aggregation forwards its results: Kafka's
+// EmitStrategy.
+type EmitStrategy int
+
+// The emit strategies.
+const (
+	// EmitOnWindowUpdate forwards every update of a window (through the
+	// record cache when the store caches): EmitStrategy.onWindowUpdate(),
+	// the default.
+	EmitOnWindowUpdate EmitStrategy = iota
+	// EmitOnWindowClose forwards each window once, with its final result,
+	// when stream time passes its end plus the grace period:
+	// EmitStrategy.onWindowClose(). Windows that close together come
+	// ordered by start, then by serialized key; the emission is throttled
+	// to one per __emit.interval.ms.kstreams.windowed.aggregation__ of
+	// wall-clock time (1 s by default), and the close time of the last one
+	// is committed with the task's offsets, so a restarted task (of either
+	// engine) goes on from there.
+	EmitOnWindowClose
+)
+
+// EmitStrategy sets when the aggregation forwards its results:
+// TimeWindowedKStream.emitStrategy.
+func (w *TimeWindowedKStream[K, V]) EmitStrategy(s EmitStrategy) *TimeWindowedKStream[K, V] {
+	return &TimeWindowedKStream[K, V]{g: w.g, windows: w.windows, emit: s}
 }
 
 // SessionWindowedKStream is a grouped stream over session windows.
@@ -129,9 +159,11 @@ func storeOf[K, V any](m Materialized[K, V]) materializedStore {
 }
 
 // timeWindowAggregateSupplier is KStreamWindowAggregate over store.
-func timeWindowAggregateSupplier[K any](storeName string, windows TimeWindows, init func() any, agg func(k, v, agg any) any, old *oldValues) func() Processor {
+func timeWindowAggregateSupplier[K any](storeName string, windows TimeWindows, emit EmitStrategy, init func() any,
+	agg func(k, v, agg any) any, old *oldValues) func() Processor {
 	return func() Processor {
-		return &windowAggregate{storeName: storeName, windows: windows, init: init, agg: agg, mk: windowedMaker[K], old: old}
+		return &windowAggregate{storeName: storeName, windows: windows, onClose: emit == EmitOnWindowClose, init: init, agg: agg,
+			mk: windowedMaker[K], old: old}
 	}
 }
 
@@ -147,8 +179,9 @@ func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat M
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
 	st := timeWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
+	st.TimeOrdered = w.emit == EmitOnWindowClose
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, timeWindowAggregateSupplier[K](storeName, w.windows, init, agg, old))
+	name := g.aggregation(prefix, named, storeName, st, timeWindowAggregateSupplier[K](storeName, w.windows, w.emit, init, agg, old))
 	return timeWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
 }
 
@@ -340,6 +373,10 @@ type windowAggregate struct {
 	streamTime int64
 	old        *oldValues
 	sendOld    bool
+	// onClose is EmitOnWindowClose: the final results go out as windows
+	// close (see emitClosed), not the updates.
+	onClose bool
+	emit    *closeEmitter
 }
 
 func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
@@ -347,6 +384,12 @@ func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 	p.streamTime = -1 << 63
 	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
 		return err
+	}
+	if p.onClose {
+		// Nothing is forwarded at a cache flush: the cache only holds
+		// the aggregates until the windows close.
+		p.emit = newCloseEmitter(ctx, p.storeName)
+		return nil
 	}
 	p.store.onFlush(func(e *cacheEntry) error {
 		ts := e.ctxTs
@@ -394,8 +437,8 @@ func (p *windowAggregate) Process(r Record) error {
 		if err := p.store.Put(r.Key, start, next, ts); err != nil {
 			return err
 		}
-		if p.store.Caching() {
-			continue // forwarded when the cache is flushed
+		if p.onClose || p.store.Caching() {
+			continue // forwarded when the window closes, or the cache is flushed
 		}
 		c := Change{New: next}
 		switch {
@@ -411,10 +454,105 @@ func (p *windowAggregate) Process(r Record) error {
 			return err
 		}
 	}
+	if p.onClose {
+		return p.emitClosed(r, closeTime)
+	}
+	return nil
+}
+
+// emitClosed forwards the final result of every window that closed since
+// the last emission (KStreamWindowAggregate's maybeForwardFinalResult):
+// those whose end is at most closeTime. The first emission of a task that
+// has none committed starts from window start 0.
+func (p *windowAggregate) emitClosed(r Record, closeTime int64) error {
+	if !p.emit.due(closeTime) {
+		return nil
+	}
+	size := p.windows.SizeMs
+	upper := closeTime - size // the last start whose window has closed
+	if upper < 0 {
+		return nil // no window has closed yet
+	}
+	lower := int64(0)
+	if last := p.emit.last; last != noTimestamp {
+		lower = max(0, last-size) + 1
+		// Nothing to fetch while no new window has closed: the windows
+		// holding upper are those holding lower-1.
+		if slices.Equal(p.windows.windowsFor(upper), p.windows.windowsFor(lower-1)) {
+			return nil
+		}
+	}
+	closed, err := p.store.FetchAll(lower, upper)
+	if err != nil {
+		return err
+	}
+	for _, w := range closed {
+		end := storeformat.WindowEnd(w.Start, size)
+		out := Record{Key: p.mk(w.Key, Window{Start: w.Start, End: end}), Value: Change{New: w.Value}, Timestamp: w.Timestamp, Headers: r.Headers}
+		if err := p.ctx.Forward(out); err != nil {
+			return err
+		}
+	}
+	p.emit.emitted(closeTime)
 	return nil
 }
 
 func (p *windowAggregate) Close() error { return nil }
+
+// noTimestamp is Kafka's ConsumerRecord.NO_TIMESTAMP.
+const noTimestamp = -1
+
+// closeEmitter is the emission state of an aggregation with
+// EmitOnWindowClose: the close time of its last emission, committed as the
+// task's processor metadata under the store's name (as Kafka Streams keeps
+// it), and the wall-clock throttle.
+type closeEmitter struct {
+	task     *Task // nil outside a task: nothing throttles or is committed
+	key      string
+	last     int64
+	loaded   bool // last read from the task's committed metadata
+	interval int64
+	next     int64 // wall-clock time of the next allowed emission
+}
+
+func newCloseEmitter(ctx ProcessorContext, storeName string) *closeEmitter {
+	e := &closeEmitter{key: storeName, last: noTimestamp}
+	if nc, ok := ctx.(nodeContext); ok {
+		e.task = nc.n.task
+		e.interval = e.task.windowEmitInterval
+	}
+	return e
+}
+
+// due says whether an emission may happen now for windows closing by
+// closeTime: once per interval of wall-clock time, and only when the close
+// time moved past the last emission's. The last emission's close time is
+// read at the first record: the runtime may hand the task its committed
+// metadata after building it.
+func (e *closeEmitter) due(closeTime int64) bool {
+	if !e.loaded && e.task != nil {
+		if v, ok := e.task.processorMetadata(e.key); ok {
+			e.last = v
+		}
+	}
+	e.loaded = true
+	if e.task != nil {
+		now := e.task.wallClock()
+		if now < e.next {
+			return false
+		}
+		e.next = now + e.interval
+	}
+	return e.last == noTimestamp || e.last < closeTime
+}
+
+// emitted records an emission up to closeTime.
+func (e *closeEmitter) emitted(closeTime int64) {
+	e.last = closeTime
+	if e.task != nil {
+		e.task.setProcessorMetadata(e.key, closeTime)
+	}
+}
 
 func windowedMaker[K any](k any, w Window) any { return Windowed[K]{Key: as[K](k), Window: w} }
 

@@ -22,6 +22,9 @@ type segStore struct {
 	c         *core
 	interval  int64
 	retention int64
+	// liveLag is what liveFrom adds to stream time minus the retention:
+	// 1, or 0 for a time-ordered window store (WindowOptions.TimeOrdered).
+	liveLag int64
 	// observed is the stream time of the owner's writes; committedTime the
 	// stream time as of the last commit. math.MinInt64 until the first write.
 	observed      atomic.Int64
@@ -61,7 +64,7 @@ func openSegStore(name string, b base, retention, interval int64, budget *Budget
 		b.close()
 		return nil, err
 	}
-	s := &segStore{c: c, interval: interval, retention: retention}
+	s := &segStore{c: c, interval: interval, retention: retention, liveLag: 1}
 	st := int64(math.MinInt64)
 	if raw, ok, err := b.meta(streamTimeKey); err != nil {
 		b.close()
@@ -95,7 +98,7 @@ func (s *segStore) liveFrom(st int64) int64 {
 	if st == math.MinInt64 {
 		return math.MinInt64
 	}
-	return st - s.retention + 1
+	return st - s.retention + s.liveLag
 }
 
 func (s *segStore) streamTime(iso IsolationLevel) int64 {

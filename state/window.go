@@ -58,8 +58,15 @@ type WindowOptions struct {
 	// stream-stream join stores.
 	RetainDuplicates bool
 	Timestamped      bool
-	Budget           *Budget
-	RocksDB          RocksDBOptions
+	// TimeOrdered keeps windows live one millisecond longer: from stream
+	// time minus the retention, not minus the retention plus one. Kafka
+	// Streams' time-ordered window store (the store of an aggregation with
+	// emitStrategy(onWindowClose)) does, so that a window is still there
+	// when the record that closes it is processed, even with a retention
+	// of size plus grace.
+	TimeOrdered bool
+	Budget      *Budget
+	RocksDB     RocksDBOptions
 }
 
 func (o *WindowOptions) interval() int64 {
@@ -89,6 +96,9 @@ func newWindowStore(o WindowOptions, b base) (WindowStore, error) {
 	s, err := openSegStore(o.Name, b, o.RetentionMs, o.interval(), o.Budget)
 	if err != nil {
 		return nil, err
+	}
+	if o.TimeOrdered {
+		s.liveLag = 0
 	}
 	return &windowStore{s: s, o: o}, nil
 }

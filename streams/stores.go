@@ -93,7 +93,7 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		}
 		ts.store, ts.bytes = kv, kv
 	case kstreams.WindowStoreKind:
-		o := state.WindowOptions{Name: spec.Name, RetentionMs: spec.Retention, Timestamped: spec.Timestamped, RetainDuplicates: spec.RetainDuplicates, Budget: t.budget, RocksDB: rocks}
+		o := state.WindowOptions{Name: spec.Name, RetentionMs: spec.Retention, Timestamped: spec.Timestamped, RetainDuplicates: spec.RetainDuplicates, TimeOrdered: spec.TimeOrdered, Budget: t.budget, RocksDB: rocks}
 		var ws state.WindowStore
 		var err error
 		if persistent {

@@ -90,6 +90,11 @@ type activeTask struct {
 	queues    []*partQueue
 	restoring int       // stores still restoring
 	idleSince time.Time // when the task began waiting for an empty partition
+	// metadata is the processors' metadata as last committed (Kafka
+	// Streams' ProcessorMetadata): read from the committed offsets' metadata,
+	// the largest value per key over the task's partitions, then what the
+	// task's own commits carried. A rebuilt task starts from it.
+	metadata map[string]int64
 }
 
 func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
@@ -797,11 +802,13 @@ func (t *streamThread) startTask(a *activeTask) error {
 		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: collector{t}, GlobalStores: t.s.globalViews(),
-		CacheMaxBytes:             t.cacheShare(),
-		OnDroppedRecord:           func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
-		DefaultTimestampExtractor: timestampExtractor(cfg.TimestampExtractor),
-		Logger:                    t.log,
-		OuterJoinEmitIntervalMs:   cfg.OuterJoinEmitInterval.Milliseconds(),
+		CacheMaxBytes:                     t.cacheShare(),
+		OnDroppedRecord:                   func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+		DefaultTimestampExtractor:         timestampExtractor(cfg.TimestampExtractor),
+		Logger:                            t.log,
+		OuterJoinEmitIntervalMs:           cfg.OuterJoinEmitInterval.Milliseconds(),
+		WindowedAggregationEmitIntervalMs: cfg.WindowedAggregationEmitInterval.Milliseconds(),
+		ProcessorMetadata:                 a.metadata,
 	})
 	if err != nil {
 		return err
@@ -1244,12 +1251,18 @@ func (t *streamThread) maybeCommit(force bool) error {
 			}
 			return fmt.Errorf("streams: task %s: flushing caches: %w", a.id, err)
 		}
+		md, mdChanged := a.task.ProcessorMetadata()
 		for _, q := range a.queues {
+			off := q.next
 			if q.next < 0 || !q.dirty {
-				continue
+				// Changed processor metadata goes to every input partition
+				// of the task, as Kafka Streams commits it.
+				if off = max(q.committed, q.startAt); !mdChanged || off < 0 {
+					continue
+				}
 			}
 			offsets = append(offsets, txn.Offset{Topic: q.tp.topic, Partition: q.tp.partition,
-				Offset: q.next, Metadata: encodeCommitMetadata(q.partTime)})
+				Offset: off, Metadata: encodeCommitMetadata(q.partTime, md)})
 			dirty = true
 		}
 		stores = append(stores, a.storeCommits()...)
@@ -1275,6 +1288,12 @@ func (t *streamThread) maybeCommit(force bool) error {
 		t.unavailable = 0
 		t.deliverCaptured()
 		for _, a := range t.tasks {
+			if a.running() {
+				if md, changed := a.task.ProcessorMetadata(); changed {
+					a.metadata = maps.Clone(md)
+					a.task.MetadataCommitted()
+				}
+			}
 			for _, q := range a.queues {
 				if q.dirty {
 					q.committed, q.committedPartTime = q.next, q.partTime
@@ -1626,8 +1645,16 @@ func (t *streamThread) restorePartitionTime(p committedOffset) {
 	}
 	ts := int64(-1)
 	if p.offset >= 0 && p.metadata != "" {
-		if v, ok := decodeCommitMetadata(p.metadata); ok {
+		if v, md, ok := decodeCommitMetadata(p.metadata); ok {
 			ts = v
+			for k, v := range md {
+				if old, ok := a.metadata[k]; !ok || v > old {
+					if a.metadata == nil {
+						a.metadata = map[string]int64{}
+					}
+					a.metadata[k] = v
+				}
+			}
 		}
 	}
 	for _, q := range a.queues {
@@ -1637,28 +1664,73 @@ func (t *streamThread) restorePartitionTime(p committedOffset) {
 	}
 	if a.task != nil {
 		a.task.SetPartitionTime(p.tp.topic, ts)
+		a.task.MergeProcessorMetadata(a.metadata)
 	}
 }
 
-// decodeCommitMetadata reads the partition time from committed-offset
-// metadata written by encodeCommitMetadata or by Kafka Streams (magic byte 1
-// or 2, the latter followed by processor metadata).
-func decodeCommitMetadata(md string) (int64, bool) {
+// decodeCommitMetadata reads committed-offset metadata written by
+// encodeCommitMetadata or by Kafka Streams (TopicPartitionMetadata): magic
+// byte 1 and the partition time, or magic byte 2, the partition time and
+// the processor metadata (a count, then per entry the key's length, the
+// key in UTF-8 and the value, all big-endian), none when nothing follows
+// the time.
+func decodeCommitMetadata(md string) (int64, map[string]int64, bool) {
 	b, err := base64.StdEncoding.DecodeString(md)
 	if err != nil || len(b) < 9 || (b[0] != 1 && b[0] != 2) {
-		return 0, false
+		return 0, nil, false
 	}
-	return int64(binary.BigEndian.Uint64(b[1:9])), true
+	ts := int64(binary.BigEndian.Uint64(b[1:9]))
+	rest := b[9:]
+	if b[0] == 1 || len(rest) == 0 {
+		return ts, nil, true
+	}
+	// Kafka Streams reads the partition time even when the processor
+	// metadata after it is unreadable, and logs it; so does StoatFlow's
+	// caller, which finds no metadata.
+	bad := func() (int64, map[string]int64, bool) { return ts, nil, true }
+	if len(rest) < 4 {
+		return bad()
+	}
+	n := int(int32(binary.BigEndian.Uint32(rest)))
+	rest = rest[4:]
+	if n < 0 || n > len(rest)/12 {
+		return bad()
+	}
+	out := make(map[string]int64, n)
+	for range n {
+		if len(rest) < 4 {
+			return bad()
+		}
+		kl := int(int32(binary.BigEndian.Uint32(rest)))
+		rest = rest[4:]
+		if kl < 0 || len(rest) < kl+8 {
+			return bad()
+		}
+		out[string(rest[:kl])] = int64(binary.BigEndian.Uint64(rest[kl:]))
+		rest = rest[kl+8:]
+	}
+	return ts, out, true
 }
 
-// encodeCommitMetadata is Kafka Streams' committed-offset metadata: base64
-// of magic byte 1 and the partition time, so a JVM instance taking over the
-// group reads the partition time back.
-func encodeCommitMetadata(partTime int64) string {
-	var b [9]byte
-	b[0] = 1
+// encodeCommitMetadata is Kafka Streams' committed-offset metadata
+// (TopicPartitionMetadata, magic byte 2): base64 of the magic byte, the
+// partition time and the processor metadata (nothing when there is none),
+// so a JVM instance taking over the group reads both back. Keys are written
+// in sorted order (Kafka Streams writes its map's order; readers do not
+// depend on it).
+func encodeCommitMetadata(partTime int64, md map[string]int64) string {
+	b := make([]byte, 9, 9+len(md)*24)
+	b[0] = 2
 	binary.BigEndian.PutUint64(b[1:], uint64(partTime))
-	return base64.StdEncoding.EncodeToString(b[:])
+	if len(md) > 0 {
+		b = binary.BigEndian.AppendUint32(b, uint32(len(md)))
+		for _, k := range slices.Sorted(maps.Keys(md)) {
+			b = binary.BigEndian.AppendUint32(b, uint32(len(k)))
+			b = append(b, k...)
+			b = binary.BigEndian.AppendUint64(b, uint64(md[k]))
+		}
+	}
+	return base64.StdEncoding.EncodeToString(b)
 }
 
 // shutdown commits, closes every task cleanly and leaves the group. From

@@ -5,7 +5,13 @@
 // key's bytes, then the window start as an 8-byte big-endian long); the value
 // is the count as a Long.
 //
-// Importing the package registers the topology as "windowedcount".
+// FinalName is the same count over hopping windows (ten seconds advancing by
+// five, five seconds of grace) with emitStrategy(onWindowClose), in store
+// FinalStore: each window is written once, with its final count, when
+// stream time passes its end plus the grace period.
+//
+// Importing the package registers the topologies as "windowedcount" and
+// "windowedcountfinal".
 // Arguments: input (default windowed-input) and output (default
 // windowed-counts). Input keys and values use the default serdes (Strings).
 package windowedcount
@@ -26,7 +32,25 @@ const (
 	Grace      = 5 * time.Second
 )
 
-func init() { kstreams.RegisterTopology(Name, Build) }
+// FinalName is the name the final-results topology is registered under.
+const FinalName = "windowedcountfinal"
+
+// Advance is the hop of FinalName's windows.
+const Advance = 5 * time.Second
+
+// FinalStore is FinalName's store. It keeps windows a minute, longer than
+// they take to close, so a closed window is still in it when an instance
+// takes over: only the close time of the last emission, committed with the
+// offsets, keeps the next instance from emitting it again.
+const (
+	FinalStore     = "final-counts"
+	FinalRetention = time.Minute
+)
+
+func init() {
+	kstreams.RegisterTopology(Name, Build)
+	kstreams.RegisterTopology(FinalName, BuildFinal)
+}
 
 // Build returns the windowed-count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
@@ -40,6 +64,24 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	b := kstreams.NewStreamsBuilder()
 	events := kstreams.Stream[string, string](b, []string{input})
 	counts := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(WindowSize, Grace)).Count()
+	keySerde := serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: WindowSize.Milliseconds()}
+	counts.ToStream().To(output, kstreams.ProducedWith[kstreams.Windowed[string], int64](keySerde, serde.Long{}))
+	return b.Build()
+}
+
+// BuildFinal returns the final-results topology.
+func BuildFinal(args map[string]string) (*kstreams.Topology, error) {
+	input, output := "windowed-input", "windowed-final"
+	if v := args["input"]; v != "" {
+		input = v
+	}
+	if v := args["output"]; v != "" {
+		output = v
+	}
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream[string, string](b, []string{input})
+	w := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(WindowSize, Grace).AdvanceBy(Advance))
+	counts := w.EmitStrategy(kstreams.EmitOnWindowClose).Count(kstreams.Materialized[string, int64]{Name: FinalStore, Retention: FinalRetention})
 	keySerde := serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: WindowSize.Milliseconds()}
 	counts.ToStream().To(output, kstreams.ProducedWith[kstreams.Windowed[string], int64](keySerde, serde.Long{}))
 	return b.Build()

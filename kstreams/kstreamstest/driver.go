@@ -47,6 +47,13 @@ type Config struct {
 	// wall clock (kstreams.TaskConfig.OuterJoinEmitIntervalMs). Zero, as
 	// Kafka's own join tests set it, scans at every record.
 	OuterJoinEmitIntervalMs int64
+	// WindowedAggregationEmitIntervalMs throttles the final results of a
+	// windowed aggregation with EmitOnWindowClose to one emission per
+	// interval of the driver's wall clock
+	// (kstreams.TaskConfig.WindowedAggregationEmitIntervalMs). Zero, as
+	// most of Kafka's tests of it set it, emits at every record that closes
+	// a window.
+	WindowedAggregationEmitIntervalMs int64
 }
 
 // Record is one record the topology wrote.
@@ -130,7 +137,7 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		case kstreams.KeyValueStoreKind:
 			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
 		case kstreams.WindowStoreKind:
-			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped, RetainDuplicates: s.RetainDuplicates})
+			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped, RetainDuplicates: s.RetainDuplicates, TimeOrdered: s.TimeOrdered})
 			if err != nil {
 				return nil, err
 			}
@@ -149,12 +156,13 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	}
 	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
-		GlobalStores:              globals,
-		OnDroppedRecord:           func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
-		CacheMaxBytes:             d.cacheBytes(),
-		DefaultTimestampExtractor: d.cfg.TimestampExtractor,
-		WallClock:                 func() time.Time { return d.now },
-		OuterJoinEmitIntervalMs:   d.cfg.OuterJoinEmitIntervalMs})
+		GlobalStores:                      globals,
+		OnDroppedRecord:                   func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
+		CacheMaxBytes:                     d.cacheBytes(),
+		DefaultTimestampExtractor:         d.cfg.TimestampExtractor,
+		WallClock:                         func() time.Time { return d.now },
+		OuterJoinEmitIntervalMs:           d.cfg.OuterJoinEmitIntervalMs,
+		WindowedAggregationEmitIntervalMs: d.cfg.WindowedAggregationEmitIntervalMs})
 	if err != nil {
 		return nil, err
 	}

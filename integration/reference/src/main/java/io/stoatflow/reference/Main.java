@@ -40,6 +40,7 @@ public final class Main {
     static {
         APPS.put("wordcount", WordCount::topology);
         APPS.put("windowedcount", WindowedCount::topology);
+        APPS.put("windowedcountfinal", WindowedCount::finalResults);
         APPS.put("sessioncount", SessionCount::topology);
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
