@@ -261,7 +261,7 @@ func (w *SlidingWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts 
 	c, a := w.c, w.c.aggregation(init, opts)
 	st := slidingWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
 	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
-		return slidingAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, a.old)
+		return slidingAggregateSupplier[K](a.storeName, w.windows, EmitOnWindowUpdate, a.init, p.winAgg, a.old)
 	})
 	return retype[Windowed[K], VA](slidingWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
 }

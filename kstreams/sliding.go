@@ -43,6 +43,15 @@ func SlidingWindowsOfTimeDifferenceAndGrace(timeDifference, grace time.Duration)
 type SlidingWindowedKStream[K, V any] struct {
 	g       *KGroupedStream[K, V]
 	windows SlidingWindows
+	emit    EmitStrategy
+}
+
+// EmitStrategy sets when the aggregation forwards its results
+// (TimeWindowedKStream.emitStrategy over SlidingWindows): with
+// EmitOnWindowClose, each window once, when stream time passes its end
+// plus the grace period.
+func (w *SlidingWindowedKStream[K, V]) EmitStrategy(s EmitStrategy) *SlidingWindowedKStream[K, V] {
+	return &SlidingWindowedKStream[K, V]{g: w.g, windows: w.windows, emit: s}
 }
 
 // WindowedBySliding aggregates per sliding window:
@@ -69,10 +78,11 @@ func slidingWindowStore(b *StreamsBuilder, windows SlidingWindows, storeName str
 }
 
 // slidingAggregateSupplier is KStreamSlidingWindowAggregate over store.
-func slidingAggregateSupplier[K any](storeName string, windows SlidingWindows, init func() any, agg func(k, v, agg any) any, old *oldValues) func() Processor {
+func slidingAggregateSupplier[K any](storeName string, windows SlidingWindows, emit EmitStrategy, init func() any,
+	agg func(k, v, agg any) any, old *oldValues) func() Processor {
 	return func() Processor {
 		return &slidingAggregate{storeName: storeName, diff: windows.TimeDifferenceMs, grace: windows.GraceMs,
-			init: init, agg: agg, mk: windowedMaker[K], old: old}
+			onClose: emit == EmitOnWindowClose, init: init, agg: agg, mk: windowedMaker[K], old: old}
 	}
 }
 
@@ -87,8 +97,9 @@ func (w *SlidingWindowedKStream[K, V]) build(prefix, named, storeName string, ma
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
 	st := slidingWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
+	st.TimeOrdered = w.emit == EmitOnWindowClose
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, slidingAggregateSupplier[K](storeName, w.windows, init, agg, old))
+	name := g.aggregation(prefix, named, storeName, st, slidingAggregateSupplier[K](storeName, w.windows, w.emit, init, agg, old))
 	return slidingWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
 }
 
@@ -147,6 +158,10 @@ type slidingAggregate struct {
 	streamTime  int64
 	old         *oldValues
 	sendOld     bool
+	// onClose is EmitOnWindowClose: the final results go out as windows
+	// close, not the updates.
+	onClose bool
+	emit    *closeEmitter
 }
 
 // slidingAgg is a window's aggregate with its timestamp (the largest record
@@ -162,6 +177,10 @@ func (p *slidingAggregate) Init(ctx ProcessorContext) (err error) {
 	p.streamTime = -1 << 63
 	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
 		return err
+	}
+	if p.onClose {
+		p.emit = newCloseEmitter(ctx, p.storeName)
+		return nil
 	}
 	p.store.onFlush(func(e *cacheEntry) error {
 		ts := e.ctxTs
@@ -189,9 +208,31 @@ func (p *slidingAggregate) Process(r Record) error {
 		return nil
 	}
 	if r.Timestamp < p.diff {
-		return p.processEarly(r, closeTime)
+		return p.processEarly(r, closeTime) // no final results here, as in Kafka Streams
 	}
-	return p.process(r, closeTime)
+	if err := p.process(r, closeTime); err != nil || !p.onClose {
+		return err
+	}
+	return p.emitClosed(r, closeTime)
+}
+
+// emitClosed forwards the final result of every window that closed since
+// the last emission: those whose end (inclusive) is before closeTime.
+func (p *slidingAggregate) emitClosed(r Record, closeTime int64) error {
+	if !p.emit.due(closeTime) {
+		return nil
+	}
+	upper := closeTime - p.diff - 1
+	if upper < 0 {
+		return nil
+	}
+	lower := int64(0)
+	if last := p.emit.last; last != noTimestamp {
+		lower = max(0, last-p.diff)
+	}
+	return p.emit.forward(p.store, lower, upper, closeTime, r.Headers, func(k any, start int64) any {
+		return p.mk(k, Window{Start: start, End: start + p.diff})
+	})
 }
 
 // windows returns key's windows with start in [from, to], newest first.
@@ -369,8 +410,8 @@ func (p *slidingAggregate) update(start int64, cur slidingAgg, r Record, closeTi
 }
 
 func (p *slidingAggregate) forward(r Record, start int64, oldAgg, newAgg any, ts int64) error {
-	if p.store.Caching() {
-		return nil // forwarded when the cache is flushed
+	if p.onClose || p.store.Caching() {
+		return nil // forwarded when the window closes, or the cache is flushed
 	}
 	c := Change{New: newAgg}
 	if p.sendOld {

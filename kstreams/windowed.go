@@ -482,19 +482,9 @@ func (p *windowAggregate) emitClosed(r Record, closeTime int64) error {
 			return nil
 		}
 	}
-	closed, err := p.store.FetchAll(lower, upper)
-	if err != nil {
-		return err
-	}
-	for _, w := range closed {
-		end := storeformat.WindowEnd(w.Start, size)
-		out := Record{Key: p.mk(w.Key, Window{Start: w.Start, End: end}), Value: Change{New: w.Value}, Timestamp: w.Timestamp, Headers: r.Headers}
-		if err := p.ctx.Forward(out); err != nil {
-			return err
-		}
-	}
-	p.emit.emitted(closeTime)
-	return nil
+	return p.emit.forward(p.store, lower, upper, closeTime, r.Headers, func(k any, start int64) any {
+		return p.mk(k, Window{Start: start, End: storeformat.WindowEnd(start, size)})
+	})
 }
 
 func (p *windowAggregate) Close() error { return nil }
@@ -507,6 +497,7 @@ const noTimestamp = -1
 // task's processor metadata under the store's name (as Kafka Streams keeps
 // it), and the wall-clock throttle.
 type closeEmitter struct {
+	ctx      ProcessorContext
 	task     *Task // nil outside a task: nothing throttles or is committed
 	key      string
 	last     int64
@@ -516,7 +507,7 @@ type closeEmitter struct {
 }
 
 func newCloseEmitter(ctx ProcessorContext, storeName string) *closeEmitter {
-	e := &closeEmitter{key: storeName, last: noTimestamp}
+	e := &closeEmitter{ctx: ctx, key: storeName, last: noTimestamp}
 	if nc, ok := ctx.(nodeContext); ok {
 		e.task = nc.n.task
 		e.interval = e.task.windowEmitInterval
@@ -546,12 +537,27 @@ func (e *closeEmitter) due(closeTime int64) bool {
 	return e.last == noTimestamp || e.last < closeTime
 }
 
-// emitted records an emission up to closeTime.
-func (e *closeEmitter) emitted(closeTime int64) {
+// forward emits the windows of store with start in [lower, upper] (as
+// Kafka's fetchAll and its time-ordered store order them), keyed by key,
+// each with its aggregate's timestamp and the headers of the record that
+// closed them, and records the emission up to closeTime.
+func (e *closeEmitter) forward(store *TimestampedWindowStore, lower, upper, closeTime int64, headers []Header,
+	key func(k any, start int64) any) error {
+	closed, err := store.FetchAll(lower, upper)
+	if err != nil {
+		return err
+	}
+	for _, w := range closed {
+		out := Record{Key: key(w.Key, w.Start), Value: Change{New: w.Value}, Timestamp: w.Timestamp, Headers: headers}
+		if err := e.ctx.Forward(out); err != nil {
+			return err
+		}
+	}
 	e.last = closeTime
 	if e.task != nil {
 		e.task.setProcessorMetadata(e.key, closeTime)
 	}
+	return nil
 }
 
 func windowedMaker[K any](k any, w Window) any { return Windowed[K]{Key: as[K](k), Window: w} }

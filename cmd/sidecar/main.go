@@ -52,6 +52,7 @@ func main() {
 		routing.Name:            routing.Build,
 		sessioncount.Name:       sessioncount.Build,
 		slidingcount.Name:       slidingcount.Build,
+		slidingcount.FinalName:  slidingcount.BuildFinal,
 		ssjoin.Name:             ssjoin.Build,
 		ssjoin.CrashName:        ssjoin.BuildCrash,
 		suppress.BytesName:      suppress.BuildBytes,

@@ -5,7 +5,10 @@
 //	  → reduce a+","+b (materialized as "sliding-values") → "values:v1,v2"
 //	  → both merged into output with the time-windowed key (TimeWindowedSerializer)
 //
-// Importing the package registers it. Arguments: input and output. Keys and values are Strings.
+// FinalName is the same with emitStrategy(onWindowClose) on both
+// aggregations: each window once, with its final result.
+//
+// Importing the package registers both. Arguments: input and output. Keys and values are Strings.
 package slidingcount
 
 import (
@@ -27,10 +30,25 @@ const (
 	ValuesStore    = "sliding-values"
 )
 
-func init() { kstreams.RegisterTopology(Name, Build) }
+// FinalName is the name the final-results topology is registered under.
+const FinalName = "slidingcountfinal"
+
+func init() {
+	kstreams.RegisterTopology(Name, Build)
+	kstreams.RegisterTopology(FinalName, BuildFinal)
+}
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
+	return build(args, kstreams.EmitOnWindowUpdate)
+}
+
+// BuildFinal returns the final-results topology.
+func BuildFinal(args map[string]string) (*kstreams.Topology, error) {
+	return build(args, kstreams.EmitOnWindowClose)
+}
+
+func build(args map[string]string, emit kstreams.EmitStrategy) (*kstreams.Topology, error) {
 	input, output := "slidingcount-input", "slidingcount-output"
 	if v := args["input"]; v != "" {
 		input = v
@@ -42,9 +60,9 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	b := kstreams.NewStreamsBuilder()
 	grouped := kstreams.Stream(b, []string{input}, kstreams.ConsumedWith[string, string](s, s)).GroupByKey()
 	windows := kstreams.SlidingWindowsOfTimeDifferenceAndGrace(TimeDifference, Grace)
-	counts := kstreams.WindowedBySliding(grouped, windows).Count(kstreams.MaterializedAs[string, int64](CountsStore))
+	counts := kstreams.WindowedBySliding(grouped, windows).EmitStrategy(emit).Count(kstreams.MaterializedAs[string, int64](CountsStore))
 	labelled := kstreams.MapValues(counts.ToStream(), func(n int64) string { return "count:" + strconv.FormatInt(n, 10) })
-	values := kstreams.WindowedBySliding(grouped, windows).Reduce(func(a, v string) string { return a + "," + v },
+	values := kstreams.WindowedBySliding(grouped, windows).EmitStrategy(emit).Reduce(func(a, v string) string { return a + "," + v },
 		kstreams.MaterializedAs[string, string](ValuesStore))
 	listed := kstreams.MapValues(values.ToStream(), func(v string) string { return "values:" + v })
 	key := serde.TimeWindowed[string]{Inner: s, WindowSize: TimeDifference.Milliseconds()}

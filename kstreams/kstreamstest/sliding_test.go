@@ -23,9 +23,15 @@ type valueTs struct {
 // grace with agg (STRING_INIT "0" and TOSTRING_ADDER unless given), and
 // writes each update to "out" keyed "key@start".
 func slidingTopology(diff, grace time.Duration, init func() string, agg func(string, string, string) string) *kstreams.StreamsBuilder {
+	return slidingTopologyEmit(diff, grace, kstreams.EmitOnWindowUpdate, init, agg)
+}
+
+// slidingTopologyEmit is slidingTopology with an emit strategy.
+func slidingTopologyEmit(diff, grace time.Duration, emit kstreams.EmitStrategy, init func() string,
+	agg func(string, string, string) string) *kstreams.StreamsBuilder {
 	b := kstreams.NewStreamsBuilder()
 	s := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
-	w := kstreams.WindowedBySliding(s.GroupByKey(), kstreams.SlidingWindowsOfTimeDifferenceAndGrace(diff, grace))
+	w := kstreams.WindowedBySliding(s.GroupByKey(), kstreams.SlidingWindowsOfTimeDifferenceAndGrace(diff, grace)).EmitStrategy(emit)
 	t := kstreams.SlidingAggregate(w, init, agg, kstreams.Materialized[string, string]{Name: "topic-Canonized", ValueSerde: serde.String{}})
 	kstreams.Map(t.ToStream(), func(k kstreams.Windowed[string], v string) (string, string) {
 		if k.Window.End != k.Window.Start+diff.Milliseconds() {
@@ -111,6 +117,39 @@ func TestSlidingWindowAggregateSmallInput(t *testing.T) {
 			23: {{"0+7", 30}},
 		}
 		sameSets(t, gather(d.Records("out")), want)
+	})
+}
+
+// KStreamSlidingWindowAggregateTest.testAggregateSmallInput with
+// emitStrategy(onWindowClose): each window once, with its final aggregate,
+// once stream time passes its end plus the grace period; the windows still
+// open at the end are not emitted.
+func TestSlidingWindowEmitOnCloseSmallInput(t *testing.T) {
+	eachCaching(t, func(t *testing.T, cfg kstreamstest.Config) {
+		d := build(t, slidingTopologyEmit(10*time.Millisecond, 5*time.Millisecond, kstreams.EmitOnWindowClose, zeroString, toStringAdder), cfg)
+		pipeValues(t, d, []valueTs{{"1", 10}, {"2", 10}, {"3", 14}, {"4", 15}, {"5", 20}, {"6", 22}, {"7", 30}})
+		sameSets(t, gather(d.Records("out")), map[int64][]valueTs{
+			0:  {{"0+1+2", 10}},
+			4:  {{"0+1+2+3", 14}},
+			5:  {{"0+1+2+3+4", 15}},
+			10: {{"0+1+2+3+4+5", 20}},
+			11: {{"0+3+4+5", 20}},
+			12: {{"0+3+4+5+6", 22}},
+		})
+	})
+}
+
+// KStreamSlidingWindowAggregateTest.testNoGracePeriodSmallInput with
+// emitStrategy(onWindowClose).
+func TestSlidingWindowEmitOnCloseNoGrace(t *testing.T) {
+	eachCaching(t, func(t *testing.T, cfg kstreamstest.Config) {
+		d := build(t, slidingTopologyEmit(50*time.Millisecond, 0, kstreams.EmitOnWindowClose, zeroString, toStringAdder), cfg)
+		pipeValues(t, d, []valueTs{{"1", 100}, {"2", 105}, {"3", 106}, {"4", 103}, {"5", 113}, {"6", 110}})
+		sameSets(t, gather(d.Records("out")), map[int64][]valueTs{
+			50: {{"0+1", 100}},
+			55: {{"0+1+2", 105}},
+			56: {{"0+1+2+3+4", 106}},
+		})
 	})
 }
 

@@ -56,6 +56,7 @@ public final class Main {
         APPS.put("tablegroupby", TableGroupBy::topology);
         APPS.put("tabletransform", TableTransform::topology);
         APPS.put("slidingcount", SlidingCount::topology);
+        APPS.put("slidingcountfinal", SlidingCount::finalResults);
         APPS.put("routing", Routing::topology);
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);

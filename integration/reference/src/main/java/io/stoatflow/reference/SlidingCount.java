@@ -8,6 +8,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -27,6 +28,15 @@ final class SlidingCount {
     }
 
     static Topology topology(Map<String, String> args) {
+        return build(args, EmitStrategy.onWindowUpdate());
+    }
+
+    /** The same with emitStrategy(onWindowClose): each window once, with its final result. */
+    static Topology finalResults(Map<String, String> args) {
+        return build(args, EmitStrategy.onWindowClose());
+    }
+
+    private static Topology build(Map<String, String> args, EmitStrategy emit) {
         String input = Main.arg(args, "input", "slidingcount-input");
         String output = Main.arg(args, "output", "slidingcount-output");
         StreamsBuilder builder = new StreamsBuilder();
@@ -35,10 +45,12 @@ final class SlidingCount {
                 .groupByKey();
         SlidingWindows windows = SlidingWindows.ofTimeDifferenceAndGrace(Duration.ofSeconds(10), Duration.ofSeconds(5));
         grouped.windowedBy(windows)
+                .emitStrategy(emit)
                 .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("sliding-counts"))
                 .toStream()
                 .mapValues(n -> "count:" + n)
                 .merge(grouped.windowedBy(windows)
+                        .emitStrategy(emit)
                         .reduce((a, v) -> a + "," + v, Materialized.<String, String, WindowStore<Bytes, byte[]>>as("sliding-values"))
                         .toStream()
                         .mapValues(v -> "values:" + v))
