@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/processvalues"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
@@ -48,6 +49,7 @@ func main() {
 		globaljoin.Name:         globaljoin.Build,
 		globaljoin.StoreName:    globaljoin.BuildStore,
 		passthrough.Name:        passthrough.Build,
+		processvalues.Name:      processvalues.Build,
 		protojoin.Name:          protojoin.Build,
 		routing.Name:            routing.Build,
 		sessioncount.Name:       sessioncount.Build,

@@ -43,6 +43,7 @@ public final class Main {
         APPS.put("windowedcountfinal", WindowedCount::finalResults);
         APPS.put("sessioncount", SessionCount::topology);
         APPS.put("passthrough", Passthrough::topology);
+        APPS.put("processvalues", ProcessValues::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
