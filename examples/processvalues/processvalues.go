@@ -91,7 +91,9 @@ func (p *tagger) Process(r kstreams.FixedKeyRecord) error {
 func (p *tagger) Close() error { return nil }
 
 // upperCase upper-cases values.
-type upperCase struct{ ctx kstreams.FixedKeyProcessorContext }
+type upperCase struct {
+	ctx kstreams.FixedKeyProcessorContext
+}
 
 func (p *upperCase) Init(ctx kstreams.FixedKeyProcessorContext) error { p.ctx = ctx; return nil }
 
