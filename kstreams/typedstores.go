@@ -297,17 +297,12 @@ func (s *TimestampedWindowStore) FetchRange(key any, from, to int64) ([]Timestam
 	var out []TimestampedWindow
 	var ferr error
 	err = s.inner.FetchRange(kb, from, to, func(start int64, b []byte) bool {
-		ts, raw, err := s.splitTimestamped(b)
+		w, err := s.window(start, b)
 		if err != nil {
 			ferr = err
 			return false
 		}
-		v, err := s.val.DeserializeAny(s.topic, raw)
-		if err != nil {
-			ferr = err
-			return false
-		}
-		out = append(out, TimestampedWindow{Start: start, Value: v, Timestamp: ts})
+		out = append(out, w)
 		return true
 	})
 	if err == nil {
@@ -338,6 +333,19 @@ func (s *TimestampedWindowStore) FetchRange(key any, from, to int64) ([]Timestam
 	return out, nil
 }
 
+// window decodes a stored window: timestamp ++ value.
+func (s *TimestampedWindowStore) window(start int64, b []byte) (TimestampedWindow, error) {
+	ts, raw, err := s.splitTimestamped(b)
+	if err != nil {
+		return TimestampedWindow{}, err
+	}
+	v, err := s.val.DeserializeAny(s.topic, raw)
+	if err != nil {
+		return TimestampedWindow{}, err
+	}
+	return TimestampedWindow{Start: start, Value: v, Timestamp: ts}, nil
+}
+
 // KeyedWindow is one window of a TimestampedWindowStore with its key.
 type KeyedWindow struct {
 	Key any
@@ -354,12 +362,7 @@ func (s *TimestampedWindowStore) FetchAll(from, to int64) ([]KeyedWindow, error)
 	var out []KeyedWindow
 	var ferr error
 	err := s.inner.FetchAll(from, to, func(kb []byte, start int64, b []byte) bool {
-		ts, raw, err := s.splitTimestamped(b)
-		if err != nil {
-			ferr = err
-			return false
-		}
-		v, err := s.val.DeserializeAny(s.topic, raw)
+		w, err := s.window(start, b)
 		if err != nil {
 			ferr = err
 			return false
@@ -371,7 +374,7 @@ func (s *TimestampedWindowStore) FetchAll(from, to int64) ([]KeyedWindow, error)
 		}
 		kb = slices.Clone(kb)
 		byKey[string(windowKey(kb, start))] = len(out)
-		out = append(out, KeyedWindow{Key: k, TimestampedWindow: TimestampedWindow{Start: start, Value: v, Timestamp: ts}, kb: kb})
+		out = append(out, KeyedWindow{Key: k, TimestampedWindow: w, kb: kb})
 		return true
 	})
 	if err == nil {

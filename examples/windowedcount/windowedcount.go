@@ -54,13 +54,7 @@ func init() {
 
 // Build returns the windowed-count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
-	input, output := "windowed-input", "windowed-counts"
-	if v := args["input"]; v != "" {
-		input = v
-	}
-	if v := args["output"]; v != "" {
-		output = v
-	}
+	input, output := topics(args, "windowed-counts")
 	b := kstreams.NewStreamsBuilder()
 	events := kstreams.Stream[string, string](b, []string{input})
 	counts := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(WindowSize, Grace)).Count()
@@ -71,13 +65,7 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 
 // BuildFinal returns the final-results topology.
 func BuildFinal(args map[string]string) (*kstreams.Topology, error) {
-	input, output := "windowed-input", "windowed-final"
-	if v := args["input"]; v != "" {
-		input = v
-	}
-	if v := args["output"]; v != "" {
-		output = v
-	}
+	input, output := topics(args, "windowed-final")
 	b := kstreams.NewStreamsBuilder()
 	events := kstreams.Stream[string, string](b, []string{input})
 	w := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeAndGrace(WindowSize, Grace).AdvanceBy(Advance))
@@ -85,4 +73,17 @@ func BuildFinal(args map[string]string) (*kstreams.Topology, error) {
 	keySerde := serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: WindowSize.Milliseconds()}
 	counts.ToStream().To(output, kstreams.ProducedWith[kstreams.Windowed[string], int64](keySerde, serde.Long{}))
 	return b.Build()
+}
+
+// topics are the input and output arguments, windowed-input and output by
+// default.
+func topics(args map[string]string, output string) (string, string) {
+	input := "windowed-input"
+	if v := args["input"]; v != "" {
+		input = v
+	}
+	if v := args["output"]; v != "" {
+		output = v
+	}
+	return input, output
 }
