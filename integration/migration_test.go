@@ -588,6 +588,22 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 		waitGroupEmpty(t, admin, appID)
 	}
 
+	// The stores whose changelog the first engine wrote to: a clean close
+	// can come before a sub-topology processed anything.
+	written := map[string]bool{}
+	for _, st := range c.stores {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		topic := appID + "-" + st + "-changelog"
+		ends, err := testkafka.ListOffsets(ctx, admin, false, topic)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, end := range ends[topic] {
+			written[st] = written[st] || end > 0
+		}
+	}
+
 	takeover := time.Now()
 	second := startEngine(t, !s.jvmFirst, c.app, props, set, args)
 	want := base.wait(t)
@@ -616,7 +632,11 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 		time.Since(takeover).Round(time.Millisecond), len(got))
 	if g, ok := second.(goEngine); ok {
 		for _, store := range c.stores {
-			checkRestored(t, g.c, store)
+			if written[store] {
+				checkRestored(t, g.c, store)
+			} else {
+				t.Logf("the first engine wrote nothing to the changelog of %s", store)
+			}
 		}
 		// The kill left a transaction open on a topic StoatFlow reads (a
 		// changelog, a repartition topic); a topology without either
