@@ -1684,9 +1684,8 @@ func decodeCommitMetadata(md string) (int64, map[string]int64, bool) {
 	if b[0] == 1 || len(rest) == 0 {
 		return ts, nil, true
 	}
-	// Kafka Streams reads the partition time even when the processor
-	// metadata after it is unreadable, and logs it; so does StoatFlow's
-	// caller, which finds no metadata.
+	// Kafka Streams keeps the partition time when the processor metadata
+	// after it is unreadable; so does this, with no processor metadata.
 	bad := func() (int64, map[string]int64, bool) { return ts, nil, true }
 	if len(rest) < 4 {
 		return bad()
