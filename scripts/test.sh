@@ -59,26 +59,25 @@ pass() {
 # The production pass leaves every TestCrash* (state's included) to pass 2.
 arms_failpoints='^TestAbortedEpochNeverReachesStoreOrOutput$'
 
-# 1. The production build, as users run it: every test but those, beside
-# 2a. the crash suites, with failpoints and invariants compiled in: children
-# killed with SIGKILL, at failpoints, checked after every kill, that check
-# the commit-path assertions at every commit. The two go side by side: both
-# mostly wait on their children, the Kafka Streams twins and the broker
-# (the quiet-store test waits minutes for the broker's retention), and
-# every test uses topics, groups and ports of its own.
+# 1. The production build, as users run it: every test but those.
+pass main -timeout 40m -skip "^TestCrash|$arms_failpoints" ./...
+
+# 2. Failpoints and invariants compiled in. The crash suites (children
+# killed with SIGKILL, in integration at failpoints, and checked after
+# every kill; the children check the commit-path assertions at every
+# commit) beside the unit tests of the commit path under the assertions
+# (state's crash test, txn's aborted epoch and the runtime's kfake tests
+# included). The two runs go side by side: the crash suites mostly wait on
+# their children and the broker.
 tags=(-tags failpoint,invariants)
-pass crash "${tags[@]}" -timeout 45m -run '^TestCrash' ./integration/ &
+pass crash "${tags[@]}" -timeout 40m -run '^TestCrash' ./integration/ &
 crash=$!
 rc=0
-pass main -timeout 45m -skip "^TestCrash|$arms_failpoints" ./... || rc=1
+pass invariants "${tags[@]}" -timeout 30m ./internal/... ./state/... ./txn/... ./streams/... || rc=1
 wait "$crash" || rc=1
 if ((rc != 0)); then
 	exit 1
 fi
-
-# 2b. The unit tests of the commit path under the assertions (state's crash
-# test, txn's aborted epoch and the runtime's kfake tests included).
-pass invariants "${tags[@]}" -timeout 30m ./internal/... ./state/... ./txn/... ./streams/...
 
 # 3. The concurrent packages once more under the race detector, in the
 # production build: the runtime's kfake tests and the HTTP handlers
