@@ -338,14 +338,22 @@ func (task *Task) ProcessorMetadata() (map[string]int64, bool) {
 // task's metadata, as Kafka Streams merges the metadata of a task's
 // partitions: committed metadata read after the task was built.
 func (task *Task) MergeProcessorMetadata(md map[string]int64) {
-	for k, v := range md {
-		if old, ok := task.metadata[k]; !ok || v > old {
-			if task.metadata == nil {
-				task.metadata = map[string]int64{}
+	task.metadata = MergeMetadata(task.metadata, md)
+}
+
+// MergeMetadata adds src to dst, keeping the larger value per key (Kafka
+// Streams' ProcessorMetadata.update), and returns dst (allocated if nil and
+// src has entries).
+func MergeMetadata(dst, src map[string]int64) map[string]int64 {
+	for k, v := range src {
+		if old, ok := dst[k]; !ok || v > old {
+			if dst == nil {
+				dst = map[string]int64{}
 			}
-			task.metadata[k] = v
+			dst[k] = v
 		}
 	}
+	return dst
 }
 
 // MetadataCommitted says the processors' metadata has been committed.

@@ -1647,14 +1647,7 @@ func (t *streamThread) restorePartitionTime(p committedOffset) {
 	if p.offset >= 0 && p.metadata != "" {
 		if v, md, ok := decodeCommitMetadata(p.metadata); ok {
 			ts = v
-			for k, v := range md {
-				if old, ok := a.metadata[k]; !ok || v > old {
-					if a.metadata == nil {
-						a.metadata = map[string]int64{}
-					}
-					a.metadata[k] = v
-				}
-			}
+			a.metadata = kstreams.MergeMetadata(a.metadata, md)
 		}
 	}
 	for _, q := range a.queues {
