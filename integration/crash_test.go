@@ -39,7 +39,7 @@ var (
 	// partner yet, emitted once their window closed.
 	leftJoinWorkload = crashWorkload{
 		name: "ssjoincrash", topology: ssjoin.CrashName, example: "ssjoin", outputs: []string{"output"},
-		partitions: 2, stepMs: 5, perRound: 10, perTick: 10, noQueries: true,
+		partitions: 2, stepMs: 5, perRound: 10, perTick: 10, noQueries: true, closing: "R-end",
 		floating: func(v string) bool { return strings.HasSuffix(v, hex.EncodeToString([]byte("+null"))) },
 		input: func(i int) (string, string) {
 			side := "L"
