@@ -174,6 +174,11 @@ type Config struct {
 	// from the process id and thread index (stoatflow.consumer.static-membership,
 	// default true).
 	StaticMembership bool
+	// UncaughtExceptionResponse is what a stream thread's failure does
+	// (stoatflow.thread.uncaught-exception-response): SHUTDOWN_CLIENT
+	// (default), REPLACE_THREAD or SHUTDOWN_APPLICATION. A handler set on
+	// the instance in Go replaces it.
+	UncaughtExceptionResponse string
 	// HTTPListen is the HTTP server's address (stoatflow.http.listen; default 127.0.0.1:7070).
 	HTTPListen string
 	// HTTPAuthToken is the HTTP bearer token (stoatflow.http.auth-token; default none).

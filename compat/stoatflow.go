@@ -27,6 +27,7 @@ const (
 	CommitIntervalTwinConfig      = "stoatflow.commit-barrier.interval-ms"
 	ApplicationServerTwinConfig   = "stoatflow.application-server"
 	StaticMembershipConfig        = "stoatflow.consumer.static-membership"
+	UncaughtExceptionConfig       = "stoatflow.thread.uncaught-exception-response"
 )
 
 // DefaultHTTPListen is the default of stoatflow.http.listen.
@@ -102,6 +103,11 @@ var stoatflowKeys = []*Key{
 		Doc: "Give each stream thread's main consumer the group.instance.id <processId>-<thread> (KIP-345 static membership) " +
 			"unless group.instance.id is set: a restarted instance gets its tasks back, with their local state, without a rebalance. " +
 			"A stopped instance's tasks then move only when its session times out (session.timeout.ms)."},
+	{Name: UncaughtExceptionConfig, Type: TypeString, Default: "SHUTDOWN_CLIENT",
+		Validator: CaseInsensitiveValidString{[]string{"SHUTDOWN_CLIENT", "REPLACE_THREAD", "SHUTDOWN_APPLICATION"}}, Importance: Medium,
+		Doc: "What a stream thread's failure does, as Kafka Streams' uncaught-exception handler answers: SHUTDOWN_CLIENT stops the instance (ERROR); " +
+			"REPLACE_THREAD starts a new thread that resumes the failed one's tasks from their committed state; " +
+			"SHUTDOWN_APPLICATION stops this instance only, with a warning (StoatFlow's group protocol has no shutdown request for the others)."},
 	{Name: ApplicationServerTwinConfig, Type: TypeString, NullDefault: true, Validator: nullOr(applicationServerValidator), Importance: Low, Twin: ApplicationServerConfig,
 		Doc: "Twin of application.server; wins over it when both are set."},
 }

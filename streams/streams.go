@@ -207,6 +207,8 @@ type KafkaStreams struct {
 		starting chan struct{} // non-nil while Start runs; closed when it returns
 		// stopStart cancels a running Start (Close during Start).
 		stopStart context.CancelCauseFunc
+		// onThreadError is the uncaught-exception handler; nil: shut down.
+		onThreadError func(error) ExceptionResponse
 		// globals are the global stores, for interactive queries.
 		globals map[string]*globalState
 	}
@@ -226,6 +228,9 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
+	if r := configuredResponse(cfg.UncaughtExceptionResponse); r != ShutdownClient {
+		s.mu.onThreadError = func(error) ExceptionResponse { return r }
+	}
 	return s, nil
 }
 
@@ -409,7 +414,9 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	abortCtx, abort := context.WithCancelCause(context.Background())
 	s.cancel, s.abortCtx, s.abort = cancel, abortCtx, abort
+	s.mu.Lock()
 	s.threads = threads
+	s.mu.Unlock()
 	// The last check before the threads start, under the lock Close takes
 	// to interrupt a Start: either Close comes first and Start fails, or
 	// the instance counts as started and Close stops it like any other.
@@ -436,15 +443,8 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 			}
 		}()
 	}
-	for _, t := range s.threads {
-		s.wg.Add(1)
-		go func(t *streamThread) {
-			defer s.wg.Done()
-			defer t.stopped.Store(true)
-			if err := t.run(runCtx); err != nil {
-				s.fail(fmt.Errorf("streams: stream thread %d: %w", t.idx, err))
-			}
-		}(t)
+	for _, t := range threads {
+		s.runThread(runCtx, t)
 	}
 	go func() {
 		s.wg.Wait()
@@ -518,7 +518,7 @@ func (s *KafkaStreams) Close(ctx context.Context) error {
 	}
 	// Say what the threads were doing when the deadline passed, before
 	// their waits give up.
-	acts := threadActivities(s.threads, time.Now())
+	acts := threadActivities(s.liveThreads(), time.Now())
 	s.abort(fmt.Errorf("%w: %w", errShutdownDeadline, context.Cause(ctx)))
 	select {
 	case <-s.done: // finished just as ctx ended

@@ -18,6 +18,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/processvalues"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
+	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -50,6 +51,7 @@ func main() {
 		globaljoin.StoreName:    globaljoin.BuildStore,
 		passthrough.Name:        passthrough.Build,
 		processvalues.Name:      processvalues.Build,
+		replacethread.Name:      replacethread.Build,
 		protojoin.Name:          protojoin.Build,
 		routing.Name:            routing.Build,
 		sessioncount.Name:       sessioncount.Build,

@@ -44,6 +44,7 @@ public final class Main {
         APPS.put("sessioncount", SessionCount::topology);
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("processvalues", ProcessValues::topology);
+        APPS.put("replacethread", ReplaceThread::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
@@ -144,9 +145,17 @@ public final class Main {
                 out.println("RESTORE-END " + store + " " + partition + " " + records);
             }
         });
+        // The response StoatFlow's sidecar reads from the same file.
+        StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
+                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(
+                        props.getProperty("stoatflow.thread.uncaught-exception-response", "SHUTDOWN_CLIENT").toUpperCase(java.util.Locale.ROOT));
         streams.setUncaughtExceptionHandler(e -> {
-            out.println("ERROR " + e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            if (response == StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD) {
+                out.println("REPLACED " + e);
+            } else {
+                out.println("ERROR " + e);
+            }
+            return response;
         });
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             streams.close(Duration.ofSeconds(30));
