@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,4 +198,37 @@ func validUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// taskDirPattern matches the names TaskDirName gives.
+var taskDirPattern = regexp.MustCompile(`^\d+_\d+$`)
+
+// Clean deletes the stores of every task and the global stores, as Kafka
+// Streams' cleanUp does: the task directories and "global" go, the .lock
+// and process metadata files stay (the process keeps its id). It takes the
+// directory's lock for the time it deletes, so it fails with ErrLocked
+// while another process runs on the directory.
+func (d *Directory) Clean() error {
+	d.mu.Lock()
+	held := d.mu.lock != nil
+	d.mu.Unlock()
+	if !held {
+		if err := d.Lock(); err != nil {
+			return err
+		}
+		defer d.Unlock()
+	}
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return fmt.Errorf("state: clean %s: %w", d.dir, err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || (e.Name() != globalDirName && !taskDirPattern.MatchString(e.Name())) {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(d.dir, e.Name())); err != nil {
+			return fmt.Errorf("state: clean %s: %w", d.dir, err)
+		}
+	}
+	return nil
 }

@@ -88,3 +88,49 @@ func TestTaskAndGlobalDirsFollowKafkaLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCleanDeletesTaskAndGlobalStoresAndKeepsTheProcessID(t *testing.T) {
+	stateDir := t.TempDir()
+	d, _ := NewDirectory(stateDir, "app")
+	id, err := d.ProcessID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	td, _ := d.TaskDir(TaskDirName(0, 1))
+	if err := os.MkdirAll(KeyValueDir(td, "counts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gd, _ := d.GlobalDir()
+	other := filepath.Join(stateDir, "app", "notes")
+	for _, dir := range []string{gd, other} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	holder, _ := NewDirectory(stateDir, "app")
+	if err := holder.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Clean(); !errors.Is(err, ErrLocked) {
+		t.Fatalf("clean while another holds the directory: %v, want ErrLocked", err)
+	}
+	if _, err := os.Stat(td); err != nil {
+		t.Fatalf("a refused clean deleted the task directory: %v", err)
+	}
+	holder.Unlock()
+	if err := d.Clean(); err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{td, gd} {
+		if _, err := os.Stat(gone); !os.IsNotExist(err) {
+			t.Errorf("%s is still there after Clean (%v)", gone, err)
+		}
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("Clean deleted %s, which is no task's: %v", other, err)
+	}
+	again, _ := NewDirectory(stateDir, "app")
+	if got, _ := again.ProcessID(); got != id {
+		t.Errorf("process id %s after Clean, want %s kept", got, id)
+	}
+}

@@ -156,3 +156,39 @@ func TestKfakeShutdownClientWithoutHandler(t *testing.T) {
 		t.Fatalf("state %s, error %v: want ERROR with the processor's failure", ks.State(), ks.Err())
 	}
 }
+
+// TestKfakeCleanUpRestoresInFull: CleanUp is refused while the instance
+// runs; after Close it deletes the stores, so the next instance on the
+// directory restores them in full from their changelogs and counts on
+// from there.
+func TestKfakeCleanUpRestoresInFull(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	dir := t.TempDir()
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, "clean", dir))
+	if err := ks.CleanUp(); !errors.Is(err, streams.ErrRunning) {
+		t.Fatalf("CleanUp while running: %v, want ErrRunning", err)
+	}
+	words(t, addr, "in", 0, 100, vocab)
+	readCounts(t, addr, "out", 100)
+	closeApp(t, ks)
+	if err := ks.CleanUp(); err != nil {
+		t.Fatal(err)
+	}
+
+	hooks := newCommitHooks(t)
+	ks = startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, "clean", dir), streams.WithHooks(hooks))
+	words(t, addr, "in", 100, 100, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 200), wantCounts(200, vocab))
+	closeApp(t, ks)
+	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
+	if len(hooks.full) == 0 {
+		t.Fatal("no restore after CleanUp")
+	}
+	for tp, full := range hooks.full {
+		if !full {
+			t.Errorf("%s restored from a local offset after CleanUp, want in full", tp)
+		}
+	}
+}
