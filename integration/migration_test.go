@@ -387,7 +387,12 @@ func runMigrations(t *testing.T, c migrationCase, alos bool) {
 		for _, s := range scenarios {
 			t.Run(s.name(), func(t *testing.T) {
 				t.Parallel()
-				runMigration(t, bootstrap, props, c, s, base)
+				for attempt := 1; !runMigration(t, bootstrap, props, c, s, base); attempt++ {
+					if attempt == 3 {
+						t.Fatalf("the kill came just after a commit that moved the input's offsets to an out-of-order record, %d times", attempt)
+					}
+					t.Logf("the scenario starts again on new topics")
+				}
 			})
 		}
 	})
@@ -532,13 +537,25 @@ func startEngine(t *testing.T, jvm bool, app, props string, set, args map[string
 	return goEngine{c}
 }
 
-func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migrationScenario, base *baseline) {
+// runMigration runs one scenario of c. It returns false, having compared
+// nothing, when the kill came where no takeover can be compared with an
+// uninterrupted run (see lateFirst); the scenario is then run again on new
+// topics.
+func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migrationScenario, base *baseline) bool {
 	in := testkafka.Topic(t, "in")
 	out := in + "-out"
 	appID := in + "-app"
 	testkafka.CreateTopics(t, bootstrap, 2, in, out)
 	input := withTopic(c.input, in)
 	set := migrationSettings(bootstrap, appID, s.guarantee)
+	if s.kill && s.jvmFirst && s.guarantee == "exactly_once_v2" {
+		// The transaction the killed Kafka Streams instance leaves open
+		// must still be open when StoatFlow restores, after the group's
+		// session timeout: Kafka Streams' default of 10 s was passed once
+		// on a loaded machine, the broker aborted it first, and StoatFlow
+		// had nothing to wait for (checkWaitLogged).
+		set["transaction.timeout.ms"] = "30000"
+	}
 	args := c.args(t, bootstrap, in, out)
 	admin := testkafka.Admin(t, bootstrap)
 	eos := s.guarantee == "exactly_once_v2"
@@ -575,7 +592,10 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 		if len(c.stores) > 0 {
 			read = []string{appID + "-" + c.stores[0] + "-changelog"}
 		}
-		fed := killMidStream(t, bootstrap, admin, restart(), restart, input, in, rep, read, appID, eos)
+		fed, ok := killMidStream(t, bootstrap, admin, restart(), restart, input, in, rep, read, appID, eos)
+		if !ok {
+			return false
+		}
 		rest = input[fed:]
 	}
 	t.Logf("first engine (%s) stopped after %v", engineName(s.jvmFirst), time.Since(started).Round(time.Millisecond))
@@ -654,6 +674,7 @@ func runMigration(t *testing.T, bootstrap, props string, c migrationCase, s migr
 	default:
 		checkNothingLost(t, want, got)
 	}
+	return true
 }
 
 func engineName(jvm bool) string {
@@ -669,7 +690,7 @@ func engineName(jvm bool) string {
 // after at least a fifth of the input. It returns how many input records
 // were fed; the rest follow the kill.
 func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first engine, restart func() engine,
-	input []testkafka.Record, in, rep string, read []string, appID string, eos bool) int {
+	input []testkafka.Record, in, rep string, read []string, appID string, eos bool) (fed int, ok bool) {
 	t.Helper()
 	cl, err := testkafka.NewClient(bootstrap, kgo.RecordPartitioner(testkafka.Partitioner()), kgo.ProducerLinger(2*time.Millisecond))
 	if err != nil {
@@ -677,7 +698,6 @@ func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first eng
 	}
 	defer cl.Close()
 	var mu, gate sync.Mutex
-	fed := 0
 	stop := make(chan struct{})
 	feedErr := make(chan error, 1)
 	limit := len(input) * 4 / 5
@@ -743,7 +763,13 @@ func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first eng
 			<-feedErr
 			t.Fatalf("the first engine never had a transaction open and records in flight at once\n%s", first.log())
 		}
-		why := killLeft(t, bootstrap, admin, appID, in, input, read, rep, eos)
+		why, late := killLeft(t, bootstrap, admin, appID, in, input, read, rep, eos)
+		if late {
+			close(stop)
+			<-feedErr
+			t.Logf("the kill came just after a commit that moved the input's offsets to an out-of-order record: %s", why)
+			return 0, false
+		}
 		if why == "" {
 			break
 		}
@@ -759,7 +785,7 @@ func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first eng
 	if err := <-feedErr; err != nil {
 		t.Fatal(err)
 	}
-	return fed
+	return fed, true
 }
 
 // killLeft checks what a kill left behind, once nothing changes any more:
@@ -768,7 +794,7 @@ func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first eng
 // and that the second engine does not resume on an out-of-order record
 // (see lateFirst). It returns what is missing, "" when nothing is.
 func killLeft(t *testing.T, bootstrap string, admin *kadm.Client, appID, in string, input []testkafka.Record,
-	read []string, rep string, eos bool) string {
+	read []string, rep string, eos bool) (why string, late bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -780,7 +806,7 @@ func killLeft(t *testing.T, bootstrap string, admin *kadm.Client, appID, in stri
 		// Whichever engine goes on from here resumes there: the run
 		// cannot be compared. killReady checked the offsets before the
 		// kill; a commit came in between.
-		t.Fatalf("the kill came just after a commit that moved the input's offsets to an out-of-order record: %s", why)
+		return why, true
 	}
 	if eos {
 		open, err := openTransactions(ctx, admin, read)
@@ -788,7 +814,7 @@ func killLeft(t *testing.T, bootstrap string, admin *kadm.Client, appID, in stri
 			t.Fatal(err)
 		}
 		if len(open) == 0 {
-			return "no open transaction"
+			return "no open transaction", false
 		}
 		t.Logf("SIGKILL left a transaction open on %v", open)
 	}
@@ -798,11 +824,11 @@ func killLeft(t *testing.T, bootstrap string, admin *kadm.Client, appID, in stri
 			t.Fatal(err)
 		}
 		if n == 0 {
-			return "no record in flight in the repartition topic"
+			return "no record in flight in the repartition topic", false
 		}
 		t.Logf("SIGKILL left %d committed records in flight in %s", n, rep)
 	}
-	return ""
+	return "", false
 }
 
 // lateFirst says why a takeover that resumes partition p of the input at
