@@ -60,7 +60,7 @@ pass() {
 arms_failpoints='^TestAbortedEpochNeverReachesStoreOrOutput$'
 
 # 1. The production build, as users run it: every test but those.
-pass main -timeout 40m -skip "^TestCrash|$arms_failpoints" ./...
+pass main -timeout 60m -skip "^TestCrash|$arms_failpoints" ./...
 
 # 2. Failpoints and invariants compiled in. The crash suites (children
 # killed with SIGKILL, in integration at failpoints, and checked after
