@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/stoatflow/stoatflow/state"
 )
 
 // ExceptionResponse is what an uncaught-exception handler asks for when a
@@ -170,32 +168,4 @@ func configuredResponse(name string) ExceptionResponse {
 		return ShutdownApplication
 	}
 	return ShutdownClient
-}
-
-// ErrRunning: CleanUp on an instance that is running.
-var ErrRunning = errors.New("streams: cannot clean up while running; call CleanUp before Start or after Close")
-
-// CleanUp deletes this instance's local state, as Kafka Streams' cleanUp
-// does: every task's stores and the global stores under
-// <state.dir>/<application.id>; the process id stays. The next Start
-// restores every store from its changelog. It is allowed before Start and
-// after Close (or a fatal error) only, and fails while another process
-// holds the state directory.
-func (s *KafkaStreams) CleanUp() error {
-	switch s.State() {
-	case Created, NotRunning, Error:
-	default:
-		return ErrRunning
-	}
-	s.mu.Lock()
-	running := s.mu.starting != nil
-	s.mu.Unlock()
-	if running {
-		return ErrRunning
-	}
-	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
-	if err != nil {
-		return err
-	}
-	return dir.Clean()
 }
