@@ -640,13 +640,24 @@ func KeyValueStoreBuilder[K, V any](name string, k serde.Serde[K], v serde.Serde
 
 // AddStateStore adds a store that Process nodes can name: StreamsBuilder.addStateStore.
 func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
-	b.fail(validateName(sb.Name))
-	if sb.Name == "" {
-		b.fail(invalidTopology("Name is illegal, it can't be empty"))
+	s, err := sb.spec()
+	if err != nil {
+		b.fail(err)
 		return
 	}
+	b.fail(b.topo.addStore(s))
+}
+
+// spec checks the builder and turns it into the topology's store spec.
+func (sb StoreBuilder) spec() (*StoreSpec, error) {
+	if err := validateName(sb.Name); err != nil {
+		return nil, err
+	}
+	if sb.Name == "" {
+		return nil, invalidTopology("Name is illegal, it can't be empty")
+	}
 	if sb.Kind == WindowStoreKind && !sb.Timestamped {
-		b.fail(invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name))
+		return nil, invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name)
 	}
 	// Processor API stores name their engine (Stores.persistent* or
 	// inMemory*); the DSL default never applies to them.
@@ -654,9 +665,9 @@ func (b *StreamsBuilder) AddStateStore(sb StoreBuilder) {
 	if typ == DefaultStore {
 		typ = RocksDB
 	}
-	b.fail(b.topo.addStore(&StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
+	return &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
-		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}))
+		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
 }
 
 // Process adds a Processor API node: KStream.process. The processor receives

@@ -274,19 +274,17 @@ func (p *globalJoinProcessor[K, V, KG, VG, VR]) Close() error { return nil }
 // at READ_UNCOMMITTED, so a task sees the global thread's latest writes, as
 // in Kafka Streams). Writes fail with ErrGlobalStoreReadOnly.
 func GlobalKeyValueBytes(name string, ro state.ReadOnlyKeyValueStore) KeyValueBytesStore {
-	return globalKV{name: name, ro: ro}
+	return globalKV{name: name, ReadOnlyKeyValueStore: ro}
 }
 
 type globalKV struct {
 	name string
-	ro   state.ReadOnlyKeyValueStore
+	state.ReadOnlyKeyValueStore
 }
 
-func (s globalKV) Name() string                                  { return s.name }
-func (s globalKV) Get(key []byte) ([]byte, error)                { return s.ro.Get(key) }
-func (s globalKV) Range(from, to []byte) (state.Iterator, error) { return s.ro.Range(from, to) }
-func (s globalKV) Put([]byte, []byte) error                      { return s.readOnly() }
-func (s globalKV) Delete([]byte) ([]byte, error)                 { return nil, s.readOnly() }
+func (s globalKV) Name() string                  { return s.name }
+func (s globalKV) Put([]byte, []byte) error      { return s.readOnly() }
+func (s globalKV) Delete([]byte) ([]byte, error) { return nil, s.readOnly() }
 
 func (s globalKV) readOnly() error {
 	return fmt.Errorf("%w: store %s is written by the global thread only; a stream task can read it", ErrGlobalStoreReadOnly, s.name)

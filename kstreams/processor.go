@@ -86,6 +86,10 @@ func (p *funcProcessor) Init(ctx ProcessorContext) error { p.ctx = ctx; return n
 func (p *funcProcessor) Process(r Record) error          { return p.fn(p.ctx, r) }
 func (p *funcProcessor) Close() error                    { return nil }
 
+// Supplier returns a processor supplier whose processors call fn: the
+// supplier AddProcessor and Process take.
+func (fn ProcessorFunc) Supplier() func() Processor { return stateless(fn) }
+
 func stateless(fn ProcessorFunc) func() Processor {
 	return func() Processor { return &funcProcessor{fn: fn} }
 }

@@ -13,15 +13,16 @@ type StateStore interface {
 }
 
 // KeyValueBytesStore is a byte-level key-value store: the subset of
-// state.KeyValueStore the DSL uses, so the state package's transactional
-// stores back it as they are. A nil value from Get means absent; Put with a
-// nil value deletes; ranges include both ends and nil bounds are open.
+// state.KeyValueStore the DSL and the Processor API use, so the state
+// package's transactional stores back it as they are. A nil value from Get
+// means absent; Put with a nil value deletes; ranges include both ends and
+// nil bounds are open. Iterators see the store as it was when they were
+// opened, so a processor may write while it iterates.
 type KeyValueBytesStore interface {
 	StateStore
-	Get(key []byte) ([]byte, error)
+	state.ReadOnlyKeyValueStore
 	Put(key, value []byte) error
 	Delete(key []byte) ([]byte, error)
-	Range(from, to []byte) (state.Iterator, error)
 }
 
 // WindowBytesStore is a byte-level window store: values under (key, window

@@ -28,6 +28,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/tableops"
 	"github.com/stoatflow/stoatflow/examples/tabletransform"
 	"github.com/stoatflow/stoatflow/examples/tombstones"
+	"github.com/stoatflow/stoatflow/examples/ttl"
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -68,6 +69,7 @@ func main() {
 		tableops.WindowedName:   tableops.BuildWindowed,
 		tablegroupby.Name:       tablegroupby.Build,
 		tabletransform.Name:     tabletransform.Build,
+		ttl.Name:                ttl.Build,
 		twostores.Name:          twostores.Build,
 		windowedcount.Name:      windowedcount.Build,
 		windowedcount.FinalName: windowedcount.BuildFinal,

@@ -44,6 +44,7 @@ public final class Main {
         APPS.put("sessioncount", SessionCount::topology);
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("processvalues", ProcessValues::topology);
+        APPS.put("ttl", Ttl::topology);
         APPS.put("replacethread", ReplaceThread::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);

@@ -1,0 +1,207 @@
+package kstreams
+
+import (
+	"slices"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// NewTopology returns an empty topology for the Processor API, Kafka's new
+// Topology(): sources, processors and sinks are added by name and wired by
+// their parents' names, stores by the names of the processors that use them.
+// A topology built by a StreamsBuilder takes the same calls, as Kafka's does.
+//
+// Each call checks what Kafka Streams' InternalTopologyBuilder checks and
+// fails with its message (errors.Is ErrInvalidTopology); a failed call
+// changes nothing.
+func NewTopology() *Topology { return newTopology() }
+
+// SourceOptions configures a Processor API source. Nil serdes take the
+// application's default.key.serde and default.value.serde; a nil extractor
+// takes its default.timestamp.extractor.
+type SourceOptions struct {
+	KeySerde, ValueSerde serde.Untyped
+	TimestampExtractor   TimestampExtractor
+}
+
+// SourceSerdes is SourceOptions with the given key and value serdes: the
+// addSource(name, keyDeserializer, valueDeserializer, topics...) overload.
+func SourceSerdes[K, V any](k serde.Serde[K], v serde.Serde[V]) SourceOptions {
+	return SourceOptions{KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v)}
+}
+
+// SinkOptions configures a Processor API sink. Nil serdes take the
+// application's defaults; a nil Partitioner leaves partitions to the key's
+// hash, as in a StreamPartitioner that answers ok false.
+type SinkOptions struct {
+	KeySerde, ValueSerde serde.Untyped
+	// Partitioner chooses the partitions of each record, as
+	// StreamPartitioner does: ok false for the default, an empty list to
+	// drop the record, several to send a copy to each.
+	Partitioner func(topic string, key, value any, numPartitions int) (partitions []int32, ok bool)
+}
+
+// SinkSerdes is SinkOptions with the given key and value serdes.
+func SinkSerdes[K, V any](k serde.Serde[K], v serde.Serde[V]) SinkOptions {
+	return SinkOptions{KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v)}
+}
+
+// AddSource adds a source node reading topics: Topology.addSource. Records
+// reach its children with the keys and values its serdes give.
+func (t *Topology) AddSource(name string, opts SourceOptions, topics ...string) error {
+	if len(topics) == 0 {
+		return invalidTopology("You must provide at least one topic")
+	}
+	if t.byName[name] != nil {
+		return invalidTopology("Processor %s is already added.", name)
+	}
+	for _, topic := range topics {
+		if t.sourceOf(topic) {
+			return invalidTopology("Topic %s has already been registered by another source.", topic)
+		}
+	}
+	return t.addPAPINode(&nodeSpec{name: name, kind: SourceNode, topics: slices.Clone(topics),
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor})
+}
+
+// sourceOf reports whether a source node, a global store's included,
+// already reads topic.
+func (t *Topology) sourceOf(topic string) bool {
+	for _, n := range t.nodes {
+		if n.kind == SourceNode && slices.Contains(n.topics, topic) {
+			return true
+		}
+	}
+	return false
+}
+
+// AddProcessor adds a processor node fed by its parents: Topology.addProcessor.
+// supplier gives each task its own processor.
+func (t *Topology) AddProcessor(name string, supplier func() Processor, parents ...string) error {
+	if supplier == nil {
+		return errIllegalArgument("supplier must not be null")
+	}
+	if err := t.checkParents("Processor", name, parents, true); err != nil {
+		return err
+	}
+	return t.addPAPINode(&nodeSpec{name: name, kind: ProcessorNode, preds: slices.Clone(parents), supplier: supplier})
+}
+
+// AddSink adds a sink node writing what its parents forward to topic:
+// Topology.addSink.
+func (t *Topology) AddSink(name, topic string, opts SinkOptions, parents ...string) error {
+	if len(parents) == 0 {
+		return invalidTopology("Sink %s must have at least one parent", name)
+	}
+	if err := t.checkParents("Sink", name, parents, false); err != nil {
+		return err
+	}
+	n := &nodeSpec{name: name, kind: SinkNode, preds: slices.Clone(parents), topic: topic,
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}}
+	if opts.Partitioner != nil {
+		n.partitioner = opts.Partitioner
+	}
+	return t.addPAPINode(n)
+}
+
+// checkParents applies Kafka's checks of a new node's parents, in its
+// order; a sink's missing parent is worded without the node's name, as
+// Kafka words it.
+func (t *Topology) checkParents(kind, name string, parents []string, processor bool) error {
+	if t.byName[name] != nil {
+		return invalidTopology("Processor %s is already added.", name)
+	}
+	if len(parents) == 0 {
+		return invalidTopology("%s %s must have at least one parent", kind, name)
+	}
+	for _, p := range parents {
+		pn := t.byName[p]
+		switch {
+		case p == name:
+			return invalidTopology("Processor %s cannot be a predecessor of itself.", name)
+		case pn == nil && processor:
+			return invalidTopology("Predecessor processor %s is not added yet for %s", p, name)
+		case pn == nil:
+			return invalidTopology("Predecessor processor %s is not added yet.", p)
+		case pn.kind == SinkNode && !processor:
+			return invalidTopology("Sink %s cannot be used a parent.", p)
+		}
+	}
+	return nil
+}
+
+// addPAPINode adds n and groups the sub-topologies anew.
+func (t *Topology) addPAPINode(n *nodeSpec) error {
+	if err := t.addNode(n); err != nil {
+		return err
+	}
+	t.finish()
+	return nil
+}
+
+// AddStateStore adds a store and connects it to the named processors:
+// Topology.addStateStore. A store connected to processors of two
+// sub-topologies joins them into one.
+func (t *Topology) AddStateStore(sb StoreBuilder, processors ...string) error {
+	s, err := sb.spec()
+	if err != nil {
+		return err
+	}
+	if t.stores[s.Name] != nil {
+		return invalidTopology("A different StateStore has already been added with the name %s", s.Name)
+	}
+	for _, p := range processors {
+		if err := t.checkStoreUser(p, s.Name); err != nil {
+			return err
+		}
+	}
+	if err := t.addStore(s); err != nil {
+		return err
+	}
+	for _, p := range processors {
+		if err := t.connectStore(p, s.Name); err != nil {
+			return err
+		}
+	}
+	t.finish()
+	return nil
+}
+
+// checkStoreUser checks that processor can be connected to a store, with
+// Kafka's messages.
+func (t *Topology) checkStoreUser(processor, store string) error {
+	switch n := t.byName[processor]; {
+	case n == nil:
+		return invalidTopology("Processor %s is not added yet.", processor)
+	case n.kind != ProcessorNode:
+		return invalidTopology("cannot connect a state store %s to a source node or a sink node.", store)
+	}
+	return nil
+}
+
+// ConnectProcessorAndStateStores gives a processor access to stores added
+// before: Topology.connectProcessorAndStateStores.
+func (t *Topology) ConnectProcessorAndStateStores(processor string, stores ...string) error {
+	if len(stores) == 0 {
+		return invalidTopology("Must provide at least one state store name.")
+	}
+	for _, s := range stores {
+		switch {
+		case t.isGlobalStore(s):
+			return invalidTopology("Global StateStore %s can be used by a Processor without being specified; it should not be explicitly passed.", s)
+		case t.stores[s] == nil:
+			return invalidTopology("StateStore %s is not added yet.", s)
+		}
+		if err := t.checkStoreUser(processor, s); err != nil {
+			return err
+		}
+	}
+	for _, s := range stores {
+		if err := t.connectStore(processor, s); err != nil {
+			return err
+		}
+	}
+	t.finish()
+	return nil
+}
+
