@@ -204,4 +204,3 @@ func (t *Topology) ConnectProcessorAndStateStores(processor string, stores ...st
 	t.finish()
 	return nil
 }
-

@@ -43,7 +43,9 @@ func TestProcessorAPIRejectsWhatKafkaStreamsRejects(t *testing.T) {
 			"Invalid topology: Processor processor cannot be a predecessor of itself."},
 		{"sinks with the same name", func(t *kstreams.Topology) error {
 			return errors.Join(t.AddSource("source", none, "topic-1"), t.AddSink("sink", "topic-2", kstreams.SinkOptions{}, "source"))
-		}, func(t *kstreams.Topology) error { return t.AddSink("sink", "topic-3", kstreams.SinkOptions{}, "source") },
+		}, func(t *kstreams.Topology) error {
+			return t.AddSink("sink", "topic-3", kstreams.SinkOptions{}, "source")
+		},
 			"Invalid topology: Processor sink is already added."},
 		{"a sink without parents", func(t *kstreams.Topology) error { return t.AddSource("source", none, "topic-1") },
 			func(t *kstreams.Topology) error { return t.AddSink("sink", "topic-2", kstreams.SinkOptions{}) },
@@ -55,7 +57,9 @@ func TestProcessorAPIRejectsWhatKafkaStreamsRejects(t *testing.T) {
 			"Invalid topology: Processor sink cannot be a predecessor of itself."},
 		{"a sink as a parent", func(t *kstreams.Topology) error {
 			return errors.Join(t.AddSource("source", none, "topic-1"), t.AddSink("sink-1", "topic-2", kstreams.SinkOptions{}, "source"))
-		}, func(t *kstreams.Topology) error { return t.AddSink("sink-2", "topic-3", kstreams.SinkOptions{}, "sink-1") },
+		}, func(t *kstreams.Topology) error {
+			return t.AddSink("sink-2", "topic-3", kstreams.SinkOptions{}, "sink-1")
+		},
 			"Invalid topology: Sink sink-1 cannot be used a parent."},
 		{"a store for a missing processor", nil, func(t *kstreams.Topology) error { return t.AddStateStore(store, "no-such-processor") },
 			"Invalid topology: Processor no-such-processor is not added yet."},
