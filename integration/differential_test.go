@@ -36,6 +36,10 @@ type diffCase struct {
 	// created as <output><suffix> for each engine, with the records each
 	// must hold; they are compared as the output is.
 	moreOutputs map[string]int
+	// moreUnordered compares the moreOutputs as multisets: outputs a
+	// wall-clock punctuator writes, between input records where the wall
+	// clock puts them.
+	moreUnordered bool
 	// unordered compares the outputs per partition as multisets: for an
 	// output partition written by several tasks, whose interleaving no
 	// engine fixes.
@@ -44,6 +48,12 @@ type diffCase struct {
 	// expected; "{input}" or "{<name>}" in a suffix stands for that input
 	// topic (a store Kafka Streams names after its source topic).
 	changelogs map[string]int
+	// punctuatedChangelogs are changelogs compared per partition as
+	// multisets of key and value, without timestamps: the changelogs of
+	// stores a punctuator writes, whose writes fall between input records
+	// where the engine's processing batches put them and carry the
+	// punctuation's time.
+	punctuatedChangelogs map[string]int
 	// noInternalTopics says the topology has none (a global table has no
 	// changelog): then both engines must have created none.
 	noInternalTopics bool
@@ -167,7 +177,11 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		if err != nil {
 			t.Fatalf("StoatFlow output %s: %v", suffix, err)
 		}
-		compareOut(t, "output"+suffix, jvmMore, goMore)
+		compareMore := compareOut
+		if c.moreUnordered {
+			compareMore = compareUnordered
+		}
+		compareMore(t, "output"+suffix, jvmMore, goMore)
 	}
 
 	// The changelogs must hold the same bytes: a store restored from either
@@ -185,6 +199,24 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 			t.Fatal(err)
 		}
 		comparePartitions(t, suffix, jvmLog, goLog)
+	}
+	for suffix, n := range c.punctuatedChangelogs {
+		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		untimed := func(recs []testkafka.Record) []testkafka.Record {
+			out := slices.Clone(recs)
+			for i := range out {
+				out[i].Timestamp = time.Time{}
+			}
+			return out
+		}
+		compareUnordered(t, suffix+" (without timestamps)", untimed(jvmLog), untimed(goLog))
 	}
 
 	jvmTopics, goTopics := internalTopics(t, bootstrap, jvmApp), internalTopics(t, bootstrap, goApp)

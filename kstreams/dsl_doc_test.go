@@ -18,6 +18,10 @@ var dslTypes = map[string]bool{
 	"KGroupedStream": true, "KGroupedTable": true, "TimeWindowedKStream": true, "SessionWindowedKStream": true,
 	"SlidingWindowedKStream": true, "CogroupedKStream": true, "TimeWindowedCogroupedKStream": true,
 	"SessionWindowedCogroupedKStream": true, "SlidingWindowedCogroupedKStream": true,
+	// The Processor API: the topology's builder methods, a processor's
+	// context and the store views a processor holds.
+	"Topology": true, "ProcessorContext": true, "KeyValueStore": true, "TimestampedKeyValueStore": true,
+	"TimestampedWindowStore": true, "SessionStore": true, "KeyValueIterator": true,
 }
 
 // undocumented are operators docs/dsl.md need not name, with the reason.
@@ -46,6 +50,17 @@ var undocumented = map[string]string{
 	"SessionWindowedKStream.Reduce":   "the windowed Count and Reduce are listed with windowedBy",
 	"SlidingWindowedKStream.Count":    "the windowed Count and Reduce are listed with windowedBy",
 	"SlidingWindowedKStream.Reduce":   "the windowed Count and Reduce are listed with windowedBy",
+	// A built topology's view for the runtime, not Kafka Streams calls.
+	"Topology.CopartitionGroups":       "the runtime's view of a built topology",
+	"Topology.GlobalStores":            "the runtime's view of a built topology",
+	"Topology.InternalTopics":          "the runtime's view of a built topology",
+	"Topology.InternalTopicPartitions": "the runtime's view of a built topology",
+	"Topology.StoreSerdes":             "the runtime's view of a built topology",
+	"Topology.RedirectSinks":           "the runtime's view of a built topology",
+	"Topology.NewTask":                 "the runtime's view of a built topology",
+	"Topology.Subtopologies":           "the runtime's view of a built topology",
+	"Topology.Store":                   "the runtime's view of a built topology",
+	"Topology.SubtopologyOfTopic":      "the runtime's view of a built topology",
 }
 
 // kstreamsDecls parses the package and returns its exported names (types,
@@ -117,6 +132,14 @@ func kstreamsDecls(t *testing.T) (names map[string]bool, operators []string) {
 					switch s := s.(type) {
 					case *ast.TypeSpec:
 						names[s.Name.Name] = true
+						if it, ok := s.Type.(*ast.InterfaceType); ok && dslTypes[s.Name.Name] {
+							for _, m := range it.Methods.List {
+								for _, n := range m.Names {
+									names[n.Name] = true
+									operators = append(operators, s.Name.Name+"."+n.Name)
+								}
+							}
+						}
 						if st, ok := s.Type.(*ast.StructType); ok {
 							for _, fld := range st.Fields.List {
 								for _, n := range fld.Names {
