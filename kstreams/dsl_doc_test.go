@@ -165,7 +165,7 @@ func testNames(t *testing.T) map[string]bool {
 	t.Helper()
 	out := map[string]bool{}
 	re := regexp.MustCompile(`(?m)^func (Test\w+)\(`)
-	for _, dir := range []string{"../integration", "kstreamstest", "."} {
+	for _, dir := range []string{"../integration", "../streams", "kstreamstest", "."} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 		for _, f := range files {
 			b, err := os.ReadFile(f)

@@ -72,6 +72,11 @@ type ProcessorContext interface {
 	// context: what it forwards goes to the processor's children, stamped
 	// with the punctuation time.
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
+	// Commit asks for a commit once the current record or punctuation is
+	// done (Kafka's ProcessorContext.commit): the thread commits after the
+	// batch it is processing instead of waiting for commit.interval.ms.
+	// Under exactly_once_v2 that ends the thread's transaction.
+	Commit()
 }
 
 // ProcessorFunc adapts a function to a stateless Processor.

@@ -49,6 +49,8 @@ type FixedKeyProcessorContext interface {
 	ApplicationID() string
 	RecordDropped(reason string)
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
+	// Commit asks for a commit, as ProcessorContext.Commit.
+	Commit()
 }
 
 // ProcessValues adds a Processor API node that transforms values and keeps
@@ -103,6 +105,7 @@ func (c fixedKeyContext) StreamTime() int64                          { return c.
 func (c fixedKeyContext) TaskID() TaskID                             { return c.ctx.TaskID() }
 func (c fixedKeyContext) ApplicationID() string                      { return c.ctx.ApplicationID() }
 func (c fixedKeyContext) RecordDropped(reason string)                { c.ctx.RecordDropped(reason) }
+func (c fixedKeyContext) Commit()                                    { c.ctx.Commit() }
 func (c fixedKeyContext) Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error) {
 	return c.ctx.Schedule(interval, typ, fn)
 }

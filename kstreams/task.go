@@ -113,6 +113,8 @@ type Task struct {
 	onDrop       func(string, string)
 	streamTime   int64
 	curTs        int64
+	// commitRequested is set by a processor's Commit, taken by the runtime.
+	commitRequested bool
 	curHeaders   []Header
 	cacheBudget  *cacheBudget
 	punctuations []*punctuation
@@ -415,6 +417,14 @@ func (task *Task) Init() error {
 		}
 	}
 	return nil
+}
+
+// TakeCommitRequest reports whether a processor asked for a commit since
+// the last call, and clears the request.
+func (task *Task) TakeCommitRequest() bool {
+	r := task.commitRequested
+	task.commitRequested = false
+	return r
 }
 
 // Flush writes the cached updates of every caching store to the store and
@@ -746,6 +756,8 @@ func (c nodeContext) ApplicationID() string                  { return c.n.task.a
 func (c nodeContext) defaultSerdes() (key, value serde.Untyped) {
 	return c.n.task.defKey, c.n.task.defVal
 }
+
+func (c nodeContext) Commit() { c.n.task.commitRequested = true }
 
 func (c nodeContext) RecordDropped(reason string) {
 	c.n.task.dropped++

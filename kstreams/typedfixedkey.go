@@ -48,6 +48,8 @@ type TypedFixedKeyContext[K, V any] interface {
 	ApplicationID() string
 	RecordDropped(reason string)
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
+	// Commit asks for a commit, as ProcessorContext.Commit.
+	Commit()
 }
 
 // ProcessValuesTyped is ProcessValues for a TypedFixedKeyProcessor; all

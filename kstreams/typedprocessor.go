@@ -34,6 +34,8 @@ type TypedContext[KOut, VOut any] interface {
 	ApplicationID() string
 	RecordDropped(reason string)
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
+	// Commit asks for a commit, as ProcessorContext.Commit.
+	Commit()
 }
 
 // Typed adapts a TypedProcessor supplier to the untyped Processor API.

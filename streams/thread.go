@@ -1225,11 +1225,27 @@ func (t *streamThread) handlePunctuateError(a *activeTask, clock string, err err
 // by its deadline: an interrupted commit turns into an abort and a replay.
 const commitTimeout = time.Minute
 
+// commitRequested takes the running tasks' commit requests (a processor's
+// Commit): one of them commits every task of the thread, as Kafka Streams
+// commits on a user's request.
+func (t *streamThread) commitRequested() bool {
+	requested := false
+	for _, a := range t.tasks {
+		if a.running() && a.task.TakeCommitRequest() {
+			requested = true
+		}
+	}
+	return requested
+}
+
 // maybeCommit ends the epoch when the barrier says so, or always when
 // force is set (revocation, shutdown).
 func (t *streamThread) maybeCommit(force bool) error {
 	now := time.Now()
 	trigger, due := t.barrier.Due(now)
+	if t.commitRequested() && !due {
+		trigger, due = txn.TriggerRequested, true
+	}
 	if force {
 		trigger, due = txn.TriggerRequested, true
 	}
