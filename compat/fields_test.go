@@ -80,7 +80,7 @@ var configFields = map[string]fieldUse{
 	"MaxWarmupReplicas":                       {warn: []string{"max.warmup.replicas=4"}},
 	"ProbingRebalanceInterval":                {warn: []string{"probing.rebalance.interval.ms=120000"}},
 	"TaskTimeout":                             {warn: []string{"task.timeout.ms=60000"}},
-	"Optimizations": {warn: []string{"topology.optimization=all", "topology.optimization=reuse.ktable.source.topics",
+	"Optimizations": {by: []string{"streams"}, warn: []string{"topology.optimization=all",
 		"topology.optimization=merge.repartition.topics", "topology.optimization=single.store.self.join"}},
 	"DSLStore":                             {by: []string{"streams"}},
 	"DSLStoreHeaders":                      {warn: []string{"dsl.store.format=HEADERS"}},

@@ -229,7 +229,9 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		store = storeName
 	}
 	newSpec := func() *StoreSpec {
-		return kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+		s := kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+		s.tableTopic = topic
+		return s
 	}
 	src := newSourceTable(b, tableName, storeName, materialized, newSpec)
 	b.addNode(&nodeSpec{name: tableName, kind: ProcessorNode, preds: []string{sourceName}, supplier: src.supplier()})

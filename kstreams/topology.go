@@ -187,6 +187,15 @@ type StoreSpec struct {
 	users     []string
 	// suppressBuffer marks a suppression's buffer store (suppress_buffer.go).
 	suppressBuffer bool
+	// tableTopic is the source topic of a builder.table store: under
+	// topology.optimization's reuse.ktable.source.topics it becomes
+	// SourceChangelog.
+	tableTopic string
+	// SourceChangelog, when set, is the source topic that serves as the
+	// store's changelog (reuse.ktable.source.topics): the store writes no
+	// changelog of its own (Logging is off) and is restored from that
+	// topic, up to the group's committed offset of its partition.
+	SourceChangelog string
 }
 
 type repartitionSpec struct {

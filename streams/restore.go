@@ -28,6 +28,11 @@ type restoreState struct {
 	start   int64
 	end     int64 // the changelog's end when restore began (an upper bound)
 	full    bool
+	// sourced marks a store whose changelog is its source topic
+	// (reuse.ktable.source.topics): end is the group's committed offset,
+	// fixed, and records at or past it are the task's to process, not the
+	// restore's to apply.
+	sourced bool
 	applied int64
 	last    int64 // offset of the last record applied
 	// pos is the offset of the last record read, transaction markers
@@ -73,6 +78,13 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("streams: watermarks of changelog %s: %w", tp, err)
 	}
+	sourced := ts.spec.SourceChangelog != ""
+	if sourced {
+		// Kafka Streams restores a table from its source topic up to the
+		// group's committed offset, and with none, not at all: the task
+		// then reads the topic from where auto.offset.reset says.
+		hi = min(hi, max(a.startAt(tp), lo))
+	}
 	off, ok, err := ts.store.CommittedOffset(tp)
 	if err != nil {
 		return false, err
@@ -93,7 +105,9 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		}
 	}
 	t.s.hks.OnRestoreStart(ts.spec.Name, tp, start, hi, full)
-	t.noteOpenChangelogTxn(ts.spec.Name, tp, hi)
+	if !sourced {
+		t.noteOpenChangelogTxn(ts.spec.Name, tp, hi)
+	}
 	if start >= hi {
 		t.s.hks.OnRestoreEnd(ts.spec.Name, tp, 0)
 		return false, nil
@@ -101,7 +115,7 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, last: -1, pos: -1, began: now, logged: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, sourced: sourced, last: -1, pos: -1, began: now, logged: now}
 	return true, nil
 }
 
@@ -172,6 +186,9 @@ func (t *streamThread) changelogWatermarks(tp state.TopicPartition) (lo, hi int6
 // broker that does not answer confirms nothing, and a moved end (records
 // written since the restore began) is the new end to reach.
 func (t *streamThread) endUnchanged(rs *restoreState) bool {
+	if rs.sourced {
+		return true // the committed offset, which does not move
+	}
 	_, hi, err := t.changelogWatermarks(rs.tp)
 	if err != nil {
 		rs.idle = 0
@@ -285,7 +302,18 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 			if rs == nil || r.Offset < rs.next() {
 				continue // dropped meanwhile, or fetched before a re-read
 			}
-			if !r.Attrs.IsControl() {
+			if rs.sourced && r.Offset >= rs.end {
+				if !slices.Contains(ended, rs) {
+					ended = append(ended, rs)
+				}
+				continue // the task processes it
+			}
+			switch {
+			case r.Attrs.IsControl():
+			case rs.sourced && r.Key == nil:
+				// A table drops a null-key record; its store never held it.
+				rs.last = r.Offset
+			default:
 				ts := int64(-1)
 				if !r.Timestamp.IsZero() {
 					ts = r.Timestamp.UnixMilli()

@@ -73,7 +73,10 @@ func storePath(taskDir string, spec *kstreams.StoreSpec) string {
 
 func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.StoreSpec) (*taskStore, error) {
 	ts := &taskStore{spec: spec, task: id, dir: dir}
-	if spec.Logging {
+	switch {
+	case spec.SourceChangelog != "":
+		ts.changelog = &state.TopicPartition{Topic: spec.SourceChangelog, Partition: id.Partition}
+	case spec.Logging:
 		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
 	}
 	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name), Flush: t.flushPolicy(spec, ts.changelog)}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/stoatflow/stoatflow/kstreams"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,6 +15,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/kgolog"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
 )
@@ -222,6 +223,9 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if slices.Contains(cfg.Optimizations, compat.OptimizeReuseKTableSourceTopics) {
+		topo = topo.ReuseTableSourceTopics()
 	}
 	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth()}

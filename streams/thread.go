@@ -76,9 +76,43 @@ type partQueue struct {
 func (a *activeTask) storeCommits() []txn.StoreCommit {
 	out := make([]txn.StoreCommit, 0, len(a.stores))
 	for _, ts := range a.stores {
-		out = append(out, txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog})
+		sc := txn.StoreCommit{Store: ts.store, Partition: ts.task.Partition, Changelog: ts.changelog}
+		if ts.spec.SourceChangelog != "" {
+			sc.SourceOffset = a.sourceOffset(*ts.changelog)
+		}
+		out = append(out, sc)
 	}
 	return out
+}
+
+// startAt is the group's committed offset of tp as the task was opened
+// with it, -1 for none.
+func (a *activeTask) startAt(tp state.TopicPartition) int64 {
+	for _, q := range a.queues {
+		if q.tp.topic == tp.Topic && q.tp.partition == tp.Partition {
+			return q.startAt
+		}
+	}
+	return -1
+}
+
+// sourceOffset is the offset a store whose changelog is its source topic
+// (reuse.ktable.source.topics) records at a commit: the last offset of tp
+// the task processed (the one before the offset it commits), as Kafka
+// Streams checkpoints consumed offsets for such a store; nil before any.
+func (a *activeTask) sourceOffset(tp state.TopicPartition) *int64 {
+	for _, q := range a.queues {
+		if q.tp.topic != tp.Topic || q.tp.partition != tp.Partition {
+			continue
+		}
+		switch {
+		case q.next > 0:
+			return state.Offset(q.next - 1)
+		case q.committed > 0:
+			return state.Offset(q.committed - 1)
+		}
+	}
+	return nil
 }
 
 // activeTask is a task this thread owns: its processors, stores and input
@@ -599,8 +633,12 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	}
 	pause := map[string][]int32{}
 	t.assigned = len(byTask)
+	startAt := map[tpKey]int64{}
+	for _, c := range committed {
+		startAt[c.tp] = c.offset
+	}
 	for id, tps := range byTask {
-		a, err := t.openTask(id, tps)
+		a, err := t.openTask(id, tps, startAt)
 		if err != nil {
 			return err
 		}
@@ -741,8 +779,10 @@ func (t *streamThread) onRevoked(lost bool) error {
 	return nil
 }
 
-// openTask opens a task's stores and instantiates its processors.
-func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, error) {
+// openTask opens a task's stores and instantiates its processors. startAt
+// holds the group's committed offsets of the task's partitions (absent or
+// -1: none).
+func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpKey]int64) (*activeTask, error) {
 	slices.SortFunc(tps, func(a, b tpKey) int {
 		if a.topic < b.topic {
 			return -1
@@ -757,7 +797,11 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey) (*activeTask, e
 	}
 	a := &activeTask{id: id}
 	for _, tp := range tps {
-		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1, startAt: -1, delivered: -1})
+		at, ok := startAt[tp]
+		if !ok {
+			at = -1
+		}
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1, startAt: at, delivered: -1})
 	}
 	stores, err := t.openStores(id)
 	if err != nil {

@@ -90,6 +90,11 @@ type StoreCommit struct {
 	// Changelog is the store's changelog partition; nil when logging is
 	// disabled.
 	Changelog *state.TopicPartition
+	// SourceOffset, for a store whose changelog is a source topic the task
+	// reads (a table under reuse.ktable.source.topics), is the last offset
+	// of it the store has applied: the store records it in place of a
+	// produced changelog offset. Nil otherwise.
+	SourceOffset *int64
 }
 
 // CommitStats are the timings of one commit, for metrics and benchmarks.
@@ -210,7 +215,10 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []Offse
 			}
 		}
 		offs := map[state.TopicPartition]*int64{}
-		if sc.Changelog != nil {
+		switch {
+		case sc.SourceOffset != nil:
+			offs[*sc.Changelog] = sc.SourceOffset
+		case sc.Changelog != nil:
 			if off, ok := c.changelog[*sc.Changelog]; ok {
 				offs[*sc.Changelog] = state.Offset(off)
 			} else {

@@ -60,7 +60,7 @@ final class AvroWindowed {
                         Materialized.with(Serdes.String(), values))
                 .toStream()
                 .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10_000L), values));
-        return builder.build();
+        return Main.build(builder);
     }
 
     private static GenericRecord totalOf(Schema s, long clicks, long sum) {

@@ -44,6 +44,6 @@ final class BenchSsJoin {
                         JoinWindows.ofTimeDifferenceWithNoGrace(window),
                         StreamJoined.with(Serdes.String(), Serdes.String(), Serdes.String()))
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

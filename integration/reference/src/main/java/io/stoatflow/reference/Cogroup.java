@@ -89,6 +89,6 @@ final class Cogroup {
                 .toStream()
                 .map((w, v) -> KeyValue.pair(w.key(), w.window().start() + "=" + v))
                 .to(output + "-windowed", Produced.with(s, s));
-        return builder.build();
+        return Main.build(builder);
     }
 }

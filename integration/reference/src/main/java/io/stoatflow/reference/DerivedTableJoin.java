@@ -32,6 +32,6 @@ final class DerivedTableJoin {
         events.join(upper, (v, row) -> "derived:" + v + "+" + row).to(output, produced);
         KTable<String, Long> counts = events.groupByKey().count();
         events.leftJoin(counts, (v, n) -> "count:" + v + "+" + n).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

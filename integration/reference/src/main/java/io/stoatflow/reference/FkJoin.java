@@ -49,7 +49,7 @@ final class FkJoin {
                 .toStream().to(output, produced);
         left.leftJoin(right, (k, v) -> foreignKey(v), (l, r) -> "left:" + l + "+" + r, TableJoined.as("fk-left"))
                 .toStream().to(Main.arg(args, "left-output", "fkjoin-left-output"), produced);
-        return builder.build();
+        return Main.build(builder);
     }
 
     /**
@@ -70,6 +70,6 @@ final class FkJoin {
         orders.join(customers, FkJoin::foreignKey, (o, c) -> o + "+" + c, TableJoined.as("fkcrash"),
                         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("fkcrash-result"))
                 .toStream().to(Main.arg(args, "output", "fkjoincrash-output"), Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

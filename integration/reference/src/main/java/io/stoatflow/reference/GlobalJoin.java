@@ -41,6 +41,6 @@ final class GlobalJoin {
         Produced<String, String> produced = Produced.with(Serdes.String(), Serdes.String());
         s.join(table, foreignKey, (v, row) -> "inner:" + v + "+" + row).to(output, produced);
         s.leftJoin(table, foreignKey, (v, row) -> "left:" + v + "+" + row).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

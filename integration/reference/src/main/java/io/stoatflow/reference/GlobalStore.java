@@ -38,7 +38,7 @@ final class GlobalStore {
         builder.stream(stream, Consumed.with(Serdes.String(), Serdes.String()))
                 .process(() -> new Lookup(), Named.as("lookup"))
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     private static final class Upper implements Processor<String, String, Void, Void> {

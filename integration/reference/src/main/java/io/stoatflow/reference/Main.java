@@ -16,6 +16,7 @@ import java.util.function.Function;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.processor.StateRestoreListener;
@@ -36,6 +37,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  */
 public final class Main {
     private static final Map<String, Function<Map<String, String>, Topology>> APPS = new TreeMap<>();
+
+    /** The application's properties, which a DSL twin builds its topology with (see {@link #build}). */
+    private static final Properties PROPS = new Properties();
 
     static {
         APPS.put("wordcount", WordCount::topology);
@@ -90,7 +94,7 @@ public final class Main {
             System.err.println("apps: " + APPS.keySet());
             System.exit(2);
         }
-        Properties props = new Properties();
+        Properties props = PROPS;
         Map<String, String> appArgs = new TreeMap<>();
         boolean describe = false;
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
@@ -173,6 +177,14 @@ public final class Main {
             throw new IOException("--set wants key=value, got " + kv);
         }
         props.setProperty(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+
+    /**
+     * Builds a DSL twin's topology with the application's properties, as an application that sets
+     * topology.optimization must: {@code StreamsBuilder.build()} alone applies no optimization.
+     */
+    static Topology build(StreamsBuilder builder) {
+        return builder.build(PROPS);
     }
 
     static String arg(Map<String, String> args, String name, String dflt) {

@@ -24,6 +24,6 @@ final class Passthrough {
                 .filter((key, value) -> !value.startsWith("#"))
                 .mapValues(value -> value.toUpperCase(Locale.ROOT))
                 .to(output);
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -41,7 +41,7 @@ final class ProcessValues {
         in.selectKey((k, v) -> v)
                 .processValues(Upper::new)
                 .groupByKey(grouped).count().toStream().mapValues(n -> "rekeyed:" + n).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 
     private static final class Tagger implements FixedKeyProcessor<String, String, String> {

@@ -117,7 +117,7 @@ final class ProtoJoin {
         Produced<String, DynamicMessage> produced = Produced.with(Serdes.String(), enriched);
         events.join(rows, (c, p) -> enrich("inner", c, p)).to(output, produced);
         events.leftJoin(rows, (c, p) -> enrich("left", c, p)).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 
     static DynamicMessage enrich(String kind, DynamicMessage click, DynamicMessage profile) {
@@ -150,7 +150,7 @@ final class ProtoJoin {
         builder.stream(Main.arg(args, "input", "apicurio-in"), Consumed.with(Serdes.String(), Serdes.String()))
                 .mapValues(v -> DynamicMessage.newBuilder(PROFILE).setField(PROFILE.findFieldByName("name"), v).build())
                 .to(Main.arg(args, "output", "apicurio-out"), Produced.with(Serdes.String(), values));
-        return builder.build();
+        return Main.build(builder);
     }
 
     /**

@@ -32,6 +32,6 @@ final class RekeyedTableJoin {
         KStream<String, String> byUser = events.selectKey((k, v) -> v.substring(0, v.indexOf(':')));
         byUser.join(rows, (v, row) -> "inner:" + v + "+" + row, Joined.as("by-user")).to(output, produced);
         byUser.leftJoin(rows, (v, row) -> "left:" + v + "+" + row).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -37,6 +37,6 @@ final class ReplaceThread {
                 .count()
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -76,6 +76,6 @@ final class Routing {
                         .withStreamPartitioner(new Spreader()))
                 .mapValues(v -> v.toUpperCase())
                 .to(new ByPrefix(output), Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

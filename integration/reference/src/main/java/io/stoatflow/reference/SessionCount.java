@@ -31,6 +31,6 @@ final class SessionCount {
                 .count()
                 .toStream()
                 .to(output, Produced.with(WindowedSerdes.sessionWindowedSerdeFrom(String.class), Serdes.Long()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -37,6 +37,6 @@ final class SessionTombstones {
                 .filter((k, v) -> v == null || !v.equals("n=2"))
                 .mapValues(v -> v == null ? null : v.toUpperCase())
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -55,6 +55,6 @@ final class SlidingCount {
                         .toStream()
                         .mapValues(v -> "values:" + v))
                 .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10_000L), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

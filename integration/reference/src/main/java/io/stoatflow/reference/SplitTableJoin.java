@@ -41,6 +41,6 @@ final class SplitTableJoin {
                 .toTable(Materialized.as("split-other"));
         rows.join(other, (row, o) -> "tables:" + row + "+" + o, Materialized.as("split-joined"))
                 .toStream().to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -63,6 +63,6 @@ final class SsJoin {
         rekeyed.join(rekeyed, (l, r) -> "self:" + l + "+" + r,
                         JoinWindows.ofTimeDifferenceWithNoGrace(Duration.ofSeconds(2)), strings())
                 .to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

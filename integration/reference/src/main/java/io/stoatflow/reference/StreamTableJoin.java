@@ -31,6 +31,6 @@ final class StreamTableJoin {
         String output = Main.arg(args, "output", "joins-output");
         events.join(rows, (v, row) -> "inner:" + v + "+" + row).to(output, produced);
         events.leftJoin(rows, (v, row) -> "left:" + v + "+" + row, Joined.as("enrich-left")).to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

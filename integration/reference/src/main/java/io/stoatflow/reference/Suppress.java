@@ -68,7 +68,7 @@ final class Suppress {
                 .map((k, n) -> KeyValue.pair(
                         "s:" + k.key() + "@" + k.window().start() + "/" + k.window().end(), Long.toString(n)));
         timed.merge(sessions).to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     static Topology timeLimit(Map<String, String> args) {
@@ -81,7 +81,7 @@ final class Suppress {
                         Suppressed.BufferConfig.maxRecords(3).emitEarlyWhenFull()))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     static Topology bytes(Map<String, String> args) {
@@ -93,7 +93,7 @@ final class Suppress {
                         Suppressed.BufferConfig.maxBytes(400).emitEarlyWhenFull()).withName("held"))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     static Topology shapes(Map<String, String> args) {
@@ -119,7 +119,7 @@ final class Suppress {
                     .to(output, out);
             default -> throw new IllegalArgumentException("unknown case " + which);
         }
-        return builder.build();
+        return Main.build(builder);
     }
 
     static Topology filteredTime(Map<String, String> args) {
@@ -131,7 +131,7 @@ final class Suppress {
                 .suppress(Suppressed.untilTimeLimit(Duration.ofSeconds(5), Suppressed.BufferConfig.unbounded()))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     static Topology rejected(Map<String, String> args) {
@@ -150,7 +150,7 @@ final class Suppress {
             System.err.println("REJECTED: " + e.getMessage());
             System.exit(3);
         }
-        return builder.build();
+        return Main.build(builder);
     }
 
     // A raw KTable: the compiler would reject untilWindowCloses on a table that is not windowed.

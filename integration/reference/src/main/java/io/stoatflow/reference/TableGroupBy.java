@@ -49,6 +49,6 @@ final class TableGroupBy {
                 .toStream()
                 .mapValues(m -> "members:" + m);
         counts.merge(members).to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -34,6 +34,6 @@ final class TableOps {
                 .filterNot((k, v) -> v.endsWith("SKIP"))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

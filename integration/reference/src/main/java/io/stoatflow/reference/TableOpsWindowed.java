@@ -37,6 +37,6 @@ final class TableOpsWindowed {
                 .filter((k, n) -> n >= 2).toStream()
                 .map((k, n) -> KeyValue.pair("s:" + k.key() + "@" + k.window().start(), n == null ? null : n.toString()));
         t.merge(s).to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -40,6 +40,6 @@ final class TableTableJoin {
         left.outerJoin(right, (l, r) -> "outer:" + l + "+" + r, Named.as("tables-outer"),
                         Materialized.<String, String, KeyValueStore<Bytes, byte[]>>with(Serdes.String(), Serdes.String()))
                 .toStream().to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

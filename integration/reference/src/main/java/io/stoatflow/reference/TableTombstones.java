@@ -33,6 +33,6 @@ final class TableTombstones {
                 .filter((k, v) -> v == null || !v.equals("SKIP"))
                 .map((k, v) -> KeyValue.pair(k + "!", v == null ? null : "<" + v + ">"))
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -55,6 +55,6 @@ final class TableTransform {
                         .withValueSerde(Serdes.String()), "transform-updates")
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.String()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

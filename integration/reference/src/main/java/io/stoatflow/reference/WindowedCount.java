@@ -35,7 +35,7 @@ final class WindowedCount {
                 .count()
                 .toStream()
                 .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10_000L), Serdes.Long()));
-        return builder.build();
+        return Main.build(builder);
     }
 
     /**
@@ -58,6 +58,6 @@ final class WindowedCount {
                         .withRetention(Duration.ofMinutes(1)))
                 .toStream()
                 .to(output, Produced.with(WindowedSerdes.timeWindowedSerdeFrom(String.class, 10_000L), Serdes.Long()));
-        return builder.build();
+        return Main.build(builder);
     }
 }

@@ -43,6 +43,6 @@ final class WindowedTableJoin {
                 .toStream()
                 .map((k, v) -> KeyValue.pair("s:" + k.key() + "@" + k.window().start() + "-" + k.window().end(), v))
                 .to(output, produced);
-        return builder.build();
+        return Main.build(builder);
     }
 }

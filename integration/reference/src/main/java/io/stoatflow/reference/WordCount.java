@@ -30,6 +30,6 @@ final class WordCount {
                 .count()
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        return builder.build();
+        return Main.build(builder);
     }
 }
