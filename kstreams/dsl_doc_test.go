@@ -61,6 +61,7 @@ var undocumented = map[string]string{
 	"Topology.Subtopologies":           "the runtime's view of a built topology",
 	"Topology.Store":                   "the runtime's view of a built topology",
 	"Topology.SubtopologyOfTopic":      "the runtime's view of a built topology",
+	"Topology.ReuseTableSourceTopics":  "topology.optimization, which the runtime applies from the configuration",
 }
 
 // kstreamsDecls parses the package and returns its exported names (types,
