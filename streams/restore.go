@@ -405,7 +405,9 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 		for _, q := range a.queues {
 			resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
 		}
-		t.consumer.ResumeFetchPartitions(resume)
+		if !t.fetchPaused {
+			t.consumer.ResumeFetchPartitions(resume)
+		}
 	}
 	if err := t.assignRestorer(); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -195,6 +196,9 @@ type KafkaStreams struct {
 	// Close ends: every wait gives up, the final commit's included.
 	abortCtx context.Context
 	abort    context.CancelCauseFunc
+
+	// paused is set by Pause and cleared by Resume (pause.go).
+	paused atomic.Bool
 
 	mu struct {
 		sync.Mutex

@@ -179,6 +179,9 @@ type streamThread struct {
 	// closing is set before the main consumer closes: the revocation that
 	// leaving the group runs finds the tasks closed already.
 	closing atomic.Bool
+	// fetchPaused says whether syncPause paused the running tasks'
+	// partitions for the instance's Pause.
+	fetchPaused bool
 	// joined is closed once the thread has stored its main consumer: a
 	// callback can come before the thread's first poll, as the consumer
 	// joins the group when it is created, and waits for it.
@@ -631,6 +634,7 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	if paused := t.consumer.PauseFetchPartitions(nil); len(paused) > 0 {
 		t.consumer.ResumeFetchPartitions(paused)
 	}
+	t.fetchPaused = false // the next process pauses the new tasks' partitions if the instance is paused
 	pause := map[string][]int32{}
 	t.assigned = len(byTask)
 	startAt := map[tpKey]int64{}
@@ -1004,6 +1008,9 @@ func (t *streamThread) partitions(topic string) (int, error) {
 // process runs buffered records through the running tasks, picking within a
 // task the partition whose next record has the smallest timestamp.
 func (t *streamThread) process() error {
+	if t.syncPause() {
+		return nil
+	}
 	now := time.Now()
 	for _, a := range t.tasks {
 		if !a.running() || !t.ready(a, now) {
