@@ -22,12 +22,12 @@ const restoreBatch = 4096
 
 // restoreState is one store's restore in progress.
 type restoreState struct {
-	task    *activeTask
-	ts      *taskStore
-	tp      state.TopicPartition
-	start   int64
-	end     int64 // the changelog's end when restore began (an upper bound)
-	full    bool
+	task  *activeTask
+	ts    *taskStore
+	tp    state.TopicPartition
+	start int64
+	end   int64 // the changelog's end when restore began (an upper bound)
+	full  bool
 	// sourced marks a store whose changelog is its source topic
 	// (reuse.ktable.source.topics): end is the group's committed offset,
 	// fixed, and records at or past it are the task's to process, not the
