@@ -64,11 +64,19 @@ func (s *KafkaStreams) SetUncaughtExceptionHandler(h func(err error) ExceptionRe
 // instance's shutdown.
 func (s *KafkaStreams) runThread(ctx context.Context, t *streamThread) {
 	s.wg.Add(1)
+	tctx, stop := context.WithCancelCause(ctx)
+	t.stop, t.done = stop, make(chan struct{})
 	go func() {
 		defer s.wg.Done()
+		defer close(t.done)
 		defer t.stopped.Store(true)
-		err := t.run(ctx)
+		defer stop(nil)
+		err := t.run(tctx)
 		if err == nil {
+			return
+		}
+		if t.removed.Load() {
+			s.log.Warn("a removed stream thread stopped with an error", "thread", t.idx, "err", err)
 			return
 		}
 		err = fmt.Errorf("streams: stream thread %d: %w", t.idx, err)

@@ -206,6 +206,8 @@ type KafkaStreams struct {
 		listener func(newState, oldState State)
 		err      error
 		threadUp map[int]bool // threads that finished restoring
+		// runCtx is the threads' run context, for threads added later.
+		runCtx context.Context
 		stores   map[storeKey]*taskStore
 		started  bool          // threads were started (Start succeeded)
 		closed   bool          // Close was called
@@ -309,6 +311,14 @@ func (s *KafkaStreams) setState(next State) {
 func (s *KafkaStreams) threadReady(idx int, ready bool) {
 	s.mu.Lock()
 	s.mu.threadUp[idx] = ready
+	s.mu.Unlock()
+	s.updateReadiness()
+}
+
+// updateReadiness sets the state from the threads' readiness: RUNNING when
+// every thread has its tasks running, else REBALANCING.
+func (s *KafkaStreams) updateReadiness() {
+	s.mu.Lock()
 	all := len(s.mu.threadUp) == len(s.threads)
 	for _, up := range s.mu.threadUp {
 		all = all && up
@@ -440,7 +450,15 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 		return context.Cause(ctx)
 	}
 	s.mu.started = true
+	s.mu.runCtx = runCtx
 	s.mu.Unlock()
+	// The instance holds a place in the wait group of its threads until it
+	// stops: removing every thread (RemoveStreamThread) leaves it running.
+	s.wg.Add(1)
+	go func() {
+		<-runCtx.Done()
+		s.wg.Done()
+	}()
 	s.setState(Rebalancing)
 	if g := s.global; g != nil {
 		s.wg.Add(1)

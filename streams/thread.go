@@ -182,6 +182,12 @@ type streamThread struct {
 	// fetchPaused says whether syncPause paused the running tasks'
 	// partitions for the instance's Pause.
 	fetchPaused bool
+	// stop ends the thread's own run (RemoveStreamThread), done closes
+	// when it has stopped, removed marks a thread being removed (set under
+	// the instance's lock); see runThread.
+	stop    context.CancelCauseFunc
+	done    chan struct{}
+	removed atomic.Bool
 	// joined is closed once the thread has stored its main consumer: a
 	// callback can come before the thread's first poll, as the consumer
 	// joins the group when it is created, and waits for it.
@@ -884,7 +890,7 @@ func (t *streamThread) cacheShare() int64 {
 	if total <= 0 {
 		return 0
 	}
-	return total / int64(t.s.cfg.NumStreamThreads) / int64(max(1, t.assigned))
+	return total / int64(max(1, len(t.s.liveThreads()))) / int64(max(1, t.assigned))
 }
 
 func serdeFor(s compat.Serde) (serde.Untyped, error) {
