@@ -96,7 +96,9 @@ func TestTableRestoredFromItsSourceTopicMatchesKafkaStreams(t *testing.T) {
 			"session.timeout.ms": "6000", "heartbeat.interval.ms": "1000",
 		}
 	}
-	args := func(out string) map[string]string { return map[string]string{"input": in, "table": table, "output": out} }
+	args := func(out string) map[string]string {
+		return map[string]string{"input": in, "table": table, "output": out}
+	}
 	store := table + "-STATE-STORE-0000000001"
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()

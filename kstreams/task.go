@@ -101,29 +101,29 @@ type TaskConfig struct {
 // synchronously: Process returns when the record and everything it caused
 // have gone through. A task is not safe for concurrent use.
 type Task struct {
-	id           TaskID
-	appID        string
-	topo         *Topology
-	nodes        map[string]*taskNode
-	order        []*taskNode
-	sources      map[string]*taskNode // decorated topic → source
-	stores       map[string]StateStore
-	globals      map[string]StateStore // typed views of global stores
-	out          RecordCollector
-	onDrop       func(string, string)
-	streamTime   int64
-	curTs        int64
+	id         TaskID
+	appID      string
+	topo       *Topology
+	nodes      map[string]*taskNode
+	order      []*taskNode
+	sources    map[string]*taskNode // decorated topic → source
+	stores     map[string]StateStore
+	globals    map[string]StateStore // typed views of global stores
+	out        RecordCollector
+	onDrop     func(string, string)
+	streamTime int64
+	curTs      int64
 	// commitRequested is set by a processor's Commit, taken by the runtime.
 	commitRequested bool
-	curHeaders   []Header
-	cacheBudget  *cacheBudget
-	punctuations []*punctuation
-	clock        func() time.Time
-	md           RecordMetadata
-	hasMD        bool
-	dropped      int64
-	partTime     map[string]int64 // decorated source topic → partition time
-	log          *slog.Logger
+	curHeaders      []Header
+	cacheBudget     *cacheBudget
+	punctuations    []*punctuation
+	clock           func() time.Time
+	md              RecordMetadata
+	hasMD           bool
+	dropped         int64
+	partTime        map[string]int64 // decorated source topic → partition time
+	log             *slog.Logger
 	// outerJoinEmitInterval is TaskConfig.OuterJoinEmitIntervalMs.
 	outerJoinEmitInterval int64
 	// windowEmitInterval is TaskConfig.WindowedAggregationEmitIntervalMs.

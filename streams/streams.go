@@ -207,7 +207,7 @@ type KafkaStreams struct {
 		err      error
 		threadUp map[int]bool // threads that finished restoring
 		// runCtx is the threads' run context, for threads added later.
-		runCtx context.Context
+		runCtx   context.Context
 		stores   map[storeKey]*taskStore
 		started  bool          // threads were started (Start succeeded)
 		closed   bool          // Close was called
