@@ -10,13 +10,10 @@ import (
 	"github.com/stoatflow/stoatflow/streams"
 )
 
-// TestKfakePauseStopsProcessingUntilResume: an instance paused before it
-// starts joins its group and goes RUNNING, but processes nothing; records
-// produced meanwhile wait on the broker and are processed, in order, once
-// it resumes; a second pause stops it again.
-func TestKfakePauseStopsProcessingUntilResume(t *testing.T) {
-	_, addr := startBroker(t)
-	createTopics(t, addr, 2, "in", "out")
+// forwardTopology is the Processor API topology in → forward → out, with
+// the default serdes.
+func forwardTopology(t *testing.T) *kstreams.Topology {
+	t.Helper()
 	topo := kstreams.NewTopology()
 	forward := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error { return ctx.Forward(r) })
 	for _, err := range []error{
@@ -28,7 +25,17 @@ func TestKfakePauseStopsProcessingUntilResume(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ks, err := streams.New(topo, appConfig(t, addr, "pause", t.TempDir()))
+	return topo
+}
+
+// TestKfakePauseStopsProcessingUntilResume: an instance paused before it
+// starts joins its group and goes RUNNING, but processes nothing; records
+// produced meanwhile wait on the broker and are processed, in order, once
+// it resumes; a second pause stops it again.
+func TestKfakePauseStopsProcessingUntilResume(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	ks, err := streams.New(forwardTopology(t), appConfig(t, addr, "pause", t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

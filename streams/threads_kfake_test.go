@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/streams"
 )
 
@@ -26,19 +25,8 @@ import (
 func TestKfakeAddAndRemoveStreamThreads(t *testing.T) {
 	_, addr := startBroker(t)
 	createTopics(t, addr, 4, "in", "out")
-	topo := kstreams.NewTopology()
-	forward := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error { return ctx.Forward(r) })
-	for _, err := range []error{
-		topo.AddSource("source", kstreams.SourceOptions{}, "in"),
-		topo.AddProcessor("forward", forward.Supplier(), "source"),
-		topo.AddSink("sink", "out", kstreams.SinkOptions{}, "forward"),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ks, err := streams.New(topo, appConfig(t, addr, "threads", t.TempDir()), streams.WithLogger(quiet))
+	ks, err := streams.New(forwardTopology(t), appConfig(t, addr, "threads", t.TempDir()), streams.WithLogger(quiet))
 	if err != nil {
 		t.Fatal(err)
 	}
