@@ -157,6 +157,7 @@ func TestTableRestoredFromItsSourceTopicMatchesKafkaStreams(t *testing.T) {
 		t.Errorf("restore of %s-0: Kafka Streams from %d to %d, %d records; StoatFlow from %d to %d, %d records; want both from 0 to 12",
 			table, jr.Start, jr.End, jr.Records, gr.start, gr.end, gr.records)
 	}
+	t.Logf("restores of %s-0: Kafka Streams %+v, StoatFlow %+v", table, jr, *gr)
 	jvmTopics, goTopics := internalTopics(t, bootstrap, jvmApp), internalTopics(t, bootstrap, goApp)
 	if len(jvmTopics) != 0 || len(goTopics) != 0 {
 		t.Errorf("internal topics: Kafka Streams %v, StoatFlow %v; want none (the table's changelog is its source topic)", jvmTopics, goTopics)
