@@ -65,10 +65,13 @@ func (s *KafkaStreams) SetUncaughtExceptionHandler(h func(err error) ExceptionRe
 func (s *KafkaStreams) runThread(ctx context.Context, t *streamThread) {
 	s.wg.Add(1)
 	tctx, stop := context.WithCancelCause(ctx)
-	t.stop, t.done = stop, make(chan struct{})
+	done := make(chan struct{})
+	s.mu.Lock()
+	t.stop, t.done = stop, done
+	s.mu.Unlock()
 	go func() {
 		defer s.wg.Done()
-		defer close(t.done)
+		defer close(done)
 		defer t.stopped.Store(true)
 		defer stop(nil)
 		err := t.run(tctx)

@@ -182,9 +182,9 @@ type streamThread struct {
 	// fetchPaused says whether syncPause paused the running tasks'
 	// partitions for the instance's Pause.
 	fetchPaused bool
-	// stop ends the thread's own run (RemoveStreamThread), done closes
-	// when it has stopped, removed marks a thread being removed (set under
-	// the instance's lock); see runThread.
+	// stop ends the thread's own run (RemoveStreamThread) and done closes
+	// when it has stopped, both set by runThread under the instance's lock;
+	// removed marks a thread being removed.
 	stop    context.CancelCauseFunc
 	done    chan struct{}
 	removed atomic.Bool

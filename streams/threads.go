@@ -73,21 +73,24 @@ func (s *KafkaStreams) RemoveStreamThread(ctx context.Context) (string, error) {
 	s.mu.Lock()
 	var t *streamThread
 	for _, c := range s.threads {
-		if !c.stopped.Load() && !c.removed.Load() {
+		if c.stop != nil && !c.stopped.Load() && !c.removed.Load() {
 			t = c
 			break
 		}
 	}
+	var stop context.CancelCauseFunc
+	var done chan struct{}
 	if t != nil {
 		t.removed.Store(true)
+		stop, done = t.stop, t.done
 	}
 	s.mu.Unlock()
 	if t == nil {
 		return "", fmt.Errorf("%w: no stream thread is left to remove", ErrNotRunning)
 	}
-	t.stop(errThreadRemoved)
+	stop(errThreadRemoved)
 	select {
-	case <-t.done:
+	case <-done:
 	case <-ctx.Done():
 		return "", fmt.Errorf("streams: removing stream thread %d: %w", t.idx, context.Cause(ctx))
 	}
