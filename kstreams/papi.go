@@ -104,6 +104,21 @@ func (t *Topology) AddSink(name, topic string, opts SinkOptions, parents ...stri
 	return t.addPAPINode(n)
 }
 
+// AddDynamicSink adds a sink node that writes each record to the topic e
+// picks: Topology.addSink with a TopicNameExtractor. The topics must exist;
+// Kafka Streams creates none of them.
+func (t *Topology) AddDynamicSink(name string, e TopicNameExtractor[any, any], opts SinkOptions, parents ...string) error {
+	if e.Extract == nil {
+		return errIllegalArgument("topic extractor must not be null")
+	}
+	if err := t.checkParents("Sink", name, parents, false); err != nil {
+		return err
+	}
+	return t.addPAPINode(&nodeSpec{name: name, kind: SinkNode, preds: slices.Clone(parents),
+		topicFn: e.Extract, extractorName: e.Name, partitioner: opts.Partitioner,
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}})
+}
+
 // checkParents applies Kafka's checks of a new node's parents, in its
 // order; a sink's missing parent is worded without the node's name, as
 // Kafka words it.
