@@ -3,6 +3,7 @@ package kstreams
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
@@ -23,20 +24,24 @@ type StoreEntry = KeyValue[any, any]
 //	for it.Next() { kv := it.Entry(); ... }
 //	return it.Err()
 type KeyValueIterator struct {
-	it     state.Iterator
-	decode func(k, v []byte) (StoreEntry, error)
-	cur    StoreEntry
-	err    error
+	next  func() (StoreEntry, bool, error)
+	close func() error
+	cur   StoreEntry
+	err   error
+	done  bool
 }
 
 // Next moves to the next entry; it is false at the end or on an error.
 func (i *KeyValueIterator) Next() bool {
-	if i.err != nil || i.it == nil || !i.it.Next() {
+	if i.done || i.next == nil {
 		return false
 	}
-	if i.cur, i.err = i.decode(i.it.Key(), i.it.Value()); i.err != nil {
+	e, ok, err := i.next()
+	if err != nil || !ok {
+		i.err, i.done = err, true
 		return false
 	}
+	i.cur = e
 	return true
 }
 
@@ -44,21 +49,29 @@ func (i *KeyValueIterator) Next() bool {
 func (i *KeyValueIterator) Entry() StoreEntry { return i.cur }
 
 // Err is the error that ended the iteration, if one did.
-func (i *KeyValueIterator) Err() error {
-	if i.err != nil || i.it == nil {
-		return i.err
-	}
-	return i.it.Err()
-}
+func (i *KeyValueIterator) Err() error { return i.err }
 
 // Close releases the iterator; it is safe to call twice.
 func (i *KeyValueIterator) Close() error {
-	if i.it == nil {
+	i.done = true
+	if i.close == nil {
 		return nil
 	}
-	err := i.it.Close()
-	i.it = nil
-	return err
+	c := i.close
+	i.close = nil
+	return c()
+}
+
+// bytesIterator is a KeyValueIterator over a store iterator, decode
+// turning each entry's bytes into the processor's values.
+func bytesIterator(it state.Iterator, decode func(k, v []byte) (StoreEntry, error)) *KeyValueIterator {
+	return &KeyValueIterator{close: it.Close, next: func() (StoreEntry, bool, error) {
+		if !it.Next() {
+			return StoreEntry{}, false, it.Err()
+		}
+		e, err := decode(it.Key(), it.Value())
+		return e, err == nil, err
+	}}
 }
 
 // scanBounds serializes a range's bounds (a nil bound is open) and reports
@@ -96,7 +109,7 @@ func (s *KeyValueStore) iterator(open func() (state.Iterator, error)) (*KeyValue
 	if err != nil {
 		return nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
 	}
-	return &KeyValueIterator{it: it, decode: s.decodeKV}, nil
+	return bytesIterator(it, s.decodeKV), nil
 }
 
 // Range iterates the entries with keys from from to to, both included, in
@@ -162,4 +175,150 @@ func (s *KeyValueStore) PutAll(entries []StoreEntry) error {
 // ApproximateNumEntries is the store's estimate of its entry count.
 func (s *KeyValueStore) ApproximateNumEntries() (int64, error) {
 	return s.inner.ApproximateNumEntries()
+}
+
+// ValueAndTimestamp is a value of a timestamped key-value store with its
+// timestamp: Kafka's ValueAndTimestamp. The scans of a
+// TimestampedKeyValueStore give it as each entry's Value.
+type ValueAndTimestamp struct {
+	Value     any
+	Timestamp int64
+}
+
+// Range iterates the entries with keys from from to to, both included, in
+// ascending order of their serialized keys; a nil bound is open. With a
+// record cache, the cache's entries (dirty or not) take the place of the
+// store's, and a key the cache deleted is left out, as Kafka's caching
+// store merges them.
+func (s *TimestampedKeyValueStore) Range(from, to any) (*KeyValueIterator, error) {
+	return s.rangeScan(from, to, false)
+}
+
+// ReverseRange is Range in descending order.
+func (s *TimestampedKeyValueStore) ReverseRange(from, to any) (*KeyValueIterator, error) {
+	return s.rangeScan(from, to, true)
+}
+
+// All iterates every entry in ascending order of the serialized keys.
+func (s *TimestampedKeyValueStore) All() (*KeyValueIterator, error) {
+	return s.rangeScan(nil, nil, false)
+}
+
+// ReverseAll iterates every entry in descending order.
+func (s *TimestampedKeyValueStore) ReverseAll() (*KeyValueIterator, error) {
+	return s.rangeScan(nil, nil, true)
+}
+
+// PrefixScan iterates the entries whose serialized keys start with prefix
+// as prefixSerde writes it.
+func (s *TimestampedKeyValueStore) PrefixScan(prefix any, prefixSerde serde.Untyped) (*KeyValueIterator, error) {
+	pb, err := prefixSerde.SerializeAny(s.topic, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s: prefix: %w", s.name, err)
+	}
+	it, err := s.inner.PrefixScan(pb)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
+	}
+	return s.merged(it, func(kb []byte) bool { return bytes.HasPrefix(kb, pb) }, false), nil
+}
+
+func (s *TimestampedKeyValueStore) rangeScan(from, to any, reverse bool) (*KeyValueIterator, error) {
+	lo, hi, empty, err := s.scanBounds(from, to)
+	if err != nil || empty {
+		return &KeyValueIterator{}, err
+	}
+	var it state.Iterator
+	if reverse {
+		it, err = s.inner.ReverseRange(lo, hi)
+	} else {
+		it, err = s.inner.Range(lo, hi)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
+	}
+	in := func(kb []byte) bool {
+		return (lo == nil || bytes.Compare(kb, lo) >= 0) && (hi == nil || bytes.Compare(kb, hi) <= 0)
+	}
+	return s.merged(it, in, reverse), nil
+}
+
+// merged iterates the store's entries (it) and the record cache's entries
+// whose keys in accepts, in key order (descending when reverse); a key in
+// both comes from the cache, and a cached deletion hides the store's entry.
+// The cache's entries are taken when the iteration opens, as the store's
+// are.
+func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) bool, reverse bool) *KeyValueIterator {
+	var cached []*cacheEntry
+	if s.cache != nil {
+		for _, el := range s.cache.entries {
+			if e := el.Value.(*cacheEntry); in(e.kb) {
+				cached = append(cached, e)
+			}
+		}
+		slices.SortFunc(cached, func(a, b *cacheEntry) int {
+			if reverse {
+				return bytes.Compare(b.kb, a.kb)
+			}
+			return bytes.Compare(a.kb, b.kb)
+		})
+	}
+	var headKey, headVal []byte // the store's next entry, read ahead
+	storeDone := false
+	decode := func(kb, b []byte) (StoreEntry, error) {
+		key, err := s.key.DeserializeAny(s.topic, kb)
+		if err != nil {
+			return StoreEntry{}, fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+		}
+		ts, raw, err := s.splitTimestamped(b)
+		if err != nil {
+			return StoreEntry{}, err
+		}
+		v, err := s.val.DeserializeAny(s.topic, raw)
+		if err != nil {
+			return StoreEntry{}, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		}
+		return StoreEntry{Key: key, Value: ValueAndTimestamp{Value: v, Timestamp: ts}}, nil
+	}
+	next := func() (StoreEntry, bool, error) {
+		for {
+			if headKey == nil && !storeDone {
+				if it.Next() {
+					headKey, headVal = bytes.Clone(it.Key()), bytes.Clone(it.Value())
+				} else {
+					storeDone = true
+					if err := it.Err(); err != nil {
+						return StoreEntry{}, false, err
+					}
+				}
+			}
+			if len(cached) == 0 && headKey == nil {
+				return StoreEntry{}, false, nil
+			}
+			if len(cached) > 0 {
+				c := cached[0]
+				order := 0
+				if headKey != nil {
+					order = bytes.Compare(c.kb, headKey)
+					if reverse {
+						order = -order
+					}
+				}
+				if headKey == nil || order <= 0 {
+					cached = cached[1:]
+					if order == 0 {
+						headKey = nil // the cache's entry stands for the store's
+					}
+					if c.value == nil {
+						continue // deleted in the cache
+					}
+					return StoreEntry{Key: c.keyVal, Value: ValueAndTimestamp{Value: c.value, Timestamp: c.ts}}, true, nil
+				}
+			}
+			e, err := decode(headKey, headVal)
+			headKey = nil
+			return e, err == nil, err
+		}
+	}
+	return &KeyValueIterator{next: next, close: it.Close}
 }

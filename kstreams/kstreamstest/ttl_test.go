@@ -205,3 +205,80 @@ func TestKeyValueStoreScans(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(results, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTimestampedStoreScansMergeTheCache: a caching timestamped store's
+// scans see the cache's writes not yet flushed over the store's entries (a
+// newer value wins, a cached deletion hides the key, a new key appears), in
+// key order both ways, as Kafka's caching store merges them.
+func TestTimestampedStoreScansMergeTheCache(t *testing.T) {
+	var results []string
+	scan := func(what string, it *kstreams.KeyValueIterator, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		defer it.Close()
+		var got []string
+		for it.Next() {
+			vt := it.Entry().Value.(kstreams.ValueAndTimestamp)
+			got = append(got, fmt.Sprintf("%v=%v@%d", it.Entry().Key, vt.Value, vt.Timestamp))
+		}
+		if err := it.Err(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		results = append(results, what+":"+strings.Join(got, ","))
+	}
+	probe := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error {
+		st, err := ctx.StateStore("ts")
+		if err != nil {
+			return err
+		}
+		kv := st.(*kstreams.TimestampedKeyValueStore)
+		if r.Value == "fill" {
+			return errors.Join(kv.Put("a", "a1", 1), kv.Put("b", "b1", 2), kv.Put("c", "c1", 3))
+		}
+		if err := errors.Join(kv.Put("b", "b2", 4), kv.Put("c", nil, 5), kv.Put("d", "d2", 6)); err != nil {
+			return err
+		}
+		it, err := kv.All()
+		scan("all", it, err)
+		it, err = kv.ReverseAll()
+		scan("reverseAll", it, err)
+		it, err = kv.Range("b", "c")
+		scan("range(b,c)", it, err)
+		it, err = kv.ReverseRange(nil, "b")
+		scan("reverseRange(nil,b)", it, err)
+		it, err = kv.PrefixScan("d", serde.Erase[string](serde.String{}))
+		scan("prefixScan(d)", it, err)
+		return nil
+	})
+	topo := kstreams.NewTopology()
+	s := serde.Erase[string](serde.String{})
+	if err := errors.Join(topo.AddSource("source", kstreams.SourceOptions{KeySerde: s, ValueSerde: s}, "in"),
+		topo.AddProcessor("probe", probe.Supplier(), "source"),
+		topo.AddStateStore(kstreams.StoreBuilder{Name: "ts", Kind: kstreams.KeyValueStoreKind, Timestamped: true, Caching: true,
+			KeySerde: s, ValueSerde: s}, "probe")); err != nil {
+		t.Fatal(err)
+	}
+	d, err := kstreamstest.New(topo, kstreamstest.Config{Caching: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	in := kstreamstest.NewInputTopic(d, "in", serde.String{}, serde.String{})
+	if err := errors.Join(in.Pipe("k", "fill", 1), in.Pipe("k", "scan", 2)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"all:a=a1@1,b=b2@4,d=d2@6",
+		"reverseAll:d=d2@6,b=b2@4,a=a1@1",
+		"range(b,c):b=b2@4",
+		"reverseRange(nil,b):b=b2@4,a=a1@1",
+		"prefixScan(d):d=d2@6",
+	}
+	if strings.Join(results, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(results, "\n"), strings.Join(want, "\n"))
+	}
+	if n := len(d.Changelog("ts")); n != 6 {
+		t.Errorf("%d changelog records, want 6 (three writes flushed after each record)", n)
+	}
+}
