@@ -661,6 +661,9 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	if sb.Kind == WindowStoreKind && !sb.Timestamped {
 		return nil, invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name)
 	}
+	if err := sb.checkSizes(); err != nil {
+		return nil, err
+	}
 	if sb.Kind == KeyValueStoreKind && !sb.Timestamped && sb.Caching {
 		return nil, invalidTopology("store %s: a record cache over a plain key-value store is not supported yet; "+
 			"turn Caching off (Kafka's default for a StoreBuilder) or make the store Timestamped", sb.Name)

@@ -1,0 +1,96 @@
+package kstreams
+
+import (
+	"maps"
+	"time"
+
+	"github.com/stoatflow/stoatflow/kstreams/serde"
+)
+
+// The StoreBuilder factories below are Kafka's Stores.*StoreBuilder over
+// its persistent store suppliers; InMemory switches a builder to the
+// in-memory engine (Stores.inMemory*). As in Kafka, a builder has logging
+// on and caching off until its With... methods say otherwise. Sizes are
+// checked when the store is added, with Kafka's messages.
+
+// InMemory returns sb over the in-memory engine: Stores.inMemoryKeyValueStore,
+// inMemoryWindowStore or inMemorySessionStore.
+func (sb StoreBuilder) InMemory() StoreBuilder {
+	sb.Type = InMemory
+	return sb
+}
+
+// WithCachingEnabled is StoreBuilder.withCachingEnabled: writes wait in the
+// record cache (statestore.cache.max.bytes) until a commit or an eviction.
+func (sb StoreBuilder) WithCachingEnabled() StoreBuilder {
+	sb.Caching = true
+	return sb
+}
+
+// WithCachingDisabled is StoreBuilder.withCachingDisabled.
+func (sb StoreBuilder) WithCachingDisabled() StoreBuilder {
+	sb.Caching = false
+	return sb
+}
+
+// WithLoggingEnabled is StoreBuilder.withLoggingEnabled: a changelog topic
+// with config over the topic.* defaults.
+func (sb StoreBuilder) WithLoggingEnabled(config map[string]string) StoreBuilder {
+	sb.LoggingDisabled, sb.LogConfig = false, maps.Clone(config)
+	return sb
+}
+
+// WithLoggingDisabled is StoreBuilder.withLoggingDisabled: no changelog; a
+// task that moves starts the store empty.
+func (sb StoreBuilder) WithLoggingDisabled() StoreBuilder {
+	sb.LoggingDisabled, sb.LogConfig = true, nil
+	return sb
+}
+
+// TimestampedKeyValueStoreBuilder is Stores.timestampedKeyValueStoreBuilder
+// over Stores.persistentTimestampedKeyValueStore: values with their
+// timestamps (a TimestampedKeyValueStore in the processor).
+func TimestampedKeyValueStoreBuilder[K, V any](name string, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
+	sb := KeyValueStoreBuilder(name, k, v)
+	sb.Timestamped = true
+	return sb
+}
+
+// TimestampedWindowStoreBuilder is Stores.timestampedWindowStoreBuilder over
+// Stores.persistentTimestampedWindowStore(name, retention, windowSize,
+// false): a TimestampedWindowStore in the processor.
+func TimestampedWindowStoreBuilder[K, V any](name string, retention, windowSize time.Duration, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
+	return StoreBuilder{Name: name, Kind: WindowStoreKind, Timestamped: true, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v),
+		RetentionMs: retention.Milliseconds(), WindowSizeMs: windowSize.Milliseconds()}
+}
+
+// SessionStoreBuilder is Stores.sessionStoreBuilder over
+// Stores.persistentSessionStore(name, retention): a SessionStore in the
+// processor.
+func SessionStoreBuilder[K, V any](name string, retention time.Duration, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
+	return StoreBuilder{Name: name, Kind: SessionStoreKind, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v),
+		RetentionMs: retention.Milliseconds()}
+}
+
+// checkSizes applies the checks of Kafka's window and session store
+// suppliers.
+func (sb StoreBuilder) checkSizes() error {
+	switch sb.Kind {
+	case WindowStoreKind:
+		switch {
+		case sb.RetentionMs < 0:
+			return errIllegalArgument("retentionPeriod cannot be negative")
+		case sb.WindowSizeMs < 0:
+			return errIllegalArgument("windowSize cannot be negative")
+		case sb.WindowSizeMs > sb.RetentionMs:
+			return errIllegalArgument("The retention period of the window store " + sb.Name +
+				" must be no smaller than its window size. Got size=[" + itoa(int(sb.WindowSizeMs)) +
+				"], retention=[" + itoa(int(sb.RetentionMs)) + "]")
+		}
+	case SessionStoreKind:
+		if sb.RetentionMs < 0 {
+			return errIllegalArgument("retentionPeriod cannot be negative")
+		}
+	}
+	return nil
+}
