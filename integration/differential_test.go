@@ -186,29 +186,26 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 
 	// The changelogs must hold the same bytes: a store restored from either
 	// engine's changelog holds the same state.
+	readLogs := func(suffix string, n int) (jvmLog, goLog []testkafka.Record) {
+		t.Helper()
+		var err error
+		if jvmLog, err = testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if goLog, err = testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		return jvmLog, goLog
+	}
 	for suffix, n := range c.changelogs {
 		for name, topic := range topics {
 			suffix = strings.ReplaceAll(suffix, "{"+name+"}", topic)
 		}
-		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		jvmLog, goLog := readLogs(suffix, n)
 		comparePartitions(t, suffix, jvmLog, goLog)
 	}
 	for suffix, n := range c.punctuatedChangelogs {
-		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
+		jvmLog, goLog := readLogs(suffix, n)
 		untimed := func(recs []testkafka.Record) []testkafka.Record {
 			out := slices.Clone(recs)
 			for i := range out {

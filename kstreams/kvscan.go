@@ -91,11 +91,29 @@ func (s *storeBase) scanBounds(from, to any) (lo, hi []byte, empty bool, err err
 	return lo, hi, lo != nil && hi != nil && bytes.Compare(lo, hi) > 0, nil
 }
 
+// decodeKey turns a stored key's bytes into the processor's key.
+func (s *storeBase) decodeKey(kb []byte) (any, error) {
+	key, err := s.key.DeserializeAny(s.topic, kb)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+	}
+	return key, nil
+}
+
+// prefixBytes is a scan's prefix as prefixSerde writes it.
+func (s *storeBase) prefixBytes(prefix any, prefixSerde serde.Untyped) ([]byte, error) {
+	pb, err := prefixSerde.SerializeAny(s.topic, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("kstreams: store %s: prefix: %w", s.name, err)
+	}
+	return pb, nil
+}
+
 // decodeKV turns a plain store's bytes into an entry.
 func (s *KeyValueStore) decodeKV(k, v []byte) (StoreEntry, error) {
-	key, err := s.key.DeserializeAny(s.topic, k)
+	key, err := s.decodeKey(k)
 	if err != nil {
-		return StoreEntry{}, fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+		return StoreEntry{}, err
 	}
 	val, err := s.val.DeserializeAny(s.topic, v)
 	if err != nil {
@@ -116,20 +134,20 @@ func (s *KeyValueStore) iterator(open func() (state.Iterator, error)) (*KeyValue
 // ascending order of their serialized keys; a nil bound is open. A from
 // that sorts after to gives no entries, as in Kafka Streams.
 func (s *KeyValueStore) Range(from, to any) (*KeyValueIterator, error) {
-	lo, hi, empty, err := s.scanBounds(from, to)
-	if err != nil || empty {
-		return &KeyValueIterator{}, err
-	}
-	return s.iterator(func() (state.Iterator, error) { return s.inner.Range(lo, hi) })
+	return s.rangeScan(from, to, s.inner.Range)
 }
 
 // ReverseRange is Range in descending order.
 func (s *KeyValueStore) ReverseRange(from, to any) (*KeyValueIterator, error) {
+	return s.rangeScan(from, to, s.inner.ReverseRange)
+}
+
+func (s *KeyValueStore) rangeScan(from, to any, scan func(lo, hi []byte) (state.Iterator, error)) (*KeyValueIterator, error) {
 	lo, hi, empty, err := s.scanBounds(from, to)
 	if err != nil || empty {
 		return &KeyValueIterator{}, err
 	}
-	return s.iterator(func() (state.Iterator, error) { return s.inner.ReverseRange(lo, hi) })
+	return s.iterator(func() (state.Iterator, error) { return scan(lo, hi) })
 }
 
 // All iterates every entry in ascending order of the serialized keys.
@@ -145,9 +163,9 @@ func (s *KeyValueStore) ReverseAll() (*KeyValueIterator, error) {
 // PrefixScan iterates the entries whose serialized keys start with prefix
 // as prefixSerde writes it: Kafka's prefixScan(prefix, prefixKeySerializer).
 func (s *KeyValueStore) PrefixScan(prefix any, prefixSerde serde.Untyped) (*KeyValueIterator, error) {
-	pb, err := prefixSerde.SerializeAny(s.topic, prefix)
+	pb, err := s.prefixBytes(prefix, prefixSerde)
 	if err != nil {
-		return nil, fmt.Errorf("kstreams: store %s: prefix: %w", s.name, err)
+		return nil, err
 	}
 	return s.iterator(func() (state.Iterator, error) { return s.inner.PrefixScan(pb) })
 }
@@ -212,9 +230,9 @@ func (s *TimestampedKeyValueStore) ReverseAll() (*KeyValueIterator, error) {
 // PrefixScan iterates the entries whose serialized keys start with prefix
 // as prefixSerde writes it.
 func (s *TimestampedKeyValueStore) PrefixScan(prefix any, prefixSerde serde.Untyped) (*KeyValueIterator, error) {
-	pb, err := prefixSerde.SerializeAny(s.topic, prefix)
+	pb, err := s.prefixBytes(prefix, prefixSerde)
 	if err != nil {
-		return nil, fmt.Errorf("kstreams: store %s: prefix: %w", s.name, err)
+		return nil, err
 	}
 	it, err := s.inner.PrefixScan(pb)
 	if err != nil {
@@ -266,9 +284,9 @@ func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) 
 	var headKey, headVal []byte // the store's next entry, read ahead
 	storeDone := false
 	decode := func(kb, b []byte) (StoreEntry, error) {
-		key, err := s.key.DeserializeAny(s.topic, kb)
+		key, err := s.decodeKey(kb)
 		if err != nil {
-			return StoreEntry{}, fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+			return StoreEntry{}, err
 		}
 		ts, raw, err := s.splitTimestamped(b)
 		if err != nil {

@@ -96,12 +96,15 @@ func (t *Topology) AddSink(name, topic string, opts SinkOptions, parents ...stri
 	if err := t.checkParents("Sink", name, parents, false); err != nil {
 		return err
 	}
-	n := &nodeSpec{name: name, kind: SinkNode, preds: slices.Clone(parents), topic: topic,
-		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}}
-	if opts.Partitioner != nil {
-		n.partitioner = opts.Partitioner
-	}
+	n := opts.sink(name, parents)
+	n.topic = topic
 	return t.addPAPINode(n)
+}
+
+// sink is the node of a sink with these options.
+func (opts SinkOptions) sink(name string, parents []string) *nodeSpec {
+	return &nodeSpec{name: name, kind: SinkNode, preds: slices.Clone(parents), partitioner: opts.Partitioner,
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}}
 }
 
 // AddDynamicSink adds a sink node that writes each record to the topic e
@@ -114,9 +117,9 @@ func (t *Topology) AddDynamicSink(name string, e TopicNameExtractor[any, any], o
 	if err := t.checkParents("Sink", name, parents, false); err != nil {
 		return err
 	}
-	return t.addPAPINode(&nodeSpec{name: name, kind: SinkNode, preds: slices.Clone(parents),
-		topicFn: e.Extract, extractorName: e.Name, partitioner: opts.Partitioner,
-		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}})
+	n := opts.sink(name, parents)
+	n.topicFn, n.extractorName = e.Extract, e.Name
+	return t.addPAPINode(n)
 }
 
 // checkParents applies Kafka's checks of a new node's parents, in its

@@ -132,18 +132,7 @@ func (s *KafkaStreams) respond(err error) (resp ExceptionResponse) {
 // once instead of after session.timeout.ms. (Kafka Streams gives the new
 // thread the next free index, as the failed one still counts as alive.)
 func (s *KafkaStreams) replaceThread(old *streamThread) (*streamThread, error) {
-	s.mu.Lock()
-	used := map[int]bool{}
-	for _, t := range s.threads {
-		if t != old {
-			used[t.idx] = true
-		}
-	}
-	s.mu.Unlock()
-	idx := 1
-	for used[idx] {
-		idx++
-	}
+	idx := s.freeThreadIndex(old)
 	n, err := newStreamThread(s, idx, nil)
 	if err != nil {
 		return nil, err
@@ -160,6 +149,24 @@ func (s *KafkaStreams) replaceThread(old *streamThread) (*streamThread, error) {
 	delete(s.mu.threadUp, old.idx)
 	s.mu.threadUp[n.idx] = false
 	return n, nil
+}
+
+// freeThreadIndex is the lowest thread index no thread but skip holds
+// (skip may be nil).
+func (s *KafkaStreams) freeThreadIndex(skip *streamThread) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	used := map[int]bool{}
+	for _, t := range s.threads {
+		if t != skip {
+			used[t.idx] = true
+		}
+	}
+	idx := 1
+	for used[idx] {
+		idx++
+	}
+	return idx
 }
 
 // liveThreads returns the instance's threads, replacements included.

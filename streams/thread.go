@@ -85,13 +85,22 @@ func (a *activeTask) storeCommits() []txn.StoreCommit {
 	return out
 }
 
+// queueFor is the task's queue of input partition tp, nil if tp is none
+// of the task's.
+func (a *activeTask) queueFor(tp state.TopicPartition) *partQueue {
+	for _, q := range a.queues {
+		if q.tp.topic == tp.Topic && q.tp.partition == tp.Partition {
+			return q
+		}
+	}
+	return nil
+}
+
 // startAt is the group's committed offset of tp as the task was opened
 // with it, -1 for none.
 func (a *activeTask) startAt(tp state.TopicPartition) int64 {
-	for _, q := range a.queues {
-		if q.tp.topic == tp.Topic && q.tp.partition == tp.Partition {
-			return q.startAt
-		}
+	if q := a.queueFor(tp); q != nil {
+		return q.startAt
 	}
 	return -1
 }
@@ -101,16 +110,12 @@ func (a *activeTask) startAt(tp state.TopicPartition) int64 {
 // the task processed (the one before the offset it commits), as Kafka
 // Streams checkpoints consumed offsets for such a store; nil before any.
 func (a *activeTask) sourceOffset(tp state.TopicPartition) *int64 {
-	for _, q := range a.queues {
-		if q.tp.topic != tp.Topic || q.tp.partition != tp.Partition {
-			continue
-		}
-		switch {
-		case q.next > 0:
-			return state.Offset(q.next - 1)
-		case q.committed > 0:
-			return state.Offset(q.committed - 1)
-		}
+	switch q := a.queueFor(tp); {
+	case q == nil:
+	case q.next > 0:
+		return state.Offset(q.next - 1)
+	case q.committed > 0:
+		return state.Offset(q.committed - 1)
 	}
 	return nil
 }

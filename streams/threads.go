@@ -29,16 +29,9 @@ func (s *KafkaStreams) AddStreamThread() (string, error) {
 		return "", ErrNotRunning
 	}
 	s.mu.Lock()
-	used := map[int]bool{}
-	for _, t := range s.threads {
-		used[t.idx] = true
-	}
 	ctx := s.mu.runCtx
 	s.mu.Unlock()
-	idx := 1
-	for used[idx] {
-		idx++
-	}
+	idx := s.freeThreadIndex(nil)
 	t, err := newStreamThread(s, idx, nil)
 	if err != nil {
 		return "", fmt.Errorf("streams: adding stream thread %d: %w", idx, err)
