@@ -202,6 +202,8 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	rps := func(a *agg) float64 { return a.recsPerSec }
 	mbs := func(a *agg) float64 { return a.restoreMBs }
 	target("word count EOS CPU per record ≤ 1/4 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), cpu, 0.25, true)
+	target("word count EOS throughput ≥ 2× Kafka Streams'", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), rps, 2, false)
+	target("word count EOS peak RSS ≤ 1/5 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), rss, 0.2, true)
 	target("word count EOS peak RSS ≤ 1/8 of Kafka Streams", find(aggs, "wordcount-eos", engStoat), find(aggs, "wordcount-eos", engKS), rss, 0.125, true)
 	target("word count EOS p99 latency ≤ 1/14 of Kafka Streams", find(aggs, "latency", engStoat), find(aggs, "latency", engKS), p99, 1.0/14, true)
 	for _, pct := range c.latencyLoads {
