@@ -219,6 +219,9 @@ type Config struct {
 	values map[string]Value
 	// invalid holds the keys whose values were refused; the printer marks them.
 	invalid map[string]bool
+	// originals holds every property as given (after config providers), for
+	// AppConfigs.
+	originals map[string]string
 	// kgo holds the franz-go options shared by all instances of a client
 	// kind; kgoOptions adds the derived ids.
 	kgo map[ClientKind][]ClientOption
@@ -227,6 +230,26 @@ type Config struct {
 	groupInstance clientSetting
 	// autoOffsetReset is the main consumer's auto.offset.reset, lower case.
 	autoOffsetReset string
+}
+
+// AppConfigs returns the application's configuration as a processor reads
+// it through Kafka's ProcessorContext.appConfigs(): every property of the
+// .properties as given, the application's own keys among them, and over
+// them every Kafka Streams key with its effective value, its default when
+// unset, in its text form (a list comma-separated, a class by its name). A
+// key whose value is null is absent. The map is a copy; a Config not built
+// by Load has no properties to give.
+func (c *Config) AppConfigs() map[string]string {
+	m := make(map[string]string, len(c.originals)+len(streamsKeys))
+	for k, v := range c.originals {
+		m[k] = v
+	}
+	for _, k := range streamsKeys {
+		if v, ok := c.values[k.Name]; ok && !v.Null {
+			m[k.Name] = v.text()
+		}
+	}
+	return m
 }
 
 // EffectiveClientID returns client.id, or <ApplicationID>-<processID> when it is empty.

@@ -165,6 +165,11 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	l.notHonoured(c)
 	c.values = l.values
 	c.invalid = l.bad
+	c.originals = make(map[string]string, p.Len())
+	for _, key := range p.Keys() {
+		e, _ := p.Get(key)
+		c.originals[key] = e.Value
+	}
 	sortDiagnostics(l.diags)
 	return c, l.diags
 }

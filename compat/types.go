@@ -91,6 +91,22 @@ func (v Value) JavaString() string {
 	return v.Str
 }
 
+// text renders the value as a .properties file would give it: a list
+// comma-separated, a class by its binary name, a password in clear.
+func (v Value) text() string {
+	switch v.Type {
+	case TypeBoolean:
+		return strconv.FormatBool(v.Bool)
+	case TypeInt, TypeShort, TypeLong:
+		return strconv.FormatInt(v.Int, 10)
+	case TypeDouble:
+		return javaDouble(v.Float)
+	case TypeList:
+		return strings.Join(v.List, ",")
+	}
+	return v.Str
+}
+
 // Equal reports whether two values are the same.
 func (v Value) Equal(o Value) bool {
 	if v.Null || o.Null {
