@@ -75,12 +75,6 @@ func (v Value) JavaString() string {
 		return "null"
 	}
 	switch v.Type {
-	case TypeBoolean:
-		return strconv.FormatBool(v.Bool)
-	case TypeInt, TypeShort, TypeLong:
-		return strconv.FormatInt(v.Int, 10)
-	case TypeDouble:
-		return javaDouble(v.Float)
 	case TypeList:
 		return "[" + strings.Join(v.List, ", ") + "]"
 	case TypeClass:
@@ -88,7 +82,7 @@ func (v Value) JavaString() string {
 	case TypePassword:
 		return "[hidden]"
 	}
-	return v.Str
+	return v.text()
 }
 
 // text renders the value as a .properties file would give it: a list
