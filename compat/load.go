@@ -146,7 +146,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	}
 	for _, key := range unknown {
 		sev := SeverityWarning
-		hint := "Kafka Streams would only pass it to its clients; StoatFlow ignores it"
+		hint := "Kafka Streams would only pass it to its clients and to processors (appConfigs()); StoatFlow gives it to processors only (AppConfigs)"
 		if s := suggest(key); s != "" {
 			hint = "did you mean " + s + "?"
 		}

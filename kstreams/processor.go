@@ -64,6 +64,14 @@ type ProcessorContext interface {
 	StreamTime() int64
 	TaskID() TaskID
 	ApplicationID() string
+	// AppConfigs is the application's configuration (Kafka's
+	// appConfigs()): every property as given, the application's own keys
+	// among them, with every Kafka Streams key at its effective value
+	// (compat.Config.AppConfigs). The map is the caller's.
+	AppConfigs() map[string]string
+	// AppConfigsWithPrefix is the part of AppConfigs whose keys start with
+	// prefix, the prefix cut off (Kafka's appConfigsWithPrefix).
+	AppConfigsWithPrefix(prefix string) map[string]string
 	// RecordDropped counts a record the processor skipped (Kafka's
 	// dropped-records sensor), with the reason.
 	RecordDropped(reason string)

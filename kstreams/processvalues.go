@@ -47,6 +47,8 @@ type FixedKeyProcessorContext interface {
 	StreamTime() int64
 	TaskID() TaskID
 	ApplicationID() string
+	AppConfigs() map[string]string
+	AppConfigsWithPrefix(prefix string) map[string]string
 	RecordDropped(reason string)
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
 	// Commit asks for a commit, as ProcessorContext.Commit.
@@ -104,8 +106,12 @@ func (c fixedKeyContext) RecordMetadata() (RecordMetadata, bool)     { return c.
 func (c fixedKeyContext) StreamTime() int64                          { return c.ctx.StreamTime() }
 func (c fixedKeyContext) TaskID() TaskID                             { return c.ctx.TaskID() }
 func (c fixedKeyContext) ApplicationID() string                      { return c.ctx.ApplicationID() }
-func (c fixedKeyContext) RecordDropped(reason string)                { c.ctx.RecordDropped(reason) }
-func (c fixedKeyContext) Commit()                                    { c.ctx.Commit() }
+func (c fixedKeyContext) AppConfigs() map[string]string              { return c.ctx.AppConfigs() }
+func (c fixedKeyContext) AppConfigsWithPrefix(prefix string) map[string]string {
+	return c.ctx.AppConfigsWithPrefix(prefix)
+}
+func (c fixedKeyContext) RecordDropped(reason string) { c.ctx.RecordDropped(reason) }
+func (c fixedKeyContext) Commit()                     { c.ctx.Commit() }
 func (c fixedKeyContext) Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error) {
 	return c.ctx.Schedule(interval, typ, fn)
 }

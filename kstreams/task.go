@@ -40,8 +40,11 @@ type RecordCollector interface {
 // TaskConfig configures one task of a sub-topology.
 type TaskConfig struct {
 	ApplicationID string
-	Subtopology   int
-	Partition     int32
+	// AppConfigs is what the processors' AppConfigs gives
+	// (compat.Config.AppConfigs); the task keeps the map and never writes it.
+	AppConfigs  map[string]string
+	Subtopology int
+	Partition   int32
 	// DefaultKeySerde and DefaultValueSerde stand in wherever the topology
 	// gave no serde (default.key.serde / default.value.serde).
 	DefaultKeySerde, DefaultValueSerde serde.Untyped
@@ -103,6 +106,7 @@ type TaskConfig struct {
 type Task struct {
 	id         TaskID
 	appID      string
+	appConfigs map[string]string
 	topo       *Topology
 	nodes      map[string]*taskNode
 	order      []*taskNode
@@ -153,7 +157,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 	if cfg.Subtopology < 0 || cfg.Subtopology >= len(t.groups) {
 		return nil, fmt.Errorf("kstreams: no sub-topology %d", cfg.Subtopology)
 	}
-	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, topo: t,
+	task := &Task{id: TaskID{cfg.Subtopology, cfg.Partition}, appID: cfg.ApplicationID, appConfigs: cfg.AppConfigs, topo: t,
 		nodes: map[string]*taskNode{}, sources: map[string]*taskNode{}, stores: map[string]StateStore{}, globals: map[string]StateStore{},
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
 		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs,
@@ -750,6 +754,17 @@ func (c nodeContext) RecordMetadata() (RecordMetadata, bool) { return c.n.task.m
 func (c nodeContext) StreamTime() int64                      { return c.n.task.streamTime }
 func (c nodeContext) TaskID() TaskID                         { return c.n.task.id }
 func (c nodeContext) ApplicationID() string                  { return c.n.task.appID }
+func (c nodeContext) AppConfigs() map[string]string          { return maps.Clone(c.n.task.appConfigs) }
+
+func (c nodeContext) AppConfigsWithPrefix(prefix string) map[string]string {
+	m := map[string]string{}
+	for k, v := range c.n.task.appConfigs {
+		if rest, ok := strings.CutPrefix(k, prefix); ok {
+			m[rest] = v
+		}
+	}
+	return m
+}
 
 // defaultSerdes are the application's default key and value serdes (nil
 // where none is configured).

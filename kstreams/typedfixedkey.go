@@ -46,6 +46,8 @@ type TypedFixedKeyContext[K, V any] interface {
 	StreamTime() int64
 	TaskID() TaskID
 	ApplicationID() string
+	AppConfigs() map[string]string
+	AppConfigsWithPrefix(prefix string) map[string]string
 	RecordDropped(reason string)
 	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
 	// Commit asks for a commit, as ProcessorContext.Commit.

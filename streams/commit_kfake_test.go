@@ -29,6 +29,21 @@ func (h *commitTriggers) OnCommit(_ int, stats txn.CommitStats, err error) {
 	}
 }
 
+// addInProcessorOut adds to topo the Processor API chain source (topic
+// "in") → the named processor running fn → sink (topic "out").
+func addInProcessorOut(t *testing.T, topo *kstreams.Topology, name string, fn kstreams.ProcessorFunc) {
+	t.Helper()
+	for _, err := range []error{
+		topo.AddSource("source", kstreams.SourceOptions{}, "in"),
+		topo.AddProcessor(name, fn.Supplier(), "source"),
+		topo.AddSink("sink", "out", kstreams.SinkOptions{}, name),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func (h *commitTriggers) requested() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -52,15 +67,7 @@ func TestKfakeProcessorCommitEndsTheTransaction(t *testing.T) {
 		}
 		return ctx.Forward(r)
 	})
-	for _, err := range []error{
-		topo.AddSource("source", kstreams.SourceOptions{}, "in"),
-		topo.AddProcessor("committer", committer.Supplier(), "source"),
-		topo.AddSink("sink", "out", kstreams.SinkOptions{}, "committer"),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	addInProcessorOut(t, topo, "committer", committer)
 	hooks := &commitTriggers{}
 	ks, err := streams.New(topo, appConfig(t, addr, "commit", t.TempDir(), "commit.interval.ms=60000", "producer.transaction.timeout.ms=60000"), streams.WithHooks(hooks))
 	if err != nil {

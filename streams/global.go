@@ -183,7 +183,7 @@ func (g *globalThread) startTask(gs *globalState) error {
 	}
 	id := kstreams.TaskID{Subtopology: gs.info.ID, Partition: -1}
 	task, err := g.s.topo.NewTask(kstreams.TaskConfig{
-		ApplicationID: cfg.ApplicationID, Subtopology: gs.info.ID, Partition: -1,
+		ApplicationID: cfg.ApplicationID, AppConfigs: g.s.appConfigs, Subtopology: gs.info.ID, Partition: -1,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: map[string]kstreams.StateStore{gs.info.Store.Name: gs.store}, Output: globalCollector{gs.info.Store.Name},
 		OnDroppedRecord:           func(p, reason string) { g.s.hks.OnDroppedRecord(id, p, reason) },

@@ -172,9 +172,11 @@ func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 type KafkaStreams struct {
 	topo *kstreams.Topology
 	cfg  *compat.Config
-	log  *slog.Logger
-	hks  Hooks
-	act  ActivityHooks // nil unless hks implements it
+	// appConfigs is what the processors' AppConfigs gives, read once.
+	appConfigs map[string]string
+	log        *slog.Logger
+	hks        Hooks
+	act        ActivityHooks // nil unless hks implements it
 	// capture is nil unless WithCapture was given.
 	capture *Capture
 
@@ -233,7 +235,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if slices.Contains(cfg.Optimizations, compat.OptimizeReuseKTableSourceTopics) {
 		topo = topo.ReuseTableSourceTopics()
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
+	s := &KafkaStreams{topo: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth()}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}

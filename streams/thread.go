@@ -858,7 +858,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 		return err
 	}
 	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
-		ApplicationID: cfg.ApplicationID, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
+		ApplicationID: cfg.ApplicationID, AppConfigs: t.s.appConfigs, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: collector{t}, GlobalStores: t.s.globalViews(),
 		CacheMaxBytes:                     t.cacheShare(),

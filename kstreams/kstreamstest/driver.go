@@ -20,6 +20,9 @@ import (
 type Config struct {
 	// ApplicationID prefixes internal topics; "test" if empty.
 	ApplicationID string
+	// AppConfigs is what the processors' AppConfigs gives (Kafka's
+	// TopologyTestDriver passes its Properties).
+	AppConfigs map[string]string
 	// DefaultKeySerde and DefaultValueSerde stand in for
 	// default.key.serde / default.value.serde.
 	DefaultKeySerde, DefaultValueSerde serde.Untyped
@@ -154,7 +157,7 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	for name, gs := range d.globalStores {
 		globals[name] = kstreams.GlobalKeyValueBytes(name, gs.ReadOnly(state.ReadUncommitted))
 	}
-	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: sub, Partition: partition,
+	t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, AppConfigs: d.cfg.AppConfigs, Subtopology: sub, Partition: partition,
 		DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde, Stores: stores, Output: d,
 		GlobalStores:                      globals,
 		OnDroppedRecord:                   func(p, reason string) { d.dropped = append(d.dropped, Dropped{Task: id, Processor: p, Reason: reason}) },
@@ -225,7 +228,7 @@ func (d *Driver) openGlobals() error {
 	d.globals, d.globalStores = map[string]*kstreams.Task{}, map[string]state.KeyValueStore{}
 	for _, g := range d.topo.GlobalStores() {
 		kv := state.NewInMemoryKeyValue(state.KeyValueOptions{Name: g.Store.Name, Timestamped: g.Store.Timestamped})
-		t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, Subtopology: g.ID, Partition: -1,
+		t, err := d.topo.NewTask(kstreams.TaskConfig{ApplicationID: d.cfg.ApplicationID, AppConfigs: d.cfg.AppConfigs, Subtopology: g.ID, Partition: -1,
 			DefaultKeySerde: d.cfg.DefaultKeySerde, DefaultValueSerde: d.cfg.DefaultValueSerde,
 			Stores: map[string]kstreams.StateStore{g.Store.Name: kv}, Output: globalOutput{g.Topic},
 			OnDroppedRecord: func(p, reason string) {
