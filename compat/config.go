@@ -3,6 +3,7 @@ package compat
 import (
 	"fmt"
 	"log/slog"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -241,9 +242,7 @@ type Config struct {
 // by Load has no properties to give.
 func (c *Config) AppConfigs() map[string]string {
 	m := make(map[string]string, len(c.originals)+len(streamsKeys))
-	for k, v := range c.originals {
-		m[k] = v
-	}
+	maps.Copy(m, c.originals)
 	for _, k := range streamsKeys {
 		if v, ok := c.values[k.Name]; ok && !v.Null {
 			m[k.Name] = v.text()

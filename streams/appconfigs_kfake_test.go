@@ -1,13 +1,11 @@
 package streams_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
-	"github.com/stoatflow/stoatflow/streams"
 )
 
 // TestKfakeProcessorReadsTheApplicationsConfig: a processor reads the
@@ -26,16 +24,7 @@ func TestKfakeProcessorReadsTheApplicationsConfig(t *testing.T) {
 		return ctx.Forward(r)
 	})
 	addInProcessorOut(t, topo, "reader", reader)
-	ks, err := streams.New(topo, appConfig(t, addr, "appconfigs", t.TempDir(), "orders.ttl.ms=60000"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := ks.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer closeApp(t, ks)
+	startApp(t, topo, appConfig(t, addr, "appconfigs", t.TempDir(), "orders.ttl.ms=60000"))
 	testkafka.Produce(t, addr, testkafka.Record{Topic: "in", Partition: 0, Key: []byte("k"), Value: []byte("v")})
 	got, err := testkafka.ReadCommitted(addr, "out", 1, 30*time.Second, time.Second)
 	if err != nil {
