@@ -147,6 +147,31 @@ func duration[O kgo.Opt](k *kgoClient, key, javaDefault, option string, fn func(
 	k.add(option, d.String(), s.from, opt(fn(d)))
 }
 
+// metadataAge maps metadata.max.age.ms onto franz-go's refresh interval.
+// franz-go keeps that interval within [10ms, 1h] and at or above its least
+// gap between refreshes (5s unless lowered): a shorter age lowers the gap
+// with it, so that a pattern subscription finds new topics as often as
+// the Java consumer would.
+func (k *kgoClient) metadataAge() {
+	s, ok := k.user("metadata.max.age.ms")
+	if !ok {
+		return
+	}
+	d := ms(s.value)
+	switch {
+	case d > time.Hour:
+		k.l.warnf(s.from, "set it to 3600000 or less", "%s = %s is used as 3600000: StoatFlow's Kafka client (franz-go) refreshes metadata at least hourly", s.from, s.value)
+		d = time.Hour
+	case d < 10*time.Millisecond:
+		k.l.warnf(s.from, "set it to 10 or more", "%s = %s is used as 10: StoatFlow's Kafka client (franz-go) refreshes metadata at most every 10 ms", s.from, s.value)
+		d = 10 * time.Millisecond
+	}
+	k.add("kgo.MetadataMaxAge", d.String(), s.from, opt(kgo.MetadataMaxAge(d)))
+	if d < 5*time.Second {
+		k.add("kgo.MetadataMinAge", d.String(), s.from, opt(kgo.MetadataMinAge(d)))
+	}
+}
+
 // byteSize adds an int32 byte-size setting the user set.
 func byteSize[O kgo.Opt](k *kgoClient, key, option string, fn func(int32) O) {
 	if s, ok := k.user(key); ok {
@@ -213,7 +238,7 @@ func (k *kgoClient) common() {
 		k.l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; it goes back to the bootstrap servers whenever it knows no live broker", s.from, s.value)
 	}
 	duration(k, "connections.max.idle.ms", "", "kgo.ConnIdleTimeout", kgo.ConnIdleTimeout)
-	duration(k, "metadata.max.age.ms", "", "kgo.MetadataMaxAge", kgo.MetadataMaxAge)
+	k.metadataAge()
 	if k.kind != Producer {
 		// A producer's request.timeout.ms is the broker's wait for acks
 		// (producer below); elsewhere it bounds a request beyond its own wait.

@@ -155,6 +155,8 @@ func TestMappedKeysReachTheOptions(t *testing.T) {
 		{"client.dns.lookup=use_all_dns_ips\n", Admin, "kgo.SeedBrokers", "127.0.0.1:9092"},
 		{"connections.max.idle.ms=60000\n", Admin, "kgo.ConnIdleTimeout", "1m0s"},
 		{"metadata.max.age.ms=1000\n", Producer, "kgo.MetadataMaxAge", "1s"},
+		{"metadata.max.age.ms=1000\n", MainConsumer, "kgo.MetadataMinAge", "1s"},
+		{"metadata.max.age.ms=7200000\n", Admin, "kgo.MetadataMaxAge", "1h0m0s"},
 		{"request.timeout.ms=5000\n", MainConsumer, "kgo.RequestTimeoutOverhead", "5s"},
 		{"producer.request.timeout.ms=5000\n", Producer, "kgo.ProduceRequestTimeout", "5s"},
 		{"retry.backoff.ms=50\nretry.backoff.max.ms=800\n", Admin, "kgo.RetryBackoffFn", "exponential 50ms to 800ms, 20% jitter"},

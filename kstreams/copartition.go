@@ -27,6 +27,10 @@ func (b *StreamsBuilder) copartition(nodes ...string) {
 		if n == nil {
 			return
 		}
+		if n.kind == SourceNode && n.pattern != nil {
+			topics = append(topics, patternPlaceholderOf(n.name))
+			return
+		}
 		if n.kind == SourceNode {
 			for _, t := range n.topics {
 				if !slices.Contains(topics, t) {
@@ -43,6 +47,8 @@ func (b *StreamsBuilder) copartition(nodes ...string) {
 		walk(n)
 	}
 	slices.Sort(topics)
+	// A pattern source counts as one topic here: a group it joins is kept
+	// until MatchPatterns knows its topics.
 	if len(topics) > 1 {
 		b.topo.copartition = append(b.topo.copartition, topics)
 	}
@@ -52,9 +58,12 @@ func (b *StreamsBuilder) copartition(nodes ...string) {
 // sorted list of source topics (internal ones undecorated) that must have
 // the same number of partitions.
 func (t *Topology) CopartitionGroups() [][]string {
-	out := make([][]string, len(t.copartition))
-	for i, g := range t.copartition {
-		out[i] = slices.Clone(g)
+	out := make([][]string, 0, len(t.copartition))
+	for _, g := range t.copartition {
+		g = slices.DeleteFunc(slices.Clone(g), func(topic string) bool { _, ok := patternPlaceholder(topic); return ok })
+		if len(g) > 1 {
+			out = append(out, g)
+		}
 	}
 	return out
 }

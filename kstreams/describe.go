@@ -47,7 +47,7 @@ func (t *Topology) Describe() TopologyDescription {
 			b.WriteString("    ")
 			switch n.kind {
 			case SourceNode:
-				b.WriteString("Source: " + n.name + " (topics: " + javaSetString(n.topics) + ")\n      --> " + joinNames(g.succs[name]))
+				b.WriteString("Source: " + n.name + " (topics: " + n.describeTopics() + ")\n      --> " + joinNames(g.succs[name]))
 			case ProcessorNode:
 				b.WriteString("Processor: " + n.name + " (stores: " + javaSetString(n.stores) + ")\n      --> " +
 					joinNames(g.succs[name]) + "\n      <-- " + joinNames(g.preds[name]))

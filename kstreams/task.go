@@ -111,6 +111,10 @@ type Task struct {
 	nodes      map[string]*taskNode
 	order      []*taskNode
 	sources    map[string]*taskNode // decorated topic → source
+	// patterns are the pattern sources: a topic one matches that sources
+	// does not hold yet (created after the start) is added at its first
+	// record.
+	patterns   []*taskNode
 	stores     map[string]StateStore
 	globals    map[string]StateStore // typed views of global stores
 	out        RecordCollector
@@ -195,6 +199,9 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 				}
 				for _, topic := range spec.topics {
 					task.sources[decorate(topic)] = n
+				}
+				if spec.pattern != nil {
+					task.patterns = append(task.patterns, n)
 				}
 			} else {
 				n.topic = decorate(spec.topic)
@@ -318,6 +325,20 @@ func (task *Task) wallClock() int64 { return task.clock().UnixMilli() }
 
 // ID returns the task id.
 func (task *Task) ID() TaskID { return task.id }
+
+// source is the source node reading topic (its broker name).
+func (task *Task) source(topic string) (*taskNode, bool) {
+	if n, ok := task.sources[topic]; ok {
+		return n, true
+	}
+	for _, n := range task.patterns {
+		if n.spec.pattern.matches(topic) {
+			task.sources[topic] = n
+			return n, true
+		}
+	}
+	return nil, false
+}
 
 // SourceTopics returns the broker names of the topics the task reads.
 func (task *Task) SourceTopics() []string {
@@ -497,7 +518,7 @@ func (e *DeserializationError) Unwrap() error { return e.Err }
 // Process returns nil; an extractor's error is a *TimestampExtractionError
 // inside the *ProcessError.
 func (task *Task) Process(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) error {
-	src, ok := task.sources[topic]
+	src, ok := task.source(topic)
 	if !ok {
 		return fmt.Errorf("kstreams: task %s does not read topic %s", task.id, topic)
 	}
@@ -547,7 +568,7 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 // record is deserialized for the extractor. A record that Process would
 // fail on or drop gets its own timestamp, or the negative extracted one.
 func (task *Task) PeekTimestamp(topic string, partition int32, offset int64, key, value []byte, timestamp int64, headers []Header) int64 {
-	src, ok := task.sources[topic]
+	src, ok := task.source(topic)
 	if !ok {
 		return timestamp
 	}

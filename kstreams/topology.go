@@ -63,11 +63,14 @@ func (s serdeSpec) resolve(def serde.Untyped) (serde.Untyped, error) {
 var errNoDefaultSerde = errors.New("kstreams: no serde given and no default serde configured")
 
 type nodeSpec struct {
-	name     string
-	kind     NodeKind
-	preds    []string
-	succs    []string
-	topics   []string // source
+	name   string
+	kind   NodeKind
+	preds  []string
+	succs  []string
+	topics []string // source
+	// pattern, for a source over a topic pattern, matches its topics;
+	// topics is empty until MatchPatterns fills it.
+	pattern  *sourcePattern
 	topic    string   // sink
 	stores   []string // processor, in connection order
 	key, val serdeSpec
@@ -250,6 +253,11 @@ func (t *Topology) addNode(n *nodeSpec) error {
 			return invalidTopology("Sink %s cannot be used a parent.", p)
 		}
 		pn.succs = append(pn.succs, n.name)
+	}
+	if n.kind == SourceNode {
+		if err := t.checkSourceTopics(n); err != nil {
+			return err
+		}
 	}
 	t.nodes = append(t.nodes, n)
 	t.byName[n.name] = n

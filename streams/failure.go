@@ -133,7 +133,7 @@ func (s *KafkaStreams) respond(err error) (resp ExceptionResponse) {
 // thread the next free index, as the failed one still counts as alive.)
 func (s *KafkaStreams) replaceThread(old *streamThread) (*streamThread, error) {
 	idx := s.freeThreadIndex(old)
-	n, err := newStreamThread(s, idx, nil)
+	n, err := newStreamThread(s, idx)
 	if err != nil {
 		return nil, err
 	}

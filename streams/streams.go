@@ -170,8 +170,13 @@ func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 // tasks per sub-topology and partition, changelogged transactional stores,
 // exactly_once_v2 or at_least_once.
 type KafkaStreams struct {
+	// topo is the topology as it runs: Start sets the topics of its
+	// pattern sources (MatchPatterns) before any thread starts.
 	topo *kstreams.Topology
-	cfg  *compat.Config
+	// taskCounts are the sub-topologies' task counts at Start, which the
+	// internal topics were created for.
+	taskCounts map[int]int
+	cfg        *compat.Config
 	// appConfigs is what the processors' AppConfigs gives, read once.
 	appConfigs map[string]string
 	log        *slog.Logger
@@ -399,8 +404,7 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	}
 	s.dir, s.processID = dir, pid
 
-	tasks, err := s.prepareTopics(ctx)
-	if err != nil {
+	if s.taskCounts, err = s.prepareTopics(ctx); err != nil {
 		return err
 	}
 	// The global stores are restored before any stream thread starts, as
@@ -422,7 +426,7 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 
 	var threads []*streamThread
 	for i := 1; i <= s.cfg.NumStreamThreads; i++ {
-		t, err := newStreamThread(s, i, tasks)
+		t, err := newStreamThread(s, i)
 		if err != nil {
 			for _, t := range threads {
 				t.closeClients(ctx)
@@ -575,6 +579,11 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 	ictx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 
+	if s.topo.HasPatternSources() {
+		if err := s.matchPatterns(ictx, admin); err != nil {
+			return nil, err
+		}
+	}
 	external := map[string]bool{}
 	for _, st := range s.topo.Subtopologies() {
 		for _, src := range st.Sources {
@@ -612,6 +621,11 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 		if n <= 0 {
 			n = parts[it.Name]
 		}
+		if n <= 0 {
+			// Only a pattern source gives a sub-topology no topic.
+			return nil, fmt.Errorf("streams: internal topic %s has no partition count: the pattern sources of sub-topology %d "+
+				"match no topic on %v; create a topic they match before starting the application", it.Name, it.Subtopology, s.cfg.BootstrapServers)
+		}
 		configs := map[string]*string{}
 		for k, v := range it.Configs {
 			configs[k] = &v
@@ -635,6 +649,38 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 		}
 	}
 	return tasks, nil
+}
+
+// matchPatterns sets the topics of the topology's pattern sources to the
+// cluster's topics they match, as Kafka Streams' assignor does from the
+// consumer's pattern subscription: the task counts and the internal
+// topics' partition counts count them.
+func (s *KafkaStreams) matchPatterns(ctx context.Context, admin *kadm.Client) error {
+	var listed kadm.TopicDetails
+	err := retryRequest(ctx, func(ctx context.Context) error {
+		var err error
+		listed, err = admin.ListTopics(ctx) // internal topics left out, as Kafka's consumer leaves them
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("streams: listing topics for the pattern sources: %w (is %v reachable?)", err, s.cfg.BootstrapServers)
+	}
+	topo, err := s.topo.MatchPatterns(listed.Names())
+	if err != nil {
+		return err
+	}
+	s.topo = topo
+	for _, st := range topo.Subtopologies() {
+		if len(topo.SourcePatterns(st.ID)) == 0 {
+			continue
+		}
+		var topics []string
+		for _, src := range st.Sources {
+			topics = append(topics, src.Decorated(s.cfg.ApplicationID))
+		}
+		s.log.Info("pattern sources matched topics", "subtopology", st.ID, "topics", topics)
+	}
+	return nil
 }
 
 func checkPartitions(ctx context.Context, cl *kgo.Client, topic string, want int) error {

@@ -148,9 +148,8 @@ type streamThread struct {
 	s           *KafkaStreams
 	idx         int
 	log         *slog.Logger
-	topicSub    map[string]int // decorated source topic → sub-topology
-	topics      []string
-	repartition map[string]bool // decorated repartition topics this thread reads
+	sources     *kstreams.SourceIndex // decorated source topic → sub-topology
+	repartition map[string]bool       // decorated repartition topics this thread reads
 	lastPurge   time.Time
 	// lastIdleFlush is when maybeFlushIdle last ran.
 	lastIdleFlush time.Time
@@ -205,11 +204,11 @@ type streamThread struct {
 	threadState
 }
 
-func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, error) {
+func newStreamThread(s *KafkaStreams, idx int) (*streamThread, error) {
 	t := &streamThread{
 		s: s, idx: idx, log: s.log.With("thread", idx),
-		topicSub: map[string]int{},
-		tasks:    map[kstreams.TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
+		sources: s.topo.SourceIndex(s.cfg.ApplicationID),
+		tasks:   map[kstreams.TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
 		restores:    map[state.TopicPartition]*restoreState{},
 		restoring:   map[state.TopicPartition]bool{},
 		sticky:      map[string]*stickyPartition{},
@@ -219,15 +218,11 @@ func newStreamThread(s *KafkaStreams, idx int, _ map[int]int) (*streamThread, er
 	}
 	for _, st := range s.topo.Subtopologies() {
 		for _, src := range st.Sources {
-			name := src.Decorated(s.cfg.ApplicationID)
-			t.topicSub[name] = st.ID
-			t.topics = append(t.topics, name)
 			if src.Internal {
-				t.repartition[name] = true
+				t.repartition[src.Decorated(s.cfg.ApplicationID)] = true
 			}
 		}
 	}
-	slices.Sort(t.topics)
 	cfg := s.cfg
 	ropts, err := cfg.RestoreConsumerOptions(s.processID, idx)
 	if err != nil {
@@ -285,7 +280,16 @@ func (t *streamThread) newConsumer() error {
 	// Transaction markers are kept (and skipped in handle) so that the
 	// thread knows the consumer's position: ready waits for fetchable data,
 	// not for markers no poll would ever deliver.
-	mopts = append(mopts, kgo.ConsumeTopics(t.topics...), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
+	// A topology with a pattern source subscribes by regular expressions,
+	// as Kafka Streams subscribes by one pattern: franz-go matches them
+	// against the cluster's topics (internal ones left out) at every
+	// metadata refresh, and a new topic that matches joins the
+	// subscription with a rebalance.
+	subscription, regex := t.sources.Subscription()
+	if regex {
+		mopts = append(mopts, kgo.ConsumeRegex())
+	}
+	mopts = append(mopts, kgo.ConsumeTopics(subscription...), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(t.assignedCallback),
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))
@@ -614,25 +618,27 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		}
 	}
 	byTask := map[kstreams.TaskID][]tpKey{}
+	var mine []tpKey
 	for _, tp := range parts {
-		sub, ok := t.topicSub[tp.topic]
+		sub, ok, err := t.sources.Subtopology(tp.topic)
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}
+		if err := t.checkTaskCount(sub, tp); err != nil {
+			return err
+		}
 		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
 		byTask[id] = append(byTask[id], tp)
+		mine = append(mine, tp)
 	}
 	// The committed offsets first: under exactly_once_v2 a transaction
 	// still open (of an instance stopped mid-transaction) holds them, and
 	// the same transaction holds records of the changelogs; the restores
 	// below read the changelogs' ends only once it is done, or they would
 	// stop short of what it may still commit.
-	var mine []tpKey
-	for _, tp := range parts {
-		if _, ok := t.topicSub[tp.topic]; ok {
-			mine = append(mine, tp)
-		}
-	}
 	var committed []committedOffset
 	if len(mine) > 0 {
 		var err error
@@ -690,6 +696,26 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	t.s.threadReady(t.idx, len(t.restores) == 0)
 	if t.s.act != nil {
 		t.s.act.OnRebalance(t.idx)
+	}
+	return nil
+}
+
+// checkTaskCount fails an assignment that makes sub-topology sub need more
+// tasks than its changelogs have partitions: a topic its pattern matched
+// only after the start, with more partitions than those it matched then.
+// Kafka Streams fails the same topology on the same check of its internal
+// topics.
+func (t *streamThread) checkTaskCount(sub int, tp tpKey) error {
+	n, ok := t.s.taskCounts[sub]
+	if !ok || int(tp.partition) < n || len(t.s.topo.SourcePatterns(sub)) == 0 {
+		return nil
+	}
+	for _, st := range t.s.topo.Subtopologies()[sub].Stores {
+		if st.Logging {
+			return fmt.Errorf("streams: topic %s, which a pattern source of sub-topology %d matches, has a partition %d, "+
+				"but the sub-topology's changelogs were created with %d partitions at the start: reset the application "+
+				"(delete its internal topics and state) to run it with the topics its patterns match now", tp.topic, sub, tp.partition, n)
+		}
 	}
 	return nil
 }

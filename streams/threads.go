@@ -32,7 +32,7 @@ func (s *KafkaStreams) AddStreamThread() (string, error) {
 	ctx := s.mu.runCtx
 	s.mu.Unlock()
 	idx := s.freeThreadIndex(nil)
-	t, err := newStreamThread(s, idx, nil)
+	t, err := newStreamThread(s, idx)
 	if err != nil {
 		return "", fmt.Errorf("streams: adding stream thread %d: %w", idx, err)
 	}

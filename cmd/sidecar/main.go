@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/patterns"
 	"github.com/stoatflow/stoatflow/examples/processvalues"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/replacethread"
@@ -51,6 +52,7 @@ func main() {
 		globaljoin.Name:         globaljoin.Build,
 		globaljoin.StoreName:    globaljoin.BuildStore,
 		passthrough.Name:        passthrough.Build,
+		patterns.Name:           patterns.Build,
 		processvalues.Name:      processvalues.Build,
 		replacethread.Name:      replacethread.Build,
 		protojoin.Name:          protojoin.Build,

@@ -76,9 +76,8 @@ type Driver struct {
 	cfg        Config
 	tasks      map[kstreams.TaskID]*kstreams.Task
 	stores     map[kstreams.TaskID]map[string]kstreams.StateStore
-	topicSub   map[string]int // broker topic → sub-topology reading it
-	internal   map[string]bool
-	changelogs map[string]string // changelog topic → store
+	sources    *kstreams.SourceIndex // broker topic → sub-topology reading it
+	changelogs map[string]string     // changelog topic → store
 	records    map[string][]Record
 	read       map[string]int
 	offsets    map[string]map[int32]int64
@@ -107,8 +106,8 @@ func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
 		cfg.Partitions = 1
 	}
 	d := &Driver{topo: topo, cfg: cfg, tasks: map[kstreams.TaskID]*kstreams.Task{},
-		stores: map[kstreams.TaskID]map[string]kstreams.StateStore{}, topicSub: map[string]int{},
-		internal: map[string]bool{}, changelogs: map[string]string{}, records: map[string][]Record{},
+		stores:     map[kstreams.TaskID]map[string]kstreams.StateStore{},
+		changelogs: map[string]string{}, records: map[string][]Record{},
 		read: map[string]int{}, offsets: map[string]map[int32]int64{}, now: cfg.WallClockStart}
 	if d.now.IsZero() {
 		d.now = time.UnixMilli(0)
@@ -116,12 +115,8 @@ func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
 	if err := d.openGlobals(); err != nil {
 		return nil, err
 	}
+	d.sources = topo.SourceIndex(cfg.ApplicationID)
 	for _, st := range topo.Subtopologies() {
-		for _, src := range st.Sources {
-			name := src.Decorated(cfg.ApplicationID)
-			d.topicSub[name] = st.ID
-			d.internal[name] = src.Internal
-		}
 		for _, s := range st.Stores {
 			d.changelogs[kstreams.ChangelogTopic(cfg.ApplicationID, s.Name)] = s.Name
 		}
@@ -215,7 +210,7 @@ func (d *Driver) Send(pr kstreams.ProducerRecord) error {
 	r := Record{Topic: topic, Partition: partition, Offset: d.nextOffset(topic, partition),
 		Key: slices.Clone(pr.Key), Value: slices.Clone(pr.Value), Timestamp: pr.Timestamp, Headers: pr.Headers}
 	d.records[topic] = append(d.records[topic], r)
-	if d.internal[topic] {
+	if d.sources.Internal(topic) {
 		d.queue = append(d.queue, r)
 	}
 	return nil
@@ -289,7 +284,9 @@ func (d *Driver) Pipe(topic string, key, value []byte, timestamp int64, headers 
 	if t, ok := d.globals[topic]; ok {
 		return d.pipeGlobal(t, topic, key, value, timestamp, headers)
 	}
-	if _, ok := d.topicSub[topic]; !ok || d.internal[topic] {
+	if _, ok, err := d.sources.Subtopology(topic); err != nil {
+		return err
+	} else if !ok || d.sources.Internal(topic) {
 		return fmt.Errorf("kstreamstest: %s is not a source topic of the topology", topic)
 	}
 	partition := kstreams.DefaultPartition(key, d.cfg.Partitions)
@@ -304,7 +301,12 @@ func (d *Driver) drain() error {
 	for len(d.queue) > 0 {
 		r := d.queue[0]
 		d.queue = d.queue[1:]
-		t, err := d.task(d.topicSub[r.Topic], r.Partition)
+		sub, _, err := d.sources.Subtopology(r.Topic)
+		if err != nil {
+			d.queue = nil
+			return err
+		}
+		t, err := d.task(sub, r.Partition)
 		if err != nil {
 			d.queue = nil
 			return err

@@ -48,6 +48,7 @@ public final class Main {
         APPS.put("sessioncount", SessionCount::topology);
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("processvalues", ProcessValues::topology);
+        APPS.put("patterns", Patterns::topology);
         APPS.put("ttl", Ttl::topology);
         APPS.put("replacethread", ReplaceThread::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
