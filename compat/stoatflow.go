@@ -107,7 +107,7 @@ var stoatflowKeys = []*Key{
 		Validator: CaseInsensitiveValidString{[]string{"SHUTDOWN_CLIENT", "REPLACE_THREAD", "SHUTDOWN_APPLICATION"}}, Importance: Medium,
 		Doc: "What a stream thread's failure does, as Kafka Streams' uncaught-exception handler answers: SHUTDOWN_CLIENT stops the instance (ERROR); " +
 			"REPLACE_THREAD starts a new thread that resumes the failed one's tasks from their committed state; " +
-			"SHUTDOWN_APPLICATION stops this instance only, with a warning (StoatFlow's group protocol has no shutdown request for the others)."},
+			"SHUTDOWN_APPLICATION stops every instance of the application in the group, each ending in ERROR (the request goes through the group, as in Kafka Streams)."},
 	{Name: ApplicationServerTwinConfig, Type: TypeString, NullDefault: true, Validator: nullOr(applicationServerValidator), Importance: Low, Twin: ApplicationServerConfig,
 		Doc: "Twin of application.server; wins over it when both are set."},
 }

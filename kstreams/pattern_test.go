@@ -218,7 +218,9 @@ func TestDriverPipesIntoAPatternSource(t *testing.T) {
 	}
 }
 
-type topicPrefixer struct{ ctx kstreams.FixedKeyProcessorContext }
+type topicPrefixer struct {
+	ctx kstreams.FixedKeyProcessorContext
+}
 
 func (p *topicPrefixer) Init(ctx kstreams.FixedKeyProcessorContext) error { p.ctx = ctx; return nil }
 

@@ -21,9 +21,11 @@ const (
 	// committing; the new thread joins the group, gets tasks again and
 	// resumes them from their committed offsets and stores.
 	ReplaceThread
-	// ShutdownApplication asks every instance of the application to stop.
-	// StoatFlow's group protocol carries no such request: this instance
-	// stops as under ShutdownClient, with a warning, and the others go on.
+	// ShutdownApplication stops every instance of the application, each
+	// ending in ERROR, as in Kafka Streams: the request goes through the
+	// group (its protocol's user data), and the others' error is
+	// ErrApplicationShutdown. It reaches the instances in the group; one
+	// that joins later runs.
 	ShutdownApplication
 )
 
@@ -98,8 +100,7 @@ func (s *KafkaStreams) runThread(ctx context.Context, t *streamThread) {
 			s.threadReady(n.idx, false) // REBALANCING until the new thread has its tasks
 			s.runThread(ctx, n)
 		case ShutdownApplication:
-			s.log.Warn("SHUTDOWN_APPLICATION stops this instance only: StoatFlow's group protocol has no shutdown request for the other instances", "thread", t.idx)
-			s.fail(err)
+			s.requestApplicationShutdown(ctx, t, err)
 		default:
 			s.fail(err)
 		}

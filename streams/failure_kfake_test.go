@@ -3,6 +3,7 @@ package streams_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -189,6 +190,80 @@ func TestKfakeCleanUpRestoresInFull(t *testing.T) {
 	for tp, full := range hooks.full {
 		if !full {
 			t.Errorf("%s restored from a local offset after CleanUp, want in full", tp)
+		}
+	}
+}
+
+// TestKfakeShutdownApplicationStopsEveryInstance: a processor fails and
+// its instance's handler answers SHUTDOWN_APPLICATION. The request goes
+// through the group: every instance ends in ERROR, the failing one with
+// its failure, the others with ErrApplicationShutdown, their own handlers
+// never asked. With two instances of one thread each, the failing one asks
+// through a consumer of its own; with one instance of two threads, through
+// its other thread.
+func TestKfakeShutdownApplicationStopsEveryInstance(t *testing.T) {
+	for name, threads := range map[string][]int{"two instances": {1, 1}, "two threads": {2}} {
+		t.Run(name, func(t *testing.T) { shutdownApplication(t, threads) })
+	}
+}
+
+func shutdownApplication(t *testing.T, threads []int) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	var failed atomic.Bool
+	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	var mu sync.Mutex
+	asked := map[int]int{}
+	var instances []*streams.KafkaStreams
+	for i, n := range threads {
+		cfg := appConfig(t, addr, "shutdown-app", t.TempDir(), fmt.Sprintf("num.stream.threads=%d", n))
+		ks, err := streams.New(failOnceTopology(t, &failed), cfg, streams.WithLogger(quiet))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ks.SetUncaughtExceptionHandler(func(error) streams.ExceptionResponse {
+			mu.Lock()
+			defer mu.Unlock()
+			asked[i]++
+			return streams.ShutdownApplication
+		}); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		err = ks.Start(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = ks.Close(context.Background()) })
+		instances = append(instances, ks)
+	}
+	// Every thread runs its share of the input before the failure.
+	words(t, addr, "in", 0, 40, vocab)
+	readCounts(t, addr, "out", 40)
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "in", Partition: testkafka.AnyPartition, Key: []byte("k"), Value: []byte("boom")})
+	for i, ks := range instances {
+		select {
+		case <-ks.Done():
+		case <-time.After(time.Minute):
+			t.Fatalf("instance %d still %s a minute after the failure", i, ks.State())
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 {
+		t.Fatalf("handlers asked %v, want only the failing instance's, once", asked)
+	}
+	for i, ks := range instances {
+		if ks.State() != streams.Error {
+			t.Errorf("instance %d ended %s, want ERROR", i, ks.State())
+		}
+		if asked[i] == 1 {
+			if ks.Err() == nil || !strings.Contains(ks.Err().Error(), "boom") {
+				t.Errorf("the failing instance's error %v, want its processor's failure", ks.Err())
+			}
+		} else if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
+			t.Errorf("instance %d's error %v, want ErrApplicationShutdown", i, ks.Err())
 		}
 	}
 }

@@ -51,7 +51,9 @@ func TestKfakePatternSourceReadsNewTopics(t *testing.T) {
 	}
 }
 
-type topicTagger struct{ ctx kstreams.FixedKeyProcessorContext }
+type topicTagger struct {
+	ctx kstreams.FixedKeyProcessorContext
+}
 
 func (p *topicTagger) Init(ctx kstreams.FixedKeyProcessorContext) error { p.ctx = ctx; return nil }
 

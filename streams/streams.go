@@ -176,7 +176,13 @@ type KafkaStreams struct {
 	// taskCounts are the sub-topologies' task counts at Start, which the
 	// internal topics were created for.
 	taskCounts map[int]int
-	cfg        *compat.Config
+	// shutdownAsked says the instance asks the group to shut every
+	// instance down (SHUTDOWN_APPLICATION); shutdownAnswered closes, once,
+	// when the group hands that request out (see shutdownapp.go).
+	shutdownAsked    atomic.Bool
+	shutdownOnce     sync.Once
+	shutdownAnswered chan struct{}
+	cfg              *compat.Config
 	// appConfigs is what the processors' AppConfigs gives, read once.
 	appConfigs map[string]string
 	log        *slog.Logger
@@ -241,7 +247,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 		topo = topo.ReuseTableSourceTopics()
 	}
 	s := &KafkaStreams{topo: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
-		health: kgolog.NewHealth()}
+		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}

@@ -289,7 +289,7 @@ func (t *streamThread) newConsumer() error {
 	if regex {
 		mopts = append(mopts, kgo.ConsumeRegex())
 	}
-	mopts = append(mopts, kgo.ConsumeTopics(subscription...), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
+	mopts = append(mopts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(t.s)), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(t.assignedCallback),
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))

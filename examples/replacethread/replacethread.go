@@ -30,6 +30,10 @@ var failed atomic.Bool
 // Failed says whether this process's topology has failed on Poison.
 func Failed() bool { return failed.Load() }
 
+// Rearm makes the process's next Poison fail again, for a program that
+// runs the topology once more after it failed.
+func Rearm() { failed.Store(false) }
+
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
 	input, output := "replacethread-input", "replacethread-output"

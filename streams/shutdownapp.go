@@ -1,0 +1,167 @@
+package streams
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// ErrApplicationShutdown is the error of an instance that stopped because
+// another instance of the application (or one of its own threads) answered
+// a failure with ShutdownApplication.
+var ErrApplicationShutdown = errors.New("streams: an instance of the application answered a failed stream thread " +
+	"with SHUTDOWN_APPLICATION: every instance shuts down")
+
+// shutdownMarker is the user data of a group member that asks every
+// instance to shut down, and of every assignment the group's leader hands
+// out while one asks, as Kafka Streams' subscription and assignment carry
+// AssignorError.SHUTDOWN_REQUESTED.
+var shutdownMarker = []byte("stoatflow:shutdown-application")
+
+// shutdownAnswerWait bounds how long an instance that asked for the
+// application's shutdown waits for the group to hand the request back
+// before it stops on its own.
+const shutdownAnswerWait = 2 * time.Minute
+
+// appBalancer is the range assignor (StoatFlow's group protocol) with the
+// shutdown request of SHUTDOWN_APPLICATION: a member of an instance that
+// asks joins with shutdownMarker, and a leader that sees one gives every
+// member an empty assignment carrying it, on which each instance shuts
+// down.
+type appBalancer struct {
+	kgo.GroupBalancer
+	s *KafkaStreams
+}
+
+func newAppBalancer(s *KafkaStreams) kgo.GroupBalancer {
+	return appBalancer{GroupBalancer: kgo.RangeBalancer(), s: s}
+}
+
+func (b appBalancer) JoinGroupMetadata(interests []string, current map[string][]int32, generation int32) []byte {
+	meta := b.GroupBalancer.JoinGroupMetadata(interests, current, generation)
+	if !b.s.shutdownAsked.Load() {
+		return meta
+	}
+	var m kmsg.ConsumerMemberMetadata
+	if err := m.ReadFrom(meta); err != nil {
+		return meta
+	}
+	m.UserData = shutdownMarker
+	return m.AppendTo(nil)
+}
+
+func (b appBalancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
+	inner, topics, err := b.GroupBalancer.MemberBalancer(members)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range members {
+		var md kmsg.ConsumerMemberMetadata
+		if md.ReadFrom(m.ProtocolMetadata) == nil && bytes.Equal(md.UserData, shutdownMarker) {
+			b.s.log.Warn("a member of the group asks every instance to shut down (SHUTDOWN_APPLICATION); assigning no partitions",
+				"member", m.MemberID)
+			return shutdownAll(members), topics, nil
+		}
+	}
+	return inner, topics, nil
+}
+
+func (b appBalancer) ParseSyncAssignment(assignment []byte) (map[string][]int32, error) {
+	var a kmsg.ConsumerMemberAssignment
+	if a.ReadFrom(assignment) == nil && bytes.Equal(a.UserData, shutdownMarker) {
+		b.s.shutdownByGroup()
+		return map[string][]int32{}, nil
+	}
+	return b.GroupBalancer.ParseSyncAssignment(assignment)
+}
+
+// shutdownAll assigns every member nothing but the shutdown request.
+type shutdownAll []kmsg.JoinGroupResponseMember
+
+func (m shutdownAll) Balance(map[string]int32) kgo.IntoSyncAssignment { return m }
+
+func (m shutdownAll) IntoSyncAssignment() []kmsg.SyncGroupRequestGroupAssignment {
+	a := kmsg.ConsumerMemberAssignment{UserData: shutdownMarker}
+	enc := a.AppendTo(nil)
+	out := make([]kmsg.SyncGroupRequestGroupAssignment, 0, len(m))
+	for _, member := range m {
+		out = append(out, kmsg.SyncGroupRequestGroupAssignment{MemberID: member.MemberID, MemberAssignment: enc})
+	}
+	return out
+}
+
+// shutdownByGroup stops the instance once the group handed out the
+// shutdown request: every instance ends in ERROR, as under Kafka Streams.
+// It runs on franz-go's group goroutine and does not wait.
+func (s *KafkaStreams) shutdownByGroup() {
+	s.shutdownOnce.Do(func() {
+		close(s.shutdownAnswered)
+		if s.shutdownAsked.Load() {
+			return // requestApplicationShutdown stops the instance with its thread's error
+		}
+		s.log.Error("the application is shutting down: an instance answered a failed stream thread with SHUTDOWN_APPLICATION")
+		go s.fail(ErrApplicationShutdown)
+	})
+}
+
+// requestApplicationShutdown is SHUTDOWN_APPLICATION for failed, a stream
+// thread that stopped with err: this instance asks the group to shut every
+// instance down through a consumer that takes the failed thread's place in
+// the group only to ask (Kafka Streams asks through its other threads, and
+// adds one for it when there is none); its join starts a rebalance, in
+// which the instance's other threads ask too. The instance stops when the
+// group hands the request back, or after shutdownAnswerWait; its error is
+// err.
+func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *streamThread, err error) {
+	s.mu.Lock()
+	if s.mu.err == nil {
+		s.mu.err = err
+	}
+	s.mu.Unlock()
+	s.shutdownAsked.Store(true)
+	s.log.Error("stream thread failed; asking every instance of the application to shut down (SHUTDOWN_APPLICATION)",
+		"thread", failed.idx, "err", err)
+	messenger, merr := s.shutdownMessenger(failed.idx)
+	if merr != nil {
+		s.log.Error("cannot ask the group to shut the application down; stopping this instance only", "err", merr)
+		s.fail(err)
+		return
+	}
+	go func() {
+		defer messenger.Close()
+		select {
+		case <-s.shutdownAnswered:
+		case <-ctx.Done():
+		case <-time.After(shutdownAnswerWait):
+			s.log.Warn("the group did not hand the shutdown request back; stopping this instance", "waited", shutdownAnswerWait)
+		}
+		s.fail(err)
+	}()
+}
+
+// shutdownMessenger is a main consumer under thread idx's client ids (and
+// group.instance.id, so that it replaces the failed thread's static member
+// at once) that joins the group only to carry the shutdown request: it
+// consumes nothing, every assignment being empty while the request stands.
+func (s *KafkaStreams) shutdownMessenger(idx int) (*kgo.Client, error) {
+	opts, err := s.cfg.MainConsumerOptions(s.processID, idx)
+	if err != nil {
+		return nil, err
+	}
+	subscription, regex := s.topo.SourceIndex(s.cfg.ApplicationID).Subscription()
+	if regex {
+		opts = append(opts, kgo.ConsumeRegex())
+	}
+	opts = append(opts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(s)))
+	opts = append(opts, s.clientObservers(s.log, "shutdown-request-consumer")...)
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("streams: the consumer asking for the application's shutdown: %w", err)
+	}
+	return cl, nil
+}
