@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
 
-unformatted="$(gofmt -l $(git ls-files '*.go' | grep -v '^\.cache/') 2>&1 || true)"
+unformatted="$(gofmt -l $(git ls-files --cached --others --exclude-standard '*.go' | grep -v '^\.cache/') 2>&1 || true)"
 if [[ -n "$unformatted" ]]; then
 	echo "lint: gofmt wants to rewrite:" >&2
 	echo "$unformatted" >&2
