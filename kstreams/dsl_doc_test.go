@@ -63,6 +63,7 @@ var undocumented = map[string]string{
 	"Topology.MatchPatterns":           "the runtime's view of a built topology",
 	"Topology.SourcePatterns":          "the runtime's view of a built topology",
 	"Topology.SourceIndex":             "the runtime's view of a built topology",
+	"Topology.ReadOnlyStoreTopics":     "the runtime's view of a built topology",
 	"Topology.Store":                   "the runtime's view of a built topology",
 	"Topology.SubtopologyOfTopic":      "the runtime's view of a built topology",
 	"Topology.ReuseTableSourceTopics":  "topology.optimization, which the runtime applies from the configuration",

@@ -185,6 +185,43 @@ func (t *Topology) AddStateStore(sb StoreBuilder, processors ...string) error {
 	return nil
 }
 
+// AddReadOnlyStateStore adds a store that processorName keeps from topic,
+// which serves as its changelog: Topology.addReadOnlyStateStore. As in
+// Kafka, it adds the source sourceName over topic (with opts' serdes and
+// extractor), the processor fed by it, and the store, with logging off
+// (sb's logging setting is overridden); a task restores the store from
+// topic up to the group's committed offset, copying the records' bytes as
+// they are, without running the processor. The topic should be compacted.
+// Kafka reads it from its earliest offset when the group has none; a
+// StoatFlow application started with auto.offset.reset=latest says so in
+// its log and reads it from its end.
+func (t *Topology) AddReadOnlyStateStore(sb StoreBuilder, sourceName string, opts SourceOptions, topic, processorName string, supplier func() Processor) error {
+	sb = sb.WithLoggingDisabled()
+	if err := t.AddSource(sourceName, opts, topic); err != nil {
+		return err
+	}
+	if err := t.AddProcessor(processorName, supplier, sourceName); err != nil {
+		return err
+	}
+	if err := t.AddStateStore(sb, processorName); err != nil {
+		return err
+	}
+	t.stores[sb.Name].SourceChangelog = topic
+	return nil
+}
+
+// ReadOnlyStoreTopics lists, by store, the source topics that serve as the
+// changelogs of the stores AddReadOnlyStateStore added.
+func (t *Topology) ReadOnlyStoreTopics() map[string]string {
+	out := map[string]string{}
+	for name, s := range t.stores {
+		if s.SourceChangelog != "" && s.tableTopic == "" {
+			out[name] = s.SourceChangelog
+		}
+	}
+	return out
+}
+
 // checkStoreUser checks that processor can be connected to a store, with
 // Kafka's messages.
 func (t *Topology) checkStoreUser(processor, store string) error {

@@ -254,6 +254,13 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if r := configuredResponse(cfg.UncaughtExceptionResponse); r != ShutdownClient {
 		s.mu.onThreadError = func(error) ExceptionResponse { return r }
 	}
+	if cfg.AutoOffsetReset() == "latest" {
+		for store, topic := range topo.ReadOnlyStoreTopics() {
+			s.log.Warn("auto.offset.reset=latest: a read-only store's topic is read from its end when the group has no offset "+
+				"for it, where Kafka Streams reads it from its earliest offset; set auto.offset.reset=earliest for the same start",
+				"store", store, "topic", topic)
+		}
+	}
 	return s, nil
 }
 

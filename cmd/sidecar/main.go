@@ -19,6 +19,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/patterns"
 	"github.com/stoatflow/stoatflow/examples/processvalues"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
+	"github.com/stoatflow/stoatflow/examples/readonlystore"
 	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
@@ -56,6 +57,7 @@ func main() {
 		processvalues.Name:      processvalues.Build,
 		replacethread.Name:      replacethread.Build,
 		protojoin.Name:          protojoin.Build,
+		readonlystore.Name:      readonlystore.Build,
 		routing.Name:            routing.Build,
 		sessioncount.Name:       sessioncount.Build,
 		slidingcount.Name:       slidingcount.Build,
