@@ -93,6 +93,17 @@ func TestStreamGlobalJoinMatchesKafkaStreams(t *testing.T) {
 // processor, on both engines. Deterministic as the join above: the stream
 // meets the store's final state.
 func TestGlobalStoreFedByProcessorMatchesKafkaStreams(t *testing.T) {
+	globalStoreFedByProcessor(t, globaljoin.StoreName)
+}
+
+// TestTopologyGlobalStoreMatchesKafkaStreams: the same topology written with
+// the Processor API's Topology.addGlobalStore, its nodes named by the
+// caller.
+func TestTopologyGlobalStoreMatchesKafkaStreams(t *testing.T) {
+	globalStoreFedByProcessor(t, globaljoin.PAPIName)
+}
+
+func globalStoreFedByProcessor(t *testing.T, app string) {
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +117,7 @@ func TestGlobalStoreFedByProcessorMatchesKafkaStreams(t *testing.T) {
 	})
 	want := []string{"a=ALPHA", "b=BETA2", "c=null", "d=null"}
 	out := runDifferential(t, diffCase{
-		app: globaljoin.StoreName, props: filepath.Join(root, "examples", "globaljoin", "streams.properties"),
+		app: app, props: filepath.Join(root, "examples", "globaljoin", "streams.properties"),
 		input:            global,
 		inputs:           map[string][]testkafka.Record{"stream": stream},
 		outputs:          len(want),

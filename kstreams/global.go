@@ -90,14 +90,78 @@ func (b *StreamsBuilder) addGlobal(g *globalStore, spec *StoreSpec, src *nodeSpe
 		b.fail(invalidTopology("A different GlobalStateStore has already been added with the name %s", spec.Name))
 		return
 	}
+	if b.built {
+		b.fail(invalidTopology("the topology was already built"))
+		return
+	}
 	b.tableTopics[g.topic] = true
-	spec.Logging = false // a global store's changelog is its topic
+	b.fail(b.topo.addGlobalStore(g, spec, src, supplier))
+}
+
+// addGlobalStore adds the nodes and the store of global store g: src (its
+// source, named and pointed at g's topic here), the processor that keeps
+// the store, and spec, which has no changelog (its topic is one).
+func (t *Topology) addGlobalStore(g *globalStore, spec *StoreSpec, src *nodeSpec, supplier func() Processor) error {
+	spec.Logging = false
 	src.name, src.kind, src.topics = g.source, SourceNode, []string{g.topic}
-	b.addNode(src)
-	b.addNode(&nodeSpec{name: g.processor, kind: ProcessorNode, preds: []string{g.source}, supplier: supplier})
-	b.fail(b.topo.addStore(spec))
-	b.fail(b.topo.connectStore(g.processor, spec.Name))
-	b.topo.globals = append(b.topo.globals, g)
+	for _, step := range []func() error{
+		func() error { return t.addNode(src) },
+		func() error {
+			return t.addNode(&nodeSpec{name: g.processor, kind: ProcessorNode, preds: []string{g.source}, supplier: supplier})
+		},
+		func() error { return t.addStore(spec) },
+		func() error { return t.connectStore(g.processor, spec.Name) },
+	} {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	t.globals = append(t.globals, g)
+	return nil
+}
+
+// AddGlobalStore adds a global store that processorName keeps from every
+// partition of topic, through the source sourceName: Topology.addGlobalStore.
+// The store is restored by running topic's records through the processor
+// (Kafka's reprocessOnRestore); every task of the instance reads it. The
+// topic is the store's changelog: sb's logging setting has no effect, as
+// in Kafka. StoatFlow's global stores are key-value stores.
+func (t *Topology) AddGlobalStore(sb StoreBuilder, sourceName string, opts SourceOptions, topic, processorName string, supplier func() Processor) error {
+	switch {
+	case supplier == nil:
+		return errIllegalArgument("supplier must not be null")
+	case t.byName[sourceName] != nil:
+		return invalidTopology("Processor %s is already added.", sourceName)
+	case t.byName[processorName] != nil:
+		return invalidTopology("Processor %s is already added.", processorName)
+	case t.stores[sb.Name] != nil && !t.isGlobalStore(sb.Name):
+		return invalidTopology("A different StateStore has already been added with the name %s", sb.Name)
+	case t.isGlobalStore(sb.Name):
+		return invalidTopology("A different GlobalStateStore has already been added with the name %s", sb.Name)
+	case sourceName == processorName:
+		return invalidTopology("sourceName and processorName must be different.")
+	case sb.Kind != KeyValueStoreKind:
+		return invalidTopology("store %s: global stores are key-value stores in StoatFlow; a %s store is not supported", sb.Name, sb.Kind)
+	case t.sourceOf(topic):
+		return invalidTopology("Topic %s has already been registered by another source.", topic)
+	}
+	g := &globalStore{source: sourceName, processor: processorName, store: sb.Name, topic: topic, reprocess: true}
+	src := &nodeSpec{key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor}
+	if err := t.addGlobalStore(g, globalStoreSpec(sb), src, supplier); err != nil {
+		return err
+	}
+	t.finish()
+	return nil
+}
+
+// globalStoreSpec is the spec of a global store built by sb.
+func globalStoreSpec(sb StoreBuilder) *StoreSpec {
+	typ := sb.Type
+	if typ == DefaultStore {
+		typ = RocksDB
+	}
+	return &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ, Caching: sb.Caching,
+		key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}
 }
 
 // GlobalKTable is a table replicated in full on every instance, fed by a
@@ -164,14 +228,8 @@ func AddGlobalStore[K, V any](b *StreamsBuilder, sb StoreBuilder, topic string, 
 	if c.Name != "" {
 		sourceName, procName = c.Name+"-source", c.Name
 	}
-	typ := sb.Type
-	if typ == DefaultStore {
-		typ = RocksDB
-	}
-	st := &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ, Caching: sb.Caching,
-		key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}
 	b.addGlobal(&globalStore{source: sourceName, processor: procName, store: sb.Name, topic: topic, reprocess: true},
-		st, &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor}, supplier)
+		globalStoreSpec(sb), &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor}, supplier)
 }
 
 // JoinGlobal joins each record of s with the row of g under the key

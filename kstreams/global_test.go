@@ -128,3 +128,67 @@ func TestGlobalStoreTopologyErrors(t *testing.T) {
 		}
 	})
 }
+
+// Topology.AddGlobalStore refuses what Kafka Streams 4.4.0's
+// Topology.addGlobalStore refuses, with its messages, and describes the
+// store's sub-topology as Kafka does.
+func TestTopologyAddGlobalStoreAsKafka(t *testing.T) {
+	s := serde.String{}
+	sb := func(name string) kstreams.StoreBuilder { return kstreams.KeyValueStoreBuilder[string, string](name, s, s) }
+	keep := kstreams.ProcessorFunc(func(kstreams.ProcessorContext, kstreams.Record) error { return nil }).Supplier()
+	opts := kstreams.SourceSerdes[string, string](s, s)
+	cases := map[string]struct {
+		add func(t *kstreams.Topology) error
+		msg string
+	}{
+		"the same source and processor names": {func(t *kstreams.Topology) error {
+			return t.AddGlobalStore(sb("g"), "x", opts, "topic", "x", keep)
+		}, "Invalid topology: sourceName and processorName must be different."},
+		"a topic taken": {func(t *kstreams.Topology) error {
+			if err := t.AddSource("s", opts, "topic"); err != nil {
+				return err
+			}
+			return t.AddGlobalStore(sb("g"), "src", opts, "topic", "proc", keep)
+		}, "Invalid topology: Topic topic has already been registered by another source."},
+		"a global store twice": {func(t *kstreams.Topology) error {
+			if err := t.AddGlobalStore(sb("g"), "src", opts, "topic", "proc", keep); err != nil {
+				return err
+			}
+			return t.AddGlobalStore(sb("g"), "src2", opts, "topic2", "proc2", keep)
+		}, "Invalid topology: A different GlobalStateStore has already been added with the name g"},
+		"a source name taken": {func(t *kstreams.Topology) error {
+			if err := t.AddSource("src", opts, "other"); err != nil {
+				return err
+			}
+			return t.AddGlobalStore(sb("g"), "src", opts, "topic", "proc", keep)
+		}, "Invalid topology: Processor src is already added."},
+		"a local store's name": {func(t *kstreams.Topology) error {
+			if err := t.AddSource("s", opts, "other"); err != nil {
+				return err
+			}
+			if err := t.AddProcessor("p", keep, "s"); err != nil {
+				return err
+			}
+			if err := t.AddStateStore(sb("g"), "p"); err != nil {
+				return err
+			}
+			return t.AddGlobalStore(sb("g"), "src", opts, "topic", "proc", keep)
+		}, "Invalid topology: A different StateStore has already been added with the name g"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := c.add(kstreams.NewTopology()); err == nil || err.Error() != c.msg {
+				t.Fatalf("got %v, want %q", err, c.msg)
+			}
+		})
+	}
+	topo := kstreams.NewTopology()
+	if err := topo.AddGlobalStore(sb("g"), "src", opts, "topic", "proc", keep); err != nil {
+		t.Fatal(err)
+	}
+	want := "Topologies:\n   Sub-topology: 0 for global store (will not generate tasks)\n" +
+		"    Source: src (topics: [topic])\n      --> proc\n    Processor: proc (stores: [g])\n      --> none\n      <-- src\n"
+	if got := topo.Describe().String(); got != want {
+		t.Errorf("describe():\n%s\nwant:\n%s", got, want)
+	}
+}

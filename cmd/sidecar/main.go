@@ -52,6 +52,7 @@ func main() {
 		fkjoin.CrashName:        fkjoin.BuildCrash,
 		globaljoin.Name:         globaljoin.Build,
 		globaljoin.StoreName:    globaljoin.BuildStore,
+		globaljoin.PAPIName:     globaljoin.BuildPAPI,
 		passthrough.Name:        passthrough.Build,
 		patterns.Name:           patterns.Build,
 		processvalues.Name:      processvalues.Build,

@@ -17,7 +17,11 @@
 // each value upper-cased (a tombstone deletes), and a stream processor that
 // replaces each value v by "v=<stored value or null>" looked up in it.
 //
-// Importing the package registers both. Arguments: input (the global
+// The third (PAPIName) is the second written with the Processor API:
+// Topology.addGlobalStore (source GlobalSource, processor GlobalUpper) and
+// StreamSource → lookup → Sink.
+//
+// Importing the package registers the three. Arguments: input (the global
 // topic), stream and output. Keys and values are Strings.
 package globaljoin
 
@@ -34,12 +38,17 @@ const Name = "globaljoin"
 // StoreName is the name the global store topology is registered under.
 const StoreName = "globalstore"
 
-// UpperStore is the global store of StoreName's topology.
+// PAPIName is the name the Processor API global store topology is
+// registered under.
+const PAPIName = "globalstore-papi"
+
+// UpperStore is the global store of StoreName's and PAPIName's topologies.
 const UpperStore = "globalstore-upper"
 
 func init() {
 	kstreams.RegisterTopology(Name, Build)
 	kstreams.RegisterTopology(StoreName, BuildStore)
+	kstreams.RegisterTopology(PAPIName, BuildPAPI)
 }
 
 func topics(args map[string]string) (global, stream, output string) {
@@ -94,6 +103,31 @@ func BuildStore(args map[string]string) (*kstreams.Topology, error) {
 	kstreams.Process[string, string](s, func() kstreams.Processor { return &lookup{} }, "lookup").
 		To(output, kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
 	return b.Build()
+}
+
+// BuildPAPI returns PAPIName's topology.
+func BuildPAPI(args map[string]string) (*kstreams.Topology, error) {
+	global, stream, output := topics(args)
+	str := kstreams.SourceSerdes[string, string](serde.String{}, serde.String{})
+	t := kstreams.NewTopology()
+	for _, step := range []func() error{
+		func() error {
+			return t.AddGlobalStore(kstreams.KeyValueStoreBuilder[string, string](UpperStore, serde.String{}, serde.String{}).WithLoggingDisabled(),
+				"GlobalSource", str, global, "GlobalUpper", func() kstreams.Processor { return &upper{} })
+		},
+		func() error { return t.AddSource("StreamSource", str, stream) },
+		func() error {
+			return t.AddProcessor("lookup", func() kstreams.Processor { return &lookup{} }, "StreamSource")
+		},
+		func() error {
+			return t.AddSink("Sink", output, kstreams.SinkSerdes[string, string](serde.String{}, serde.String{}), "lookup")
+		},
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // upper keeps each value of the global topic upper-cased in UpperStore.

@@ -41,6 +41,21 @@ final class GlobalStore {
         return Main.build(builder);
     }
 
+    /** The same topology written with the Processor API (Topology.addGlobalStore). */
+    static Topology papi(Map<String, String> args) {
+        String global = Main.arg(args, "input", "globaljoin-global");
+        String stream = Main.arg(args, "stream", "globaljoin-stream");
+        String output = Main.arg(args, "output", "globaljoin-output");
+        Topology t = new Topology();
+        t.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.String()).withLoggingDisabled(),
+                "GlobalSource", Serdes.String().deserializer(), Serdes.String().deserializer(), global, "GlobalUpper", Upper::new);
+        t.addSource("StreamSource", Serdes.String().deserializer(), Serdes.String().deserializer(), stream);
+        t.addProcessor("lookup", Lookup::new, "StreamSource");
+        t.addSink("Sink", output, Serdes.String().serializer(), Serdes.String().serializer(), "lookup");
+        return t;
+    }
+
     private static final class Upper implements Processor<String, String, Void, Void> {
         private KeyValueStore<String, String> store;
 

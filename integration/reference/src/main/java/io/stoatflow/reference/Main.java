@@ -69,6 +69,7 @@ public final class Main {
         APPS.put("routing", Routing::topology);
         APPS.put("globaljoin", GlobalJoin::topology);
         APPS.put("globalstore", GlobalStore::topology);
+        APPS.put("globalstore-papi", GlobalStore::papi);
         APPS.put("ssjoin", SsJoin::topology);
         APPS.put("suppressfinal", Suppress::finalResults);
         APPS.put("suppresstimelimit", Suppress::timeLimit);
