@@ -134,7 +134,9 @@ func TestGlobalStoreTopologyErrors(t *testing.T) {
 // store's sub-topology as Kafka does.
 func TestTopologyAddGlobalStoreAsKafka(t *testing.T) {
 	s := serde.String{}
-	sb := func(name string) kstreams.StoreBuilder { return kstreams.KeyValueStoreBuilder[string, string](name, s, s) }
+	sb := func(name string) kstreams.StoreBuilder {
+		return kstreams.KeyValueStoreBuilder[string, string](name, s, s)
+	}
 	keep := kstreams.ProcessorFunc(func(kstreams.ProcessorContext, kstreams.Record) error { return nil }).Supplier()
 	opts := kstreams.SourceSerdes[string, string](s, s)
 	cases := map[string]struct {
