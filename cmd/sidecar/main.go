@@ -10,6 +10,7 @@
 package main
 
 import (
+	"github.com/stoatflow/stoatflow/examples/appconfigs"
 	"github.com/stoatflow/stoatflow/examples/avrocount"
 	"github.com/stoatflow/stoatflow/examples/cogroup"
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
@@ -45,6 +46,7 @@ func main() {
 		joins.RekeyedName:       joins.BuildRekeyed,
 		joins.WindowedName:      joins.BuildWindowed,
 		joins.SplitName:         joins.BuildSplit,
+		appconfigs.Name:         appconfigs.Build,
 		avrocount.Name:          avrocount.Build,
 		cogroup.Name:            cogroup.Build,
 		avrocount.WindowedName:  avrocount.BuildWindowed,
