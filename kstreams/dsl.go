@@ -633,6 +633,9 @@ type StoreBuilder struct {
 	// RetentionMs and WindowSizeMs apply to window and session stores.
 	RetentionMs  int64
 	WindowSizeMs int64
+	// RetainDuplicates makes a plain window store keep every put, as
+	// Stores.persistentWindowStore(..., retainDuplicates=true) does.
+	RetainDuplicates bool
 }
 
 // KeyValueStoreBuilder is Stores.keyValueStoreBuilder over a persistent store.
@@ -658,8 +661,9 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	if sb.Name == "" {
 		return nil, invalidTopology("Name is illegal, it can't be empty")
 	}
-	if sb.Kind == WindowStoreKind && !sb.Timestamped {
-		return nil, invalidTopology("store %s: plain (non-timestamped) window stores are not supported yet", sb.Name)
+	if sb.Kind == WindowStoreKind && !sb.Timestamped && sb.Caching {
+		return nil, invalidTopology("store %s: a record cache over a plain window store is not supported yet; "+
+			"turn Caching off (Kafka's default for a StoreBuilder) or make the store Timestamped", sb.Name)
 	}
 	if err := sb.checkSizes(); err != nil {
 		return nil, err
@@ -676,7 +680,7 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	}
 	return &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
-		WindowSize: sb.WindowSizeMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
+		WindowSize: sb.WindowSizeMs, RetainDuplicates: sb.RetainDuplicates, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
 }
 
 // Process adds a Processor API node: KStream.process. The processor receives

@@ -416,7 +416,7 @@ func withFallback(given, stream serdeSpec) serdeSpec {
 type joinWindowProcessor struct {
 	store string
 	ctx   ProcessorContext
-	ws    *joinWindowStore
+	ws    *WindowStore
 }
 
 func (p *joinWindowProcessor) Init(ctx ProcessorContext) error {
@@ -425,7 +425,7 @@ func (p *joinWindowProcessor) Init(ctx ProcessorContext) error {
 	if err != nil {
 		return err
 	}
-	ws, ok := s.(*joinWindowStore)
+	ws, ok := s.(*WindowStore)
 	if !ok {
 		return errStoreType(p.store, s)
 	}
@@ -495,7 +495,7 @@ type ssJoinProcessor struct {
 	joiner                           func(k, l, r any) any
 	trackers                         *timeTrackers
 	ctx                              ProcessorContext
-	other                            *joinWindowStore
+	other                            *WindowStore
 	shared                           *outerJoinStore // nil in an inner join
 	tt                               *timeTracker
 	emitInterval                     int64
@@ -509,7 +509,7 @@ func (p *ssJoinProcessor) Init(ctx ProcessorContext) error {
 	if err != nil {
 		return err
 	}
-	other, ok := s.(*joinWindowStore)
+	other, ok := s.(*WindowStore)
 	if !ok {
 		return errStoreType(p.otherStore, s)
 	}

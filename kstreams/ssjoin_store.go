@@ -1,33 +1,39 @@
 package kstreams
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// joinWindowStore is the view of a stream-stream join's window store: a
-// plain (untimestamped) window store that keeps every record of one side
-// under (key, record timestamp), duplicates included, as Kafka Streams'
-// Stores.windowStoreBuilder over a retainDuplicates supplier does.
+// WindowStore is the typed view of a plain (untimestamped) window store,
+// Kafka's WindowStore<K, V> of Stores.windowStoreBuilder: values under
+// (key, window start). A store that retains duplicates (a stream-stream
+// join's, which keeps every record of one side under its timestamp) adds
+// a value at every put; one that does not keeps one value per window, and
+// a nil value deletes it.
 //
 // Its changelog layer counts puts on its own, as Kafka's
 // ChangeLoggingWindowBytesStore does: every put, a null value included,
 // takes the next sequence number for the changelog key, while the store
 // below gives sequence numbers only to the values it keeps. A restore
 // writes the changelog keys as they are.
-type joinWindowStore struct {
+type WindowStore struct {
 	storeBase
 	inner WindowBytesStore
 	dups  bool
 	seq   int32
 }
 
-// Put stores value under key's window starting at ts; a nil value is
-// logged and, in a store retaining duplicates, otherwise ignored.
-func (s *joinWindowStore) Put(key, value any, ts int64) error {
+// Put stores value under key's window starting at ts (WindowStore.put); a
+// nil value deletes the window, or, in a store retaining duplicates, is
+// logged and otherwise ignored.
+func (s *WindowStore) Put(key, value any, ts int64) error {
 	kb, err := s.keyBytes(key)
 	if err != nil {
 		return err
@@ -49,10 +55,68 @@ func (s *joinWindowStore) Put(key, value any, ts int64) error {
 	return s.logChange(storeformat.AppendWindowKey(make([]byte, 0, len(kb)+storeformat.WindowKeySuffix), kb, ts, seq), vb, s.now())
 }
 
-// FetchRange calls fn with the timestamp and value of every record of key
-// with a timestamp in [from, to], in timestamp order (puts of one timestamp
-// in the order they were made).
-func (s *joinWindowStore) FetchRange(key any, from, to int64, fn func(ts int64, value any) error) error {
+// Fetch returns the value of key's window starting at start
+// (WindowStore.fetch(key, time)). A store retaining duplicates finds
+// nothing here: read it with FetchRange. (Kafka's fetch(key, time) finds
+// there only the store's last put since it opened, when that put was to
+// this window.)
+func (s *WindowStore) Fetch(key any, start int64) (value any, ok bool, err error) {
+	kb, err := s.keyBytes(key)
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := s.inner.Fetch(kb, start)
+	if err != nil || b == nil {
+		return nil, false, err
+	}
+	if value, err = s.val.DeserializeAny(s.topic, b); err != nil {
+		return nil, false, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+	}
+	return value, true, nil
+}
+
+// FetchAll calls fn with the key, window start and value of every window
+// with start in [from, to] (WindowStore.fetchAll), ordered by start, then
+// by serialized key, then in the order of the puts.
+func (s *WindowStore) FetchAll(from, to int64, fn func(key any, start int64, value any) error) error {
+	type window struct {
+		kb    []byte
+		start int64
+		vb    []byte
+	}
+	var all []window
+	if err := s.inner.FetchAll(from, to, func(kb []byte, start int64, vb []byte) bool {
+		all = append(all, window{slices.Clone(kb), start, slices.Clone(vb)})
+		return true
+	}); err != nil {
+		return err
+	}
+	slices.SortStableFunc(all, func(a, b window) int {
+		if c := cmp.Compare(a.start, b.start); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.kb, b.kb)
+	})
+	for _, w := range all {
+		k, err := s.key.DeserializeAny(s.topic, w.kb)
+		if err != nil {
+			return fmt.Errorf("kstreams: store %s: key: %w", s.name, err)
+		}
+		v, err := s.val.DeserializeAny(s.topic, w.vb)
+		if err != nil {
+			return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		}
+		if err := fn(k, w.start, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FetchRange calls fn with the start and value of every window of key with
+// a start in [from, to] (WindowStore.fetch(key, from, to)), in start order
+// (puts of one start in the order they were made).
+func (s *WindowStore) FetchRange(key any, from, to int64, fn func(ts int64, value any) error) error {
 	kb, err := s.keyBytes(key)
 	if err != nil {
 		return err

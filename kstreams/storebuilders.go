@@ -64,6 +64,15 @@ func TimestampedWindowStoreBuilder[K, V any](name string, retention, windowSize 
 		RetentionMs: retention.Milliseconds(), WindowSizeMs: windowSize.Milliseconds()}
 }
 
+// WindowStoreBuilder is Stores.windowStoreBuilder over
+// Stores.persistentWindowStore(name, retention, windowSize,
+// retainDuplicates): plain values, without timestamps (a WindowStore in
+// the processor).
+func WindowStoreBuilder[K, V any](name string, retention, windowSize time.Duration, retainDuplicates bool, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
+	return StoreBuilder{Name: name, Kind: WindowStoreKind, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v),
+		RetentionMs: retention.Milliseconds(), WindowSizeMs: windowSize.Milliseconds(), RetainDuplicates: retainDuplicates}
+}
+
 // SessionStoreBuilder is Stores.sessionStoreBuilder over
 // Stores.persistentSessionStore(name, retention): a SessionStore in the
 // processor.

@@ -296,7 +296,7 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a WindowBytesStore", s.Name, inner)
 		}
 		if !s.Timestamped {
-			return &joinWindowStore{storeBase: base, inner: ws, dups: s.RetainDuplicates}, nil
+			return &WindowStore{storeBase: base, inner: ws, dups: s.RetainDuplicates}, nil
 		}
 		v := &TimestampedWindowStore{storeBase: base, inner: ws}
 		v.setupFlush(v.flushWrite)

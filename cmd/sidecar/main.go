@@ -34,6 +34,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/ttl"
 	"github.com/stoatflow/stoatflow/examples/twostores"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/windowstore"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/sidecar"
 )
@@ -80,6 +81,7 @@ func main() {
 		twostores.Name:          twostores.Build,
 		windowedcount.Name:      windowedcount.Build,
 		windowedcount.FinalName: windowedcount.BuildFinal,
+		windowstore.Name:        windowstore.Build,
 		wordcount.Name:          wordcount.Build,
 	})
 }

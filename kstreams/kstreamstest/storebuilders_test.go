@@ -97,3 +97,83 @@ func TestStoreBuildersRejectWhatKafkaRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainWindowStore: a plain window store keeps one value per window
+// (a nil put deletes it) unless it retains duplicates, when every put
+// adds one (and a nil put is ignored); FetchAll orders by window start,
+// then key.
+func TestPlainWindowStore(t *testing.T) {
+	s := serde.String{}
+	var seen []string
+	probe := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error {
+		for _, name := range []string{"one", "dups"} {
+			st, err := ctx.StateStore(name)
+			if err != nil {
+				return err
+			}
+			w := st.(*kstreams.WindowStore)
+			if err := errors.Join(w.Put(r.Key, r.Value, 10_000), w.Put(r.Key, "again", 10_000), w.Put("b", "other", 0)); err != nil {
+				return err
+			}
+			v, ok, err := w.Fetch(r.Key, 10_000)
+			if err != nil {
+				return err
+			}
+			line := fmt.Sprintf("%s fetch=%v/%v range=", name, v, ok)
+			if err := w.FetchRange(r.Key, 0, 20_000, func(start int64, v any) error {
+				line += fmt.Sprintf("%d:%v,", start, v)
+				return nil
+			}); err != nil {
+				return err
+			}
+			line += " all="
+			if err := w.FetchAll(0, 20_000, func(k any, start int64, v any) error {
+				line += fmt.Sprintf("%v@%d:%v,", k, start, v)
+				return nil
+			}); err != nil {
+				return err
+			}
+			if err := w.Put(r.Key, nil, 10_000); err != nil {
+				return err
+			}
+			_, ok, err = w.Fetch(r.Key, 10_000)
+			if err != nil {
+				return err
+			}
+			seen = append(seen, line+fmt.Sprintf(" after a nil put=%v", ok))
+		}
+		return nil
+	})
+	topo := kstreams.NewTopology()
+	errs := []error{
+		topo.AddSource("source", kstreams.SourceSerdes[string, string](s, s), "in"),
+		topo.AddProcessor("probe", probe.Supplier(), "source"),
+		topo.AddStateStore(kstreams.WindowStoreBuilder[string, string]("one", time.Hour, 10*time.Second, false, s, s), "probe"),
+		topo.AddStateStore(kstreams.WindowStoreBuilder[string, string]("dups", time.Hour, 10*time.Second, true, s, s), "probe"),
+	}
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := kstreams.NewTopology().AddStateStore(kstreams.WindowStoreBuilder[string, string]("c", time.Hour, time.Second, false, s, s).WithCachingEnabled()); err == nil {
+		t.Error("a record cache over a plain window store was accepted")
+	}
+	d, err := kstreamstest.New(topo, kstreamstest.Config{ApplicationID: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := kstreamstest.NewInputTopic(d, "in", s, s).Pipe("a", "v", 70_000); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"one fetch=again/true range=10000:again, all=b@0:other,a@10000:again, after a nil put=false",
+		// Fetch finds nothing in a store retaining duplicates.
+		"dups fetch=<nil>/false range=10000:v,10000:again, all=b@0:other,a@10000:v,a@10000:again, after a nil put=false",
+	}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("the processor read\n%q\nwant\n%q", seen, want)
+	}
+	if n := len(d.Changelog("dups")); n != 4 {
+		t.Errorf("%d changelog records of the store retaining duplicates, want one per put (4)", n)
+	}
+}

@@ -49,6 +49,7 @@ public final class Main {
         APPS.put("passthrough", Passthrough::topology);
         APPS.put("processvalues", ProcessValues::topology);
         APPS.put("patterns", Patterns::topology);
+        APPS.put("windowstore", WindowStoreApp::topology);
         APPS.put("appconfigs", AppConfigs::topology);
         APPS.put("readonlystore", ReadOnlyStore::topology);
         APPS.put("ttl", Ttl::topology);
