@@ -171,8 +171,9 @@ func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 // exactly_once_v2 or at_least_once.
 type KafkaStreams struct {
 	// topo is the topology as it runs: Start sets the topics of its
-	// pattern sources (MatchPatterns) before any thread starts.
-	topo *kstreams.Topology
+	// pattern sources (MatchPatterns) in a copy of declared before any
+	// thread starts.
+	topo, declared *kstreams.Topology
 	// taskCounts are the sub-topologies' task counts at Start, which the
 	// internal topics were created for.
 	taskCounts map[int]int
@@ -246,7 +247,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if slices.Contains(cfg.Optimizations, compat.OptimizeReuseKTableSourceTopics) {
 		topo = topo.ReuseTableSourceTopics()
 	}
-	s := &KafkaStreams{topo: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
+	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.mu.threadUp = map[int]bool{}
@@ -678,7 +679,7 @@ func (s *KafkaStreams) matchPatterns(ctx context.Context, admin *kadm.Client) er
 	if err != nil {
 		return fmt.Errorf("streams: listing topics for the pattern sources: %w (is %v reachable?)", err, s.cfg.BootstrapServers)
 	}
-	topo, err := s.topo.MatchPatterns(listed.Names())
+	topo, err := s.declared.MatchPatterns(listed.Names())
 	if err != nil {
 		return err
 	}
