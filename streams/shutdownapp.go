@@ -28,6 +28,10 @@ var shutdownMarker = []byte("stoatflow:shutdown-application")
 // before it stops on its own.
 const shutdownAnswerWait = 2 * time.Minute
 
+// shutdownRejoinEvery is how often the asking consumer rejoins while the
+// request has no answer.
+const shutdownRejoinEvery = 10 * time.Second
+
 // appBalancer is the range assignor (StoatFlow's group protocol) with the
 // shutdown request of SHUTDOWN_APPLICATION: a member of an instance that
 // asks joins with shutdownMarker, and a leader that sees one gives every
@@ -134,20 +138,32 @@ func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *s
 	}
 	go func() {
 		defer messenger.Close()
-		select {
-		case <-s.shutdownAnswered:
-		case <-ctx.Done():
-		case <-time.After(shutdownAnswerWait):
-			s.log.Warn("the group did not hand the shutdown request back; stopping this instance", "waited", shutdownAnswerWait)
+		// A join that found the group mid-rebalance, or a coordinator
+		// that kept the old assignment, is tried again.
+		retry := time.NewTicker(shutdownRejoinEvery)
+		defer retry.Stop()
+		deadline := time.After(shutdownAnswerWait)
+		for {
+			select {
+			case <-s.shutdownAnswered:
+			case <-ctx.Done():
+			case <-deadline:
+				s.log.Warn("the group did not hand the shutdown request back; stopping this instance", "waited", shutdownAnswerWait)
+			case <-retry.C:
+				s.log.Info("the shutdown request has no answer yet; rejoining the group with it")
+				messenger.ForceRebalance()
+				continue
+			}
+			s.fail(err)
+			return
 		}
-		s.fail(err)
 	}()
 }
 
 // shutdownMessenger is a main consumer under thread idx's client ids (and
 // group.instance.id, so that it replaces the failed thread's static member
 // at once) that joins the group only to carry the shutdown request: it
-// consumes nothing, every assignment being empty while the request stands.
+// never polls, and rejoins until the group hands the request back.
 func (s *KafkaStreams) shutdownMessenger(idx int) (*kgo.Client, error) {
 	opts, err := s.cfg.MainConsumerOptions(s.processID, idx)
 	if err != nil {
@@ -157,7 +173,19 @@ func (s *KafkaStreams) shutdownMessenger(idx int) (*kgo.Client, error) {
 	if regex {
 		opts = append(opts, kgo.ConsumeRegex())
 	}
-	opts = append(opts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(s)))
+	// Under static membership the messenger takes the failed thread's
+	// place, and a coordinator may hand it that member's assignment
+	// without a rebalance; an assignment without the request makes it
+	// rejoin at once, now as a known member whose metadata changed, which
+	// starts one.
+	rejoin := func(_ context.Context, cl *kgo.Client, _ map[string][]int32) {
+		select {
+		case <-s.shutdownAnswered:
+		default:
+			cl.ForceRebalance()
+		}
+	}
+	opts = append(opts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(s)), kgo.OnPartitionsAssigned(rejoin))
 	opts = append(opts, s.clientObservers(s.log, "shutdown-request-consumer")...)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
