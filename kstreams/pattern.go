@@ -3,6 +3,7 @@ package kstreams
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // sourcePattern is what a source over a topic pattern keeps: the pattern
@@ -193,10 +194,7 @@ const patternMark = "\x00pattern:"
 func patternPlaceholderOf(source string) string { return patternMark + source }
 
 func patternPlaceholder(topic string) (source string, ok bool) {
-	if len(topic) > len(patternMark) && topic[:len(patternMark)] == patternMark {
-		return topic[len(patternMark):], true
-	}
-	return "", false
+	return strings.CutPrefix(topic, patternMark)
 }
 
 // describeTopics is a source's "(topics: ...)" text: the pattern of a
