@@ -180,10 +180,16 @@ func (c *CogroupedKStream[K, VA]) aggregation(init func() VA, opts []AggOption[K
 func (c *CogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
 	a := c.aggregation(init, opts)
 	st := kvStoreSpec(a.storeName, a.mat.storeType, a.mat.noLog, a.mat.logConfig, a.mat.noCache, a.key, a.val)
+	if v := a.mat.versioned; v != nil {
+		if v.err != nil {
+			c.b.fail(v.err)
+		}
+		st = versionedStoreSpec(v, a.mat.noLog, a.mat.logConfig, a.key, a.val)
+	}
 	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
 		return kvAggregateSupplier(a.storeName, a.old, a.init, p.kvAgg)
 	})
-	return &KTable[K, VA]{b: c.b, name: name, key: a.key, val: a.val, storeName: a.storeName, old: a.old}
+	return &KTable[K, VA]{b: c.b, name: name, key: a.key, val: a.val, storeName: a.storeName, old: a.old, versioned: a.mat.versioned != nil}
 }
 
 // TimeWindowedCogroupedKStream is a cogroup over time windows:

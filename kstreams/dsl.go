@@ -229,7 +229,11 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		store = storeName
 	}
 	newSpec := func() *StoreSpec {
-		s := kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+		s, err := mat.storeSpec(storeName, key, val)
+		if err != nil {
+			b.fail(err)
+			s = kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
+		}
 		s.tableTopic = topic
 		return s
 	}
@@ -239,7 +243,8 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		b.fail(b.topo.addStore(newSpec()))
 		b.fail(b.topo.connectStore(tableName, storeName))
 	}
-	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: src.old, getter: src.getter}
+	return &KTable[K, V]{b: b, name: tableName, key: key, val: val, storeName: store, old: src.old, getter: src.getter,
+		versioned: mat.isVersioned()}
 }
 
 func kvStoreSpec(name string, st StoreType, noLog bool, logCfg map[string]string, noCache bool, key, val serdeSpec) *StoreSpec {
@@ -525,12 +530,12 @@ func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int
 		storeName = g.b.newStoreName(prefixAggregate)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
 		func() any { return int64(0) },
 		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }))
-	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
 // Count is g.Count, as a function.
@@ -548,7 +553,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 		storeName = g.b.newStoreName(prefixReduce)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), viewSpec(g.view, o.mat.ValueSerde, g.val)
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	arg, view := valueArg[V](g.view), g.view
 	old := aggregateOldValues()
 	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, old, nil,
@@ -558,7 +563,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 			x, _ := arg(v)
 			return view.unboxed(reducer(a, x))
 		}))
-	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, view: view, old: old}
+	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, view: view, old: old, versioned: o.mat.isVersioned()}
 }
 
 // Aggregate folds the values of each key into an aggregate:
@@ -572,7 +577,7 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 		storeName = g.b.newStoreName(prefixAggregate)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	arg := valueArg[V](g.view)
 	old := aggregateOldValues()
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
@@ -581,7 +586,7 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 			x, _ := arg(v) // never null here: kvAggregate skips null values
 			return nullable(agg(as[K](k), x, as[VA](a)))
 		}))
-	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
 // KTable is a changelog stream: Kafka's KTable<K, V>. Internally its records
@@ -596,6 +601,10 @@ type KTable[K, V any] struct {
 	// getter, if set, gives the table's value getter (getter.go); without
 	// it the table's own store is read.
 	getter func() (getterSupplier, error)
+	// versioned is whether the table's updates follow versioned semantics:
+	// it is kept in a versioned store, or derives from one without a
+	// Materialized of its own (Kafka's isOutputVersioned).
+	versioned bool
 }
 
 // QueryableStoreName is the name of the table's store, or "" if it has none.
@@ -636,6 +645,11 @@ type StoreBuilder struct {
 	// RetainDuplicates makes a plain window store keep every put, as
 	// Stores.persistentWindowStore(..., retainDuplicates=true) does.
 	RetainDuplicates bool
+	// SegmentIntervalMs is a versioned store's segment interval; its
+	// history retention is RetentionMs.
+	SegmentIntervalMs int64
+
+	versionedErr error // the supplier's own check (PersistentVersionedKeyValueStore)
 }
 
 // KeyValueStoreBuilder is Stores.keyValueStoreBuilder over a persistent store.
@@ -668,6 +682,17 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	if err := sb.checkSizes(); err != nil {
 		return nil, err
 	}
+	if sb.Kind == VersionedStoreKind {
+		if sb.versionedErr != nil {
+			return nil, sb.versionedErr
+		}
+		if sb.Caching {
+			return nil, invalidTopology("store %s: Versioned stores do not support caching", sb.Name)
+		}
+		if sb.Type == InMemory {
+			return nil, invalidTopology("store %s: a versioned store is always persistent (Kafka Streams has no in-memory one)", sb.Name)
+		}
+	}
 	if sb.Kind == KeyValueStoreKind && !sb.Timestamped && sb.Caching {
 		return nil, invalidTopology("store %s: a record cache over a plain key-value store is not supported yet; "+
 			"turn Caching off (Kafka's default for a StoreBuilder) or make the store Timestamped", sb.Name)
@@ -680,7 +705,7 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	}
 	return &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
-		WindowSize: sb.WindowSizeMs, RetainDuplicates: sb.RetainDuplicates, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
+		WindowSize: sb.WindowSizeMs, RetainDuplicates: sb.RetainDuplicates, SegmentInterval: sb.SegmentIntervalMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
 }
 
 // Process adds a Processor API node: KStream.process. The processor receives

@@ -142,6 +142,9 @@ type fkJoin struct {
 	// The serdes of the left key and value and of the foreign key, as the
 	// tables give them (nil: the application's default).
 	leftKey, leftVal, foreignKey serdeSpec
+	// leftVersioned and rightVersioned: that side's table is versioned, and
+	// its out-of-order updates join nothing (KIP-914).
+	leftVersioned, rightVersioned bool
 }
 
 // fkSerdes are an fkJoin's serdes resolved in a task, with the pseudo
@@ -221,7 +224,8 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	other.old.request(true)
 	t.old.request(true)
 
-	j := &fkJoin{left: left, extract: extract, joiner: joiner, leftKey: t.key, leftVal: t.val, foreignKey: other.key}
+	j := &fkJoin{left: left, extract: extract, joiner: joiner, leftKey: t.key, leftVal: t.val, foreignKey: other.key,
+		leftVersioned: t.versioned, rightVersioned: other.versioned}
 	j.registration = b.suffixOrGenerate(name, "-subscription-registration", prefixFKRegistration) + fkTopicSuffix
 	sendName := b.suffixOrGenerate(name, "-subscription-registration-processor", prefixFKRegistration)
 	b.addNode(&nodeSpec{name: sendName, kind: ProcessorNode, preds: []string{t.name},
@@ -299,7 +303,8 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 		return kvStoreSpec(drawn, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)
 	})
 	b.addNode(&nodeSpec{name: outputName, kind: ProcessorNode, preds: []string{resolverName}, supplier: src.supplier()})
-	result := &KTable[K, VR]{b: b, name: outputName, key: key, val: val, storeName: store, old: src.old, getter: src.getter}
+	result := &KTable[K, VR]{b: b, name: outputName, key: key, val: val, storeName: store, old: src.old, getter: src.getter,
+		versioned: mat.isVersioned()}
 	result.addTableStore(outputName, store, mat, key, val)
 	return result
 }
@@ -350,6 +355,10 @@ func (p *fkSubscriptionSend) Init(ctx ProcessorContext) (err error) {
 
 func (p *fkSubscriptionSend) Process(r Record) error {
 	c, _ := r.Value.(Change)
+	if p.j.leftVersioned && c.notLatest {
+		p.ctx.RecordDropped(outOfOrderVersionedJoin)
+		return nil
+	}
 	var oldFK, newFK any
 	if c.Old != nil {
 		oldFK = p.j.extract(r.Key, c.Old)
@@ -618,6 +627,10 @@ func (p *fkForeignTableJoin) Process(r Record) error {
 		return nil
 	}
 	c, _ := r.Value.(Change)
+	if p.j.rightVersioned && c.notLatest {
+		p.ctx.RecordDropped(outOfOrderVersionedJoin)
+		return nil
+	}
 	fk, err := p.s.foreignKey.SerializeAny(p.s.fkTopic, r.Key)
 	if err != nil {
 		return fmt.Errorf("kstreams: foreign-key join: foreign key %v: %w", r.Key, err)

@@ -10,6 +10,10 @@ import (
 // Kafka Streams' KTableValueGetter. A join reads the other side through one.
 type valueGetter func(key any) (value any, ts int64, ok bool, err error)
 
+// asOfGetter looks a versioned table's row up as it was at asOf: the
+// version valid then (Kafka's KTableValueGetter.get(key, asOfTimestamp)).
+type asOfGetter func(key any, asOf int64) (value any, ts int64, ok bool, err error)
+
 // getterSupplier is Kafka's KTableValueGetterSupplier: the stores a getter
 // reads, which the DSL connects to every processor that uses it (so that
 // describe() lists them and the processor may open them), and how to build
@@ -17,6 +21,9 @@ type valueGetter func(key any) (value any, ts int64, ok bool, err error)
 type getterSupplier struct {
 	stores []string
 	init   func(ctx ProcessorContext) (valueGetter, error)
+	// asOf builds the getter at a timestamp; it is set exactly when the
+	// table's rows are versioned (Kafka's isVersioned).
+	asOf func(ctx ProcessorContext) (asOfGetter, error)
 }
 
 // valueGetterSupplier returns the table's getter supplier, as
@@ -40,6 +47,32 @@ func storeGetter(b *StreamsBuilder, store string) (getterSupplier, error) {
 	spec, ok := b.topo.stores[store]
 	if !ok {
 		return getterSupplier{}, invalidTopology("StateStore %s is not added yet.", store)
+	}
+	if spec.Kind == VersionedStoreKind {
+		open := func(ctx ProcessorContext) (*VersionedKeyValueStore, error) {
+			return storeAs[*VersionedKeyValueStore](ctx, store)
+		}
+		return getterSupplier{stores: []string{store},
+			init: func(ctx ProcessorContext) (valueGetter, error) {
+				s, err := open(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return s.latest, nil
+			},
+			asOf: func(ctx ProcessorContext) (asOfGetter, error) {
+				s, err := open(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return func(key any, asOf int64) (any, int64, bool, error) {
+					r, err := s.GetAsOf(key, asOf)
+					if err != nil || r == nil {
+						return nil, 0, false, err
+					}
+					return r.Value, r.Timestamp, true, nil
+				}, nil
+			}}, nil
 	}
 	if spec.Kind != KeyValueStoreKind || !spec.Timestamped {
 		return getterSupplier{}, invalidTopology("table store %s is a %s store: joins over windowed tables are not supported yet", store, spec.Kind)
@@ -66,23 +99,42 @@ func derivedGetter[K, V any](parent *KTable[K, V], store string, compute func(k,
 		if err != nil {
 			return getterSupplier{}, err
 		}
-		return getterSupplier{stores: up.stores, init: func(ctx ProcessorContext) (valueGetter, error) {
+		g := getterSupplier{stores: up.stores, init: func(ctx ProcessorContext) (valueGetter, error) {
 			get, err := up.init(ctx)
 			if err != nil {
 				return nil, err
 			}
 			return func(key any) (any, int64, bool, error) {
 				v, ts, ok, err := get(key)
-				if err != nil || !ok {
-					return nil, 0, false, err
-				}
-				if nv := compute(key, v); nv != nil {
-					return nv, ts, true, nil
-				}
-				return nil, 0, false, nil
+				return computed(compute, key, v, ts, ok, err)
 			}, nil
-		}}, nil
+		}}
+		if up.asOf != nil {
+			g.asOf = func(ctx ProcessorContext) (asOfGetter, error) {
+				get, err := up.asOf(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return func(key any, asOf int64) (any, int64, bool, error) {
+					v, ts, ok, err := get(key, asOf)
+					return computed(compute, key, v, ts, ok, err)
+				}, nil
+			}
+		}
+		return g, nil
 	}
+}
+
+// computed is a derived getter's row: the parent's, passed through
+// compute (nil: no row), with the parent's timestamp.
+func computed(compute func(k, v any) any, key, v any, ts int64, ok bool, err error) (any, int64, bool, error) {
+	if err != nil || !ok {
+		return nil, 0, false, err
+	}
+	if nv := compute(key, v); nv != nil {
+		return nv, ts, true, nil
+	}
+	return nil, 0, false, nil
 }
 
 // sourceTable is a KTableSource (StreamsBuilder.table, KStream.toTable) and

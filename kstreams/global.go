@@ -198,6 +198,9 @@ func GlobalTable[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m 
 		sourceName, procName = c.Name+"-source", c.Name
 	}
 	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
+	if mat.isVersioned() {
+		b.fail(invalidTopology("GlobalTables cannot be versioned."))
+	}
 	st := kvStoreSpec(storeName, mat.StoreType, true, nil, mat.CachingDisabled, key, val)
 	b.addGlobal(&globalStore{source: sourceName, processor: procName, store: storeName, topic: topic},
 		st, &nodeSpec{key: spec(c.KeySerde), val: spec(c.ValueSerde), extractor: c.TimestampExtractor},

@@ -48,8 +48,9 @@ func GroupTableBy[K, V, KR, VR any](t *KTable[K, V], fn func(K, V) (KR, VR), gro
 		a, b := fn(as[K](k), x)
 		return nullable(a), nullable(b)
 	}
+	versioned := t.versioned
 	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
-		return selectForGroup(ctx, r, pair)
+		return selectForGroup(ctx, r, pair, versioned)
 	})})
 	if !t.old.request(true) {
 		t.b.fail(invalidTopology("groupBy over table %s needs its old values, which it cannot send; materialize it (Materialized)", t.name))
@@ -59,12 +60,16 @@ func GroupTableBy[K, V, KR, VR any](t *KTable[K, V], fn func(K, V) (KR, VR), gro
 
 // selectForGroup is KTableRepartitionMap's processor: the old value's pair
 // first (a subtraction under the old key), then the new value's; one record
-// with both values when the key stays the same.
-func selectForGroup(ctx ProcessorContext, r Record, pair func(k, v any) (any, any)) error {
+// with both values when the key stays the same. Over a versioned table an
+// out-of-order update is skipped: the aggregate holds the latest rows only.
+func selectForGroup(ctx ProcessorContext, r Record, pair func(k, v any) (any, any), versioned bool) error {
 	if r.Key == nil {
 		return errors.New("kstreams: Record key for the grouping KTable should not be null")
 	}
 	in, _ := r.Value.(Change)
+	if versioned && in.notLatest {
+		return nil
+	}
 	var newK, newV, oldK, oldV any
 	if in.New != nil {
 		newK, newV = pair(r.Key, in.New)
@@ -164,13 +169,13 @@ func (g *KGroupedTable[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int6
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	name := g.aggregate(prefixTableAggregate, aggOpts[K, V]{named: o.named}, storeName, st, tableAggregateSupplier(storeName, old,
 		func() any { return int64(0) },
 		func(_, _, agg any) any { return agg.(int64) + 1 },
 		func(_, _, agg any) any { return agg.(int64) - 1 }))
-	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
 // Reduce combines the values per new key: KGroupedTable.reduce. adder adds a
@@ -180,13 +185,13 @@ func (g *KGroupedTable[K, V]) Reduce(adder, subtractor func(agg, v V) V, opts ..
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, g.val)
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	typed := func(fn func(agg, v V) V) func(_, v, agg any) any {
 		return func(_, v, agg any) any { return nullable(fn(as[V](agg), as[V](v))) }
 	}
 	name := g.aggregate(prefixTableReduce, o, storeName, st, tableAggregateSupplier(storeName, old, nil, typed(adder), typed(subtractor)))
-	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, V]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
 // AggregateTable folds the values per new key into an aggregate:
@@ -197,14 +202,14 @@ func AggregateTable[K, V, VA any](g *KGroupedTable[K, V], init func() VA, adder,
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
-	st := kvStoreSpec(storeName, o.mat.StoreType, o.mat.LoggingDisabled, o.mat.LogConfig, o.mat.CachingDisabled, key, val)
+	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	typed := func(fn func(K, V, VA) VA) func(k, v, agg any) any {
 		return func(k, v, agg any) any { return nullable(fn(as[K](k), as[V](v), as[VA](agg))) }
 	}
 	name := g.aggregate(prefixTableAggregate, aggOpts[K, V]{named: o.named}, storeName, st, tableAggregateSupplier(storeName, old,
 		func() any { return nullable(init()) }, typed(adder), typed(subtractor)))
-	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old}
+	return &KTable[K, VA]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
 // tableAggregate is KTableAggregate and KTableReduce: subtract the update's
@@ -227,7 +232,7 @@ func (p *tableAggregate) Process(r Record) error {
 		return fmt.Errorf("kstreams: Record key for KTable aggregate operator with state %s should not be null", p.storeName)
 	}
 	in, _ := r.Value.(Change)
-	oldAgg, oldTs, _, err := p.store.Get(r.Key) // a stored aggregate is never null
+	oldAgg, oldTs, _, err := p.store.latest(r.Key) // a stored aggregate is never null
 	if err != nil {
 		return err
 	}
@@ -248,15 +253,12 @@ func (p *tableAggregate) Process(r Record) error {
 			ts = max(r.Timestamp, oldTs)
 		}
 	}
-	if err := p.store.Put(r.Key, agg, ts); err != nil {
-		return err
-	}
-	if p.store.Caching() {
-		return nil // forwarded when the cache is flushed
-	}
 	c := Change{New: agg}
 	if p.sendOld {
 		c.Old = oldAgg
+	}
+	if fwd, err := p.write(r.Key, agg, ts, &c); !fwd {
+		return err // or forwarded when the cache is flushed
 	}
 	return p.ctx.Forward(Record{Key: r.Key, Value: c, Timestamp: ts, Headers: r.Headers})
 }

@@ -112,8 +112,21 @@ func changelogConfigs(s *StoreSpec, cfg InternalTopicsConfig) map[string]string 
 		}
 		c["retention.ms"] = strconv.FormatInt(r, 10)
 	}
+	if _, userSet := s.LogConfig["min.compaction.lag.ms"]; s.Kind == VersionedStoreKind && !userSet {
+		// A versioned store's history must outlive compaction: Kafka
+		// Streams keeps it a day past the history retention.
+		lag := s.Retention + versionedChangelogExtraCompactionLagMs
+		if lag < s.Retention {
+			lag = math.MaxInt64
+		}
+		c["min.compaction.lag.ms"] = strconv.FormatInt(lag, 10)
+	}
 	return c
 }
+
+// versionedChangelogExtraCompactionLagMs is what a versioned store's
+// changelog adds to its history retention for min.compaction.lag.ms.
+const versionedChangelogExtraCompactionLagMs = 24 * 60 * 60 * 1000
 
 // ErrMissingSourceTopic is returned when a source topic's partition count is unknown.
 var ErrMissingSourceTopic = errors.New("kstreams: missing source topic")

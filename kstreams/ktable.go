@@ -86,10 +86,10 @@ func (t *KTable[K, V]) filter(pred func(K, V) bool, not bool, opts []AggOption[K
 		return v
 	}
 	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name},
-		supplier: tableOpSupplier(store, old, compute, true)})
+		supplier: tableOpSupplier(store, old, compute, true, t.versioned)})
 	t.addTableStore(name, store, o.mat, key, val)
 	return &KTable[K, V]{b: t.b, name: name, key: key, val: val, storeName: store, view: t.view, old: old,
-		getter: derivedGetter(t, store, compute)}
+		getter: derivedGetter(t, store, compute), versioned: outputVersioned(t, o)}
 }
 
 // MapTableValues maps each row's value, with its key: KTable.mapValues with
@@ -112,19 +112,35 @@ func MapTableValues[K, V, VR any](t *KTable[K, V], fn func(K, V) VR, opts ...Agg
 		return nullable(fn(as[K](k), x))
 	}
 	t.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{t.name},
-		supplier: tableOpSupplier(store, old, compute, false)})
+		supplier: tableOpSupplier(store, old, compute, false, t.versioned)})
 	t.addTableStore(name, store, Materialized[K, V]{StoreType: o.mat.StoreType, LoggingDisabled: o.mat.LoggingDisabled,
-		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled}, key, val)
+		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled, versioned: o.mat.versioned}, key, val)
 	return &KTable[K, VR]{b: t.b, name: name, key: key, val: val, storeName: store, old: old,
-		getter: derivedGetter(t, store, compute)}
+		getter: derivedGetter(t, store, compute), versioned: outputVersioned(t, o)}
 }
 
 func (t *KTable[K, V]) addTableStore(proc, store string, m Materialized[K, V], key, val serdeSpec) {
 	if store == "" {
 		return
 	}
-	t.b.fail(t.b.topo.addStore(kvStoreSpec(store, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)))
+	s, err := m.storeSpec(store, key, val)
+	if err != nil {
+		t.b.fail(err)
+		return
+	}
+	t.b.fail(t.b.topo.addStore(s))
 	t.b.fail(t.b.topo.connectStore(proc, store))
+}
+
+// outputVersioned is whether a filter, mapValues or transformValues of t
+// with options o is a versioned table, as Kafka Streams decides it: a
+// Materialized makes it versioned exactly when it names a versioned store;
+// without one the result is versioned if t is.
+func outputVersioned[K, V, VR any](t *KTable[K, V], o aggOpts[K, VR]) bool {
+	if o.hasMat {
+		return o.mat.isVersioned()
+	}
+	return t.versioned
 }
 
 // ToTable turns the stream into a table: KStream.toTable, a
@@ -152,7 +168,8 @@ func (s *KStream[K, V]) ToTable(opts ...AggOption[K, V]) *KTable[K, V] {
 		return kvStoreSpec(drawn, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)
 	})
 	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{parent}, supplier: src.supplier()})
-	t := &KTable[K, V]{b: s.b, name: name, key: key, val: val, storeName: storeName, view: s.view, old: src.old, getter: src.getter}
+	t := &KTable[K, V]{b: s.b, name: name, key: key, val: val, storeName: storeName, view: s.view, old: src.old, getter: src.getter,
+		versioned: o.mat.isVersioned()}
 	t.addTableStore(name, storeName, o.mat, key, val)
 	return t
 }
@@ -165,22 +182,24 @@ type tableOp struct {
 	storeOp
 	compute func(k, v any) any
 	// filter skips an update in which neither value passes, once old values
-	// are known (KTableFilter does; KTableMapValues has no such case).
-	filter bool
+	// are known (KTableFilter does; KTableMapValues has no such case),
+	// unless its parent is versioned.
+	filter    bool
+	versioned bool
 }
 
-func tableOpSupplier(store string, old *oldValues, compute func(k, v any) any, filter bool) func() Processor {
+func tableOpSupplier(store string, old *oldValues, compute func(k, v any) any, filter, versioned bool) func() Processor {
 	return func() Processor {
-		return &tableOp{storeOp: storeOp{storeName: store, old: old}, compute: compute, filter: filter}
+		return &tableOp{storeOp: storeOp{storeName: store, old: old}, compute: compute, filter: filter, versioned: versioned}
 	}
 }
 
 func (p *tableOp) Process(r Record) error {
 	in, _ := r.Value.(Change)
-	c := Change{New: p.compute(r.Key, in.New)}
+	c := Change{New: p.compute(r.Key, in.New), notLatest: in.notLatest}
 	if p.sendOld {
 		if p.store != nil {
-			old, _, _, err := p.store.Get(r.Key)
+			old, _, _, err := p.store.latest(r.Key)
 			if err != nil {
 				return err
 			}
@@ -188,16 +207,15 @@ func (p *tableOp) Process(r Record) error {
 		} else {
 			c.Old = p.compute(r.Key, in.Old)
 		}
-		if p.filter && c.New == nil && c.Old == nil {
+		// Under versioned semantics the filter forwards it all the same,
+		// as Kafka's KTableFilter does.
+		if p.filter && !p.versioned && c.New == nil && c.Old == nil {
 			return nil // the row was absent and stays absent downstream
 		}
 	}
 	if p.store != nil {
-		if err := p.store.Put(r.Key, c.New, r.Timestamp); err != nil {
-			return err
-		}
-		if p.store.Caching() {
-			return nil // forwarded when the cache is flushed
+		if fwd, err := p.write(r.Key, c.New, r.Timestamp, &c); !fwd {
+			return err // or forwarded when the cache is flushed
 		}
 	}
 	r.Value = c

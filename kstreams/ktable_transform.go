@@ -56,11 +56,11 @@ func TransformTableValues[K, V, VR any](t *KTable[K, V], supplier func() ValueTr
 		return &tableTransform{tableOp: tableOp{storeOp: storeOp{storeName: store, old: old}}, apply: apply, init: tr.Init, close: tr.Close}
 	}})
 	t.addTableStore(name, store, Materialized[K, V]{StoreType: o.mat.StoreType, LoggingDisabled: o.mat.LoggingDisabled,
-		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled}, key, val)
+		LogConfig: o.mat.LogConfig, CachingDisabled: o.mat.CachingDisabled, versioned: o.mat.versioned}, key, val)
 	for _, s := range stores {
 		t.b.fail(t.b.topo.connectStore(name, s))
 	}
-	return &KTable[K, VR]{b: t.b, name: name, key: key, val: val, storeName: store, old: old}
+	return &KTable[K, VR]{b: t.b, name: name, key: key, val: val, storeName: store, old: old, versioned: outputVersioned(t, o)}
 }
 
 // tableTransform is KTableTransformValues' processor: tableOp's store and
@@ -87,10 +87,10 @@ func (p *tableTransform) Process(r Record) error {
 	if err != nil {
 		return err
 	}
-	c := Change{New: newV}
+	c := Change{New: newV, notLatest: in.notLatest}
 	if p.sendOld {
 		if p.store != nil {
-			if c.Old, _, _, err = p.store.Get(r.Key); err != nil {
+			if c.Old, _, _, err = p.store.latest(r.Key); err != nil {
 				return err
 			}
 		} else if c.Old, err = p.apply(r.Key, in.Old); err != nil {
@@ -98,11 +98,8 @@ func (p *tableTransform) Process(r Record) error {
 		}
 	}
 	if p.store != nil {
-		if err := p.store.Put(r.Key, c.New, r.Timestamp); err != nil {
-			return err
-		}
-		if p.store.Caching() {
-			return nil // forwarded when the cache is flushed
+		if fwd, err := p.write(r.Key, c.New, r.Timestamp, &c); !fwd {
+			return err // or forwarded when the cache is flushed
 		}
 	}
 	r.Value = c

@@ -112,6 +112,9 @@ type Materialized[K, V any] struct {
 	// Retention of window and session stores; 0 means window size (or gap)
 	// plus grace, as Kafka.
 	Retention time.Duration
+
+	// versioned is the versioned store of MaterializedAsVersioned.
+	versioned *VersionedStoreSupplier
 }
 
 // MaterializedAs is Materialized.as(name).

@@ -32,7 +32,7 @@ func storeAs[T any](ctx ProcessorContext, name string) (T, error) {
 type storeOp struct {
 	ctx       ProcessorContext
 	storeName string
-	store     *TimestampedKeyValueStore
+	store     tableKV
 	old       *oldValues
 	sendOld   bool
 }
@@ -44,11 +44,24 @@ func (p *storeOp) Init(ctx ProcessorContext) (err error) {
 	if p.storeName == "" {
 		return nil
 	}
-	if p.store, err = storeAs[*TimestampedKeyValueStore](ctx, p.storeName); err != nil {
+	if p.store, err = openTableKV(ctx, p.storeName); err != nil {
 		return err
 	}
 	p.store.onFlush(forwardChange(ctx, p.sendOld))
 	return nil
+}
+
+// write puts a row into the operator's store and says whether to forward
+// c now: not when the store dropped the row (a versioned store's write older
+// than its history retention) or caches it until a flush. c is marked as
+// not the latest when the row went into a versioned store's history.
+func (p *storeOp) write(key, value any, ts int64, c *Change) (forward bool, err error) {
+	stored, latest, err := p.store.putTable(key, value, ts)
+	if err != nil || !stored {
+		return false, err
+	}
+	c.notLatest = !latest
+	return !p.store.Caching(), nil
 }
 
 // kvAggregate is KStreamAggregate / KStreamReduce: fold each record into the
@@ -89,7 +102,7 @@ func (p *kvAggregate) Process(r Record) error {
 		p.ctx.RecordDropped("Skipping record due to null key or value.")
 		return nil
 	}
-	old, oldTs, ok, err := p.store.Get(r.Key)
+	old, oldTs, ok, err := p.store.latest(r.Key)
 	if err != nil {
 		return err
 	}
@@ -104,15 +117,12 @@ func (p *kvAggregate) Process(r Record) error {
 		next = p.agg(r.Key, r.Value, old)
 		ts = max(ts, oldTs)
 	}
-	if err := p.store.Put(r.Key, next, ts); err != nil {
-		return err
-	}
-	if p.store.Caching() {
-		return nil // forwarded when the cache is flushed
-	}
 	c := Change{New: next}
 	if p.sendOld && ok {
 		c.Old = old
+	}
+	if fwd, err := p.write(r.Key, next, ts, &c); !fwd {
+		return err // or forwarded when the cache is flushed
 	}
 	return p.ctx.Forward(Record{Key: r.Key, Value: c, Timestamp: ts, Headers: r.Headers})
 }
@@ -137,17 +147,14 @@ func (p *tableSource) Process(r Record) error {
 	c := Change{New: r.Value}
 	if p.store != nil {
 		if p.sendOld {
-			old, _, _, err := p.store.Get(r.Key)
+			old, _, _, err := p.store.latest(r.Key)
 			if err != nil {
 				return err
 			}
 			c.Old = old
 		}
-		if err := p.store.Put(r.Key, r.Value, r.Timestamp); err != nil {
-			return err
-		}
-		if p.store.Caching() {
-			return nil // forwarded when the cache is flushed
+		if fwd, err := p.write(r.Key, r.Value, r.Timestamp, &c); !fwd {
+			return err // or forwarded when the cache is flushed
 		}
 	}
 	return p.ctx.Forward(Record{Key: r.Key, Value: c, Timestamp: r.Timestamp, Headers: r.Headers})

@@ -64,6 +64,7 @@ func WindowedBySliding[K, V any](g *KGroupedStream[K, V], w SlidingWindows) *Sli
 // slidingWindowStore is the window store of a sliding-window aggregation,
 // with Kafka's check of its retention.
 func slidingWindowStore(b *StreamsBuilder, windows SlidingWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	mat.notVersioned(b, storeName)
 	min := 2*windows.TimeDifferenceMs + windows.GraceMs
 	ret := mat.retention
 	if ret == 0 {

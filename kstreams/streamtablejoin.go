@@ -136,12 +136,17 @@ type streamTableJoinProcessor struct {
 	ctx    ProcessorContext
 	getter getterSupplier
 	get    valueGetter
+	asOf   asOfGetter // set for a versioned table: the row at the record's timestamp
 	left   bool
 	join   func(k, v, vo any) any // vo nil: no row
 }
 
 func (p *streamTableJoinProcessor) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
+	if p.getter.asOf != nil {
+		p.asOf, err = p.getter.asOf(ctx)
+		return err
+	}
 	p.get, err = p.getter.init(ctx)
 	return err
 }
@@ -157,7 +162,14 @@ func (p *streamTableJoinProcessor) Process(r Record) error {
 	}
 	var vo any
 	if r.Key != nil {
-		v, _, ok, err := p.get(r.Key)
+		var v any
+		var ok bool
+		var err error
+		if p.asOf != nil {
+			v, _, ok, err = p.asOf(r.Key, r.Timestamp)
+		} else {
+			v, _, ok, err = p.get(r.Key)
+		}
 		if err != nil {
 			return err
 		}

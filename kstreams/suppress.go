@@ -26,6 +26,10 @@ const prefixSuppress = "KTABLE-SUPPRESS-"
 // aggregation fails the build with Kafka Streams' message.
 func (t *KTable[K, V]) Suppress(s Suppressed) *KTable[K, V] {
 	b := t.b
+	if t.versioned {
+		b.fail(invalidTopology("suppress() is only supported for non-versioned KTables " +
+			"(note that version semantics might be inherited from upstream)"))
+	}
 	name := s.name
 	if name == "" {
 		name = b.newProcessorName(prefixSuppress)

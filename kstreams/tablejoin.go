@@ -124,9 +124,9 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 		otherKind = rightJoinSide
 	}
 	b.addNode(&nodeSpec{name: thisName, kind: ProcessorNode, preds: []string{t.name},
-		supplier: tableJoinSupplier(thisKind, otherGetter, joiner, old)})
+		supplier: tableJoinSupplier(thisKind, otherGetter, joiner, old, t.versioned)})
 	b.addNode(&nodeSpec{name: otherName, kind: ProcessorNode, preds: []string{other.name},
-		supplier: tableJoinSupplier(otherKind, thisGetter, reversed, old)})
+		supplier: tableJoinSupplier(otherKind, thisGetter, reversed, old, other.versioned)})
 	b.addNode(&nodeSpec{name: mergeName, kind: ProcessorNode, preds: []string{thisName, otherName},
 		supplier: func() Processor { return &tableJoinMerger{storeOp: storeOp{storeName: store, old: old}} }})
 	b.connectGetter(thisName, otherGetter)
@@ -134,11 +134,10 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 
 	key, val := orSpec(o.mat.KeySerde, t.key), spec(o.mat.ValueSerde)
 	if store != "" {
-		m := o.mat
-		b.fail(b.topo.addStore(kvStoreSpec(store, m.StoreType, m.LoggingDisabled, m.LogConfig, m.CachingDisabled, key, val)))
+		b.fail(b.topo.addStore(aggStoreSpec(b, o.mat, store, key, val)))
 		b.fail(b.topo.connectStore(mergeName, store))
 	}
-	result := &KTable[K, VR]{b: b, name: mergeName, key: key, val: val, storeName: store, old: old}
+	result := &KTable[K, VR]{b: b, name: mergeName, key: key, val: val, storeName: store, old: old, versioned: o.mat.isVersioned()}
 	result.getter = func() (getterSupplier, error) {
 		if store != "" {
 			return storeGetter(b, store)
@@ -209,8 +208,10 @@ func joinGetter(kind tableJoinKind, this, other getterSupplier, joiner func(v, v
 	}}
 }
 
-func tableJoinSupplier(kind tableJoinKind, g getterSupplier, joiner func(v, vo any) any, old *oldValues) func() Processor {
-	return func() Processor { return &tableJoinProcessor{kind: kind, getter: g, joiner: joiner, old: old} }
+func tableJoinSupplier(kind tableJoinKind, g getterSupplier, joiner func(v, vo any) any, old *oldValues, versioned bool) func() Processor {
+	return func() Processor {
+		return &tableJoinProcessor{kind: kind, getter: g, joiner: joiner, old: old, versioned: versioned}
+	}
 }
 
 // tableJoinProcessor is one side of a table–table join: an update of this
@@ -223,6 +224,9 @@ type tableJoinProcessor struct {
 	joiner  func(v, vo any) any // this side's value first
 	old     *oldValues
 	sendOld bool
+	// versioned: this side's table is versioned, and its out-of-order
+	// updates join nothing (KIP-914).
+	versioned bool
 }
 
 func (p *tableJoinProcessor) Init(ctx ProcessorContext) (err error) {
@@ -237,6 +241,10 @@ func (p *tableJoinProcessor) Process(r Record) error {
 		return nil
 	}
 	in, _ := r.Value.(Change)
+	if p.versioned && in.notLatest {
+		p.ctx.RecordDropped(outOfOrderVersionedJoin)
+		return nil
+	}
 	other, otherTs, ok, err := p.get(r.Key)
 	if err != nil {
 		return err
@@ -288,16 +296,13 @@ type tableJoinMerger struct {
 
 func (p *tableJoinMerger) Process(r Record) error {
 	c, _ := r.Value.(Change)
-	if p.store != nil {
-		if err := p.store.Put(r.Key, c.New, r.Timestamp); err != nil {
-			return err
-		}
-		if p.store.Caching() {
-			return nil // forwarded when the cache is flushed
-		}
-	}
 	if !p.sendOld {
 		c.Old = nil
+	}
+	if p.store != nil {
+		if fwd, err := p.write(r.Key, c.New, r.Timestamp, &c); !fwd {
+			return err // or forwarded when the cache is flushed
+		}
 	}
 	r.Value = c
 	return p.ctx.Forward(r)

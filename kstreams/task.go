@@ -301,6 +301,12 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		v := &TimestampedWindowStore{storeBase: base, inner: ws}
 		v.setupFlush(v.flushWrite)
 		return v, nil
+	case VersionedStoreKind:
+		vs, ok := inner.(VersionedBytesStore)
+		if !ok {
+			return nil, fmt.Errorf("kstreams: store %s: %T is not a VersionedBytesStore", s.Name, inner)
+		}
+		return &VersionedKeyValueStore{storeBase: base, inner: vs}, nil
 	default:
 		ss, ok := inner.(SessionBytesStore)
 		if !ok {

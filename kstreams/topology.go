@@ -101,15 +101,20 @@ const (
 	KeyValueStoreKind StoreKind = iota
 	WindowStoreKind
 	SessionStoreKind
+	// VersionedStoreKind is a versioned key-value store (KIP-889): every
+	// key keeps its versions for the store's history retention.
+	VersionedStoreKind
 )
 
-// String names the kind: "key-value", "window" or "session".
+// String names the kind: "key-value", "window", "session" or "versioned".
 func (k StoreKind) String() string {
 	switch k {
 	case WindowStoreKind:
 		return "window"
 	case SessionStoreKind:
 		return "session"
+	case VersionedStoreKind:
+		return "versioned"
 	}
 	return "key-value"
 }
@@ -168,8 +173,12 @@ type StoreSpec struct {
 	// LogConfig is the per-store changelog topic config
 	// (Materialized.withLoggingEnabled(map)); it wins over topic.* settings.
 	LogConfig map[string]string
-	// Retention is the window or session store retention in milliseconds.
+	// Retention is the window or session store retention in milliseconds,
+	// or a versioned store's history retention.
 	Retention int64
+	// SegmentInterval is a versioned store's segment interval in
+	// milliseconds.
+	SegmentInterval int64
 	// WindowSize is the window size in milliseconds for window stores.
 	WindowSize int64
 	// RetainDuplicates makes a window store keep every put under its own

@@ -14,6 +14,9 @@ import (
 // an operator asked for it, the old one. Either may be nil.
 type Change struct {
 	New, Old any
+	// notLatest marks an update of a versioned table that is not the key's
+	// latest version (an out-of-order record): Kafka's Change.isLatest false.
+	notLatest bool
 }
 
 // storeBase holds what every typed store view shares.

@@ -130,6 +130,7 @@ func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error)
 // timeWindowStore is the window store of an aggregation over time windows,
 // with Kafka's check of its retention.
 func timeWindowStore(b *StreamsBuilder, windows TimeWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	mat.notVersioned(b, storeName)
 	ret := mat.retention
 	min := windows.SizeMs + windows.GraceMs
 	if ret == 0 {
@@ -151,11 +152,21 @@ type materializedStore struct {
 	logConfig map[string]string
 	noCache   bool
 	retention int64
+	versioned *VersionedStoreSupplier // MaterializedAsVersioned: only key-value aggregations take one
 }
 
 func storeOf[K, V any](m Materialized[K, V]) materializedStore {
 	return materializedStore{storeType: m.StoreType, noLog: m.LoggingDisabled, logConfig: m.LogConfig,
-		noCache: m.CachingDisabled, retention: m.Retention.Milliseconds()}
+		noCache: m.CachingDisabled, retention: m.Retention.Milliseconds(), versioned: m.versioned}
+}
+
+// notVersioned fails the build when a windowed aggregation was given a
+// versioned store (Kafka's types allow only a window or session store there).
+func (m materializedStore) notVersioned(b *StreamsBuilder, storeName string) {
+	if m.versioned != nil {
+		b.fail(invalidTopology("store %s: a windowed aggregation keeps a window or session store; "+
+			"a versioned store (MaterializedAsVersioned) can hold only a key-value table or aggregation", storeName))
+	}
 }
 
 // timeWindowAggregateSupplier is KStreamWindowAggregate over store.
@@ -224,7 +235,7 @@ func windowAggregator[K, V, VA any](view *valueView, agg func(K, V, VA) VA) func
 
 func anyMat[K, V any](m Materialized[K, V]) Materialized[K, any] {
 	return Materialized[K, any]{Name: m.Name, KeySerde: m.KeySerde, StoreType: m.StoreType, LoggingDisabled: m.LoggingDisabled,
-		LogConfig: m.LogConfig, CachingDisabled: m.CachingDisabled, Retention: m.Retention}
+		LogConfig: m.LogConfig, CachingDisabled: m.CachingDisabled, Retention: m.Retention, versioned: m.versioned}
 }
 
 // Count counts records per key and window.
@@ -273,6 +284,7 @@ func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() V
 // sessionWindowStore is the session store of a session aggregation, with
 // Kafka's check of its retention.
 func sessionWindowStore(b *StreamsBuilder, windows SessionWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	mat.notVersioned(b, storeName)
 	min := windows.GapMs + windows.GraceMs
 	ret := mat.retention
 	if ret == 0 {

@@ -65,7 +65,7 @@ func (t *streamThread) openStores(id kstreams.TaskID) ([]*taskStore, error) {
 }
 
 func storePath(taskDir string, spec *kstreams.StoreSpec) string {
-	if spec.Kind == kstreams.KeyValueStoreKind {
+	if spec.Kind == kstreams.KeyValueStoreKind || spec.Kind == kstreams.VersionedStoreKind {
 		return state.KeyValueDir(taskDir, spec.Name)
 	}
 	return state.SegmentedDir(taskDir, spec.Name)
@@ -108,6 +108,19 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 			return nil, err
 		}
 		ts.store, ts.bytes = ws, kstreams.WindowBytes(ws)
+	case kstreams.VersionedStoreKind:
+		o := state.VersionedOptions{Name: spec.Name, HistoryRetentionMs: spec.Retention, SegmentIntervalMs: spec.SegmentInterval, Budget: t.budget, RocksDB: rocks}
+		var vs state.VersionedKeyValueStore
+		var err error
+		if persistent {
+			vs, err = state.OpenRocksDBVersioned(dir, o)
+		} else {
+			vs, err = state.NewInMemoryVersioned(o)
+		}
+		if err != nil {
+			return nil, err
+		}
+		ts.store, ts.bytes = vs, vs
 	default:
 		o := state.SessionOptions{Name: spec.Name, RetentionMs: spec.Retention, Budget: t.budget, RocksDB: rocks}
 		var ss state.SessionStore

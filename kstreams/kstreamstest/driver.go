@@ -140,6 +140,12 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 				return nil, err
 			}
 			stores[s.Name] = kstreams.WindowBytes(ws)
+		case kstreams.VersionedStoreKind:
+			vs, err := state.NewInMemoryVersioned(state.VersionedOptions{Name: s.Name, HistoryRetentionMs: s.Retention, SegmentIntervalMs: s.SegmentInterval})
+			if err != nil {
+				return nil, err
+			}
+			stores[s.Name] = vs
 		case kstreams.SessionStoreKind:
 			ss, err := state.NewInMemorySession(state.SessionOptions{Name: s.Name, RetentionMs: s.Retention})
 			if err != nil {
