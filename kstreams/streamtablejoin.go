@@ -1,6 +1,7 @@
 package kstreams
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -34,13 +35,12 @@ func JoinedWith[K, V any](k serde.Serde[K], v serde.Serde[V]) Joined[K, V] {
 	return Joined[K, V]{KeySerde: k, ValueSerde: v}
 }
 
-// WithGracePeriod is Joined.withGracePeriod: stream records wait up to
-// grace for the table, which must be versioned. StoatFlow has no versioned
-// tables yet, so a join with a grace period fails to build, with Kafka
-// Streams' IllegalArgumentException message for a table that is not
-// versioned. (Kafka Streams throws it when the join is built, or, over an
-// unmaterialized filter or mapValues whose versioning it cannot tell then,
-// when the task starts.)
+// WithGracePeriod is Joined.withGracePeriod: each stream record waits in
+// the join's buffer (store <join>-Buffer, with a changelog) until stream
+// time has passed it by grace, then joins the table as of its timestamp, so
+// table updates up to grace late are seen. The table must be versioned,
+// with a history retention of at least grace; a record already older than
+// stream time minus grace joins at once.
 func (j Joined[K, V]) WithGracePeriod(grace time.Duration) Joined[K, V] {
 	j.grace, j.hasGrace = grace, true
 	return j
@@ -110,39 +110,82 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 		prefix = prefixStreamTableLeftJoin
 	}
 	name := b.orGenerate(j.Name, prefix)
-	if j.hasGrace {
-		b.fail(errIllegalArgument("KTable must be versioned to use a grace period in a stream table join."))
-	}
 	g, err := t.valueGetterSupplier()
 	b.fail(err)
+	buffer, grace := "", int64(-1)
+	if j.hasGrace {
+		buffer, grace = name+"-Buffer", j.grace.Milliseconds()
+		b.fail(b.checkJoinGrace(t.versioned, g, grace))
+		b.fail(b.topo.addStore(&StoreSpec{Name: buffer, Kind: KeyValueStoreKind, Type: RocksDB, Logging: true, joinBuffer: true,
+			key: key, val: viewSpec(s.view, j.ValueSerde, s.val)}))
+	}
 	arg := valueArg[V](s.view)
 	b.copartition(streamSide, t.name)
 	b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{streamSide}, supplier: func() Processor {
-		return &streamTableJoinProcessor{getter: g, left: left, join: func(k, v, vo any) any {
+		return &streamTableJoinProcessor{getter: g, left: left, buffer: buffer, grace: grace, joiner: func(k, v, vo any) any {
 			x, _ := arg(v) // never null: null values are dropped before the join
 			return nullable(join(as[K](k), x, vo))
 		}}
 	}})
 	b.connectGetter(name, g)
+	if buffer != "" {
+		b.fail(b.topo.connectStore(name, buffer))
+	}
 	if left {
 		b.nullKeys.relaxed(name)
 	}
 	return &KStream[K, VR]{b: b, name: name, key: key}
 }
 
-// streamTableJoinProcessor is KStreamKTableJoinProcessor without a grace
-// period: each stream record looks the table up through the getter.
+// checkJoinGrace makes Kafka Streams' checks of a join's grace period: the
+// table is versioned, and so is every store its getter reads, each keeping
+// history for at least grace.
+func (b *StreamsBuilder) checkJoinGrace(versioned bool, g getterSupplier, grace int64) error {
+	if !versioned || g.asOf == nil {
+		return errIllegalArgument("KTable must be versioned to use a grace period in a stream table join.")
+	}
+	for _, name := range g.stores {
+		st := b.topo.stores[name]
+		if st == nil || st.Kind != VersionedStoreKind {
+			return errIllegalArgument("KTable must be versioned to use a grace period in a stream table join.")
+		}
+		if grace > st.Retention {
+			return errIllegalArgument("History retention must be at least grace period.")
+		}
+	}
+	return nil
+}
+
+// streamTableJoinProcessor is KStreamKTableJoinProcessor: each stream
+// record looks the table up through the getter, at once or, with a grace
+// period, when it leaves the buffer.
 type streamTableJoinProcessor struct {
 	ctx    ProcessorContext
 	getter getterSupplier
+	buffer string // the grace-period buffer's store, or ""
+	grace  int64
+	buf    *joinBuffer
 	get    valueGetter
 	asOf   asOfGetter // set for a versioned table: the row at the record's timestamp
 	left   bool
-	join   func(k, v, vo any) any // vo nil: no row
+	joiner func(k, v, vo any) any // vo nil: no row
 }
 
 func (p *streamTableJoinProcessor) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
+	if p.buffer != "" {
+		s, err := ctx.StateStore(p.buffer)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if p.buf, ok = s.(*joinBuffer); !ok {
+			return fmt.Errorf("kstreams: store %s is a %T, not a join buffer", p.buffer, s)
+		}
+		if err := p.buf.load(); err != nil {
+			return err
+		}
+	}
 	if p.getter.asOf != nil {
 		p.asOf, err = p.getter.asOf(ctx)
 		return err
@@ -160,6 +203,31 @@ func (p *streamTableJoinProcessor) Process(r Record) error {
 		p.ctx.RecordDropped("Skipping record due to null join key or value.")
 		return nil
 	}
+	if p.buf == nil || r.Key == nil {
+		return p.join(r)
+	}
+	nc, ok := p.ctx.(nodeContext)
+	if !ok {
+		return fmt.Errorf("kstreams: a stream-table join's buffer needs a task's processor context, got %T", p.ctx)
+	}
+	task := nc.n.task
+	if buffered, err := p.buf.put(p.grace, r, recordContextOf(task, r)); err != nil || !buffered {
+		if err != nil {
+			return err
+		}
+		return p.join(r)
+	}
+	return p.buf.evict(p.grace, func(r Record, rc bufferedContext) error {
+		prevMD, prevHas := task.md, task.hasMD
+		task.md, task.hasMD = RecordMetadata{Topic: rc.Topic, Partition: rc.Partition, Offset: rc.Offset}, true
+		defer func() { task.md, task.hasMD = prevMD, prevHas }()
+		return p.join(r)
+	})
+}
+
+// join looks r's key up in the table (as of r's time for a versioned
+// table) and forwards the joined record.
+func (p *streamTableJoinProcessor) join(r Record) error {
 	var vo any
 	if r.Key != nil {
 		var v any
@@ -180,7 +248,7 @@ func (p *streamTableJoinProcessor) Process(r Record) error {
 	if vo == nil && !p.left {
 		return nil
 	}
-	r.Value = p.join(r.Key, r.Value, vo)
+	r.Value = p.joiner(r.Key, r.Value, vo)
 	return p.ctx.Forward(r)
 }
 

@@ -284,6 +284,9 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		if s.suppressBuffer {
 			return newSuppressBuffer(base, kv, task), nil
 		}
+		if s.joinBuffer {
+			return newJoinBuffer(base, kv, task), nil
+		}
 		if !s.Timestamped {
 			return &KeyValueStore{storeBase: base, inner: kv}, nil
 		}

@@ -199,6 +199,9 @@ type StoreSpec struct {
 	users     []string
 	// suppressBuffer marks a suppression's buffer store (suppress_buffer.go).
 	suppressBuffer bool
+	// joinBuffer marks a stream–table join's grace-period buffer
+	// (joinbuffer.go).
+	joinBuffer bool
 	// tableTopic is the source topic of a builder.table store: under
 	// topology.optimization's reuse.ktable.source.topics it becomes
 	// SourceChangelog.

@@ -201,3 +201,64 @@ func TestVersionedTableBuildChecks(t *testing.T) {
 		t.Errorf("cached versioned StoreBuilder: Build() = %v", err)
 	}
 }
+
+// With a grace period, stream records wait in the join's buffer until
+// stream time passes them by the grace, so a table update that arrives
+// late but within the grace is joined; records leave the buffer in time
+// order, and one older than stream time minus grace joins at once.
+func TestStreamTableJoinGracePeriodBuffersStreamRecords(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	tbl := stringTable(b, "table", versionedAs[string, string]("versioned", time.Minute))
+	s := kstreams.Stream(b, []string{"stream"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	kstreams.StreamTableLeftJoin(s, tbl, func(_ string, v string, vo *string) string {
+		if vo == nil {
+			return v + "|null"
+		}
+		return v + "|" + *vo
+	}, kstreams.Joined[string, string]{Name: "join"}.WithGracePeriod(10*time.Millisecond)).To("out")
+	d := build(t, b, stringDefaults)
+	steps := []struct {
+		topic, k, v string
+		ts          int64
+	}{
+		{"stream", "k", "s100", 100}, // buffered
+		{"table", "k", "t95", 95},    // late, within the grace
+		{"stream", "k", "s105", 105}, // buffered
+		{"stream", "j", "s103", 103}, // buffered, out of order
+		{"stream", "k", "s112", 112}, // evicts s100 (<= 102)
+		{"stream", "k", "s90", 90},   // older than 112-10: joins at once
+		{"stream", "k", "s120", 120}, // evicts s103, s105 (<= 110)
+	}
+	for _, p := range steps {
+		if err := d.Pipe(p.topic, []byte(p.k), []byte(p.v), p.ts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(t, "out", d.Records("out"), []kv{{"k", []byte("s100|t95"), 100}, {"k", []byte("s90|null"), 90},
+		{"j", []byte("s103|null"), 103}, {"k", []byte("s105|t95"), 105}})
+	// The buffer's changelog: each buffered record, then a tombstone for
+	// each evicted one, under Kafka's time-first key.
+	cl := d.Changelog("join-Buffer")
+	if len(cl) != 8 || cl[0].Key[7] != 100 || string(cl[0].Key[8:9]) != "k" || cl[4].Value != nil || string(cl[4].Key) != string(cl[0].Key) {
+		t.Fatalf("buffer changelog: %+v", cl)
+	}
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if desc := topo.Describe().String(); !strings.Contains(desc, "stores: [versioned, join-Buffer]") {
+		t.Errorf("describe() does not list the buffer with the join:\n%s", desc)
+	}
+}
+
+// Kafka Streams' checks of a join's grace period against the table.
+func TestStreamTableJoinGraceNeedsHistory(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	tbl := stringTable(b, "table", versionedAs[string, string]("versioned", time.Second))
+	s := kstreams.Stream(b, []string{"stream"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	kstreams.StreamTableJoin(s, tbl, func(_ string, v, vo string) string { return v + vo },
+		kstreams.Joined[string, string]{}.WithGracePeriod(2*time.Second))
+	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "History retention must be at least grace period.") {
+		t.Errorf("Build() = %v", err)
+	}
+}
