@@ -445,7 +445,7 @@ func internalTopics(t *testing.T, bootstrap, app string) []string {
 				byKey[c.Key] = c
 			}
 			var b bytes.Buffer
-			for _, k := range []string{"cleanup.policy", "message.timestamp.type", "retention.ms", "segment.bytes"} {
+			for _, k := range []string{"cleanup.policy", "message.timestamp.type", "retention.ms", "segment.bytes", "min.compaction.lag.ms"} {
 				if e, ok := byKey[k]; ok && e.Source == kmsg.ConfigSourceDynamicTopicConfig {
 					fmt.Fprintf(&b, " %s=%s", k, e.MaybeValue())
 				}

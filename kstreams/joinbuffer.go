@@ -13,8 +13,8 @@ import (
 // stream records wait in time order until stream time has passed them by
 // the grace period, so that table updates arriving late are joined.
 //
-// Its store and changelog hold Kafka's records: the key is the
-// time-first window key (timestamp, serialized key, sequence number), the
+// Its store and changelog hold Kafka's records: the key is the prefixed
+// time-first window key (0x00, timestamp, serialized key, sequence number), the
 // value a buffer value (the record's value as new value, its record
 // context) followed by a zero buffer time; an evicted record is deleted
 // and tombstoned. The changelog records carry no headers and, as Kafka
@@ -35,9 +35,17 @@ type joinBuffer struct {
 }
 
 // joinBufferTimeKey is where the buffer keeps its stream time: one byte,
-// shorter than any record key (8 + key + 4 bytes), sorting after every one
-// (timestamps are not negative, so a record key starts below 0x80).
+// shorter than any record key (1 + 8 + key + 4 bytes), sorting after every
+// one (a record key starts with the time-first prefix 0x00).
 var joinBufferTimeKey = []byte{0xFF}
+
+// timeFirstPrefix starts a key of Kafka's PrefixedWindowKeySchemas'
+// time-first schema; bufferKeyOverhead is what such a key adds to the
+// serialized key: the prefix, the timestamp and the sequence number.
+const (
+	timeFirstPrefix   = 0x00
+	bufferKeyOverhead = 1 + 8 + 4
+)
 
 func newJoinBuffer(base storeBase, inner KeyValueBytesStore, task *Task) *joinBuffer {
 	return &joinBuffer{storeBase: base, inner: inner, task: task, streamTime: -1} // Kafka's NO_TIMESTAMP
@@ -73,10 +81,10 @@ func (b *joinBuffer) scan(limit int64, fn func(ts int64, storeKey, value []byte)
 	defer it.Close()
 	for it.Next() {
 		k := it.Key()
-		if len(k) < 12 {
+		if len(k) < bufferKeyOverhead {
 			continue // the stream time
 		}
-		ts := int64(binary.BigEndian.Uint64(k))
+		ts := int64(binary.BigEndian.Uint64(k[1:]))
 		if ts > limit {
 			break
 		}
@@ -105,7 +113,7 @@ func (b *joinBuffer) put(grace int64, r Record, rc bufferedContext) (bool, error
 		return false, fmt.Errorf("kstreams: store %s: value: %w", b.name, err)
 	}
 	b.seq = (b.seq + 1) & 0x7FFFFFFF
-	key := binary.BigEndian.AppendUint64(make([]byte, 0, 12+len(kb)), uint64(r.Timestamp))
+	key := binary.BigEndian.AppendUint64(append(make([]byte, 0, bufferKeyOverhead+len(kb)), timeFirstPrefix), uint64(r.Timestamp))
 	key = binary.BigEndian.AppendUint32(append(key, kb...), b.seq)
 	value := storeformat.AppendBufferValue(nil, storeformat.BufferValue{New: vb, Context: rc}, 0)
 	if err := b.inner.Put(key, value); err != nil {
@@ -128,7 +136,7 @@ func (b *joinBuffer) evict(grace int64, emit func(r Record, rc bufferedContext) 
 		if err != nil {
 			return fmt.Errorf("kstreams: store %s: key %x: %w", b.name, key, err)
 		}
-		k, err := b.key.DeserializeAny(b.topic, key[8:len(key)-4])
+		k, err := b.key.DeserializeAny(b.topic, key[9:len(key)-4])
 		if err != nil {
 			return fmt.Errorf("kstreams: store %s: key: %w", b.name, err)
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/tombstones"
 	"github.com/stoatflow/stoatflow/examples/ttl"
 	"github.com/stoatflow/stoatflow/examples/twostores"
+	"github.com/stoatflow/stoatflow/examples/versioned"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/windowstore"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -50,6 +51,7 @@ func main() {
 		appconfigs.Name:         appconfigs.Build,
 		avrocount.Name:          avrocount.Build,
 		cogroup.Name:            cogroup.Build,
+		versioned.Name:          versioned.Build,
 		avrocount.WindowedName:  avrocount.BuildWindowed,
 		fkjoin.Name:             fkjoin.Build,
 		fkjoin.CrashName:        fkjoin.BuildCrash,

@@ -239,7 +239,7 @@ func TestStreamTableJoinGracePeriodBuffersStreamRecords(t *testing.T) {
 	// The buffer's changelog: each buffered record, then a tombstone for
 	// each evicted one, under Kafka's time-first key.
 	cl := d.Changelog("join-Buffer")
-	if len(cl) != 8 || cl[0].Key[7] != 100 || string(cl[0].Key[8:9]) != "k" || cl[4].Value != nil || string(cl[4].Key) != string(cl[0].Key) {
+	if len(cl) != 8 || cl[0].Key[0] != 0 || cl[0].Key[8] != 100 || string(cl[0].Key[9:10]) != "k" || cl[4].Value != nil || string(cl[4].Key) != string(cl[0].Key) {
 		t.Fatalf("buffer changelog: %+v", cl)
 	}
 	topo, err := b.Build()
