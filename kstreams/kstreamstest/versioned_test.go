@@ -1,11 +1,15 @@
 package kstreamstest_test
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
@@ -260,5 +264,73 @@ func TestStreamTableJoinGraceNeedsHistory(t *testing.T) {
 		kstreams.Joined[string, string]{}.WithGracePeriod(2*time.Second))
 	if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), "History retention must be at least grace period.") {
 		t.Errorf("Build() = %v", err)
+	}
+}
+
+// A processor's versioned store (Stores.versionedKeyValueStoreBuilder):
+// puts in any order, each answered with its version's validTo, reads of
+// the latest version and as of a time, a delete, and the changelog of
+// every put with its version's timestamp.
+func TestProcessorVersionedStore(t *testing.T) {
+	s := serde.String{}
+	var seen []string
+	probe := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error {
+		st, err := ctx.StateStore("prices")
+		if err != nil {
+			return err
+		}
+		vs := st.(*kstreams.VersionedKeyValueStore)
+		if r.Value == "delete" {
+			prev, err := vs.Delete(r.Key, r.Timestamp)
+			if err != nil {
+				return err
+			}
+			seen = append(seen, fmt.Sprintf("deleted %v", prev.Value))
+			return nil
+		}
+		code, err := vs.Put(r.Key, r.Value, r.Timestamp)
+		if err != nil {
+			return err
+		}
+		latest, err := vs.Get(r.Key)
+		if err != nil {
+			return err
+		}
+		at, err := vs.GetAsOf(r.Key, 15)
+		if err != nil {
+			return err
+		}
+		seen = append(seen, fmt.Sprintf("%d latest=%v@%d at15=%v", code, latest.Value, latest.Timestamp, at.Value))
+		return nil
+	})
+	topo := kstreams.NewTopology()
+	err := errors.Join(topo.AddSource("source", kstreams.SourceSerdes[string, string](s, s), "in"),
+		topo.AddProcessor("probe", probe.Supplier(), "source"),
+		topo.AddStateStore(kstreams.VersionedKeyValueStoreBuilder[string, string](
+			kstreams.PersistentVersionedKeyValueStore("prices", time.Minute, 10*time.Second), s, s), "probe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := kstreamstest.New(topo, kstreamstest.Config{ApplicationID: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	in := kstreamstest.NewInputTopic(d, "in", s, s)
+	for _, p := range []struct {
+		v  string
+		ts int64
+	}{{"a", 10}, {"c", 30}, {"b", 20}, {"delete", 20}} {
+		if err := in.Pipe("k", p.v, p.ts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"-1 latest=a@10 at15=a", "-1 latest=c@30 at15=a", "30 latest=c@30 at15=a", "deleted b"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("the processor saw %q, want %q", seen, want)
+	}
+	cl := d.Changelog("prices")
+	if len(cl) != 4 || cl[2].Timestamp != 20 || string(cl[2].Value) != "b" || cl[3].Value != nil || cl[3].Timestamp != 20 {
+		t.Errorf("changelog: %+v", cl)
 	}
 }
