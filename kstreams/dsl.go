@@ -188,8 +188,9 @@ func Stream[K, V any](b *StreamsBuilder, topics []string, consumed ...Consumed[K
 		}
 	}
 	b.streamSources = append(b.streamSources, streamSource{topics: set, name: name})
+	b.fail(c.OffsetReset.check())
 	b.addNode(&nodeSpec{name: name, kind: SourceNode, topics: append([]string(nil), topics...), key: key, val: val,
-		extractor: c.TimestampExtractor})
+		extractor: c.TimestampExtractor, reset: c.OffsetReset})
 	return &KStream[K, V]{b: b, name: name, key: key, val: val}
 }
 
@@ -221,8 +222,9 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		sourceName, tableName = c.Name+"-source", c.Name
 	}
 	key, val := orSpec(mat.KeySerde, spec(c.KeySerde)), orSpec(mat.ValueSerde, spec(c.ValueSerde))
+	b.fail(c.OffsetReset.check())
 	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{topic}, key: spec(c.KeySerde), val: spec(c.ValueSerde),
-		extractor: c.TimestampExtractor})
+		extractor: c.TimestampExtractor, reset: c.OffsetReset})
 	materialized := mat.Name != ""
 	store := ""
 	if materialized {

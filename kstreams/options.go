@@ -57,6 +57,18 @@ type Consumed[K, V any] struct {
 	// TimestampExtractor gives the source's records their timestamps; nil
 	// means the application's default.timestamp.extractor.
 	TimestampExtractor TimestampExtractor
+	// OffsetReset is where the source's partitions start without a
+	// committed offset (Consumed.withOffsetResetPolicy); unset, the
+	// application's auto.offset.reset decides. A global table ignores it
+	// and reads its topic from the start, as Kafka Streams does.
+	OffsetReset AutoOffsetReset
+}
+
+// WithOffsetResetPolicy is Consumed.withOffsetResetPolicy: c with its
+// source's partitions started by r when the group has no offset for them.
+func (c Consumed[K, V]) WithOffsetResetPolicy(r AutoOffsetReset) Consumed[K, V] {
+	c.OffsetReset = r
+	return c
 }
 
 // ConsumedWith is Consumed.with(keySerde, valueSerde).

@@ -22,6 +22,9 @@ func NewTopology() *Topology { return newTopology() }
 type SourceOptions struct {
 	KeySerde, ValueSerde serde.Untyped
 	TimestampExtractor   TimestampExtractor
+	// OffsetReset is the source's offset reset policy
+	// (addSource(AutoOffsetReset, ...)); unset, auto.offset.reset decides.
+	OffsetReset AutoOffsetReset
 }
 
 // SourceSerdes is SourceOptions with the given key and value serdes: the
@@ -61,7 +64,8 @@ func (t *Topology) AddSource(name string, opts SourceOptions, topics ...string) 
 		}
 	}
 	return t.addPAPINode(&nodeSpec{name: name, kind: SourceNode, topics: slices.Clone(topics),
-		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor})
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor,
+		reset: opts.OffsetReset})
 }
 
 // sourceOf reports whether a source node, a global store's included,

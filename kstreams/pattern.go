@@ -44,8 +44,9 @@ func StreamPattern[K, V any](b *StreamsBuilder, pattern *regexp.Regexp, consumed
 			return &KStream[K, V]{b: b, name: n.name, key: key, val: val}
 		}
 	}
+	b.fail(c.OffsetReset.check())
 	b.addNode(&nodeSpec{name: name, kind: SourceNode, pattern: newSourcePattern(pattern), key: key, val: val,
-		extractor: c.TimestampExtractor})
+		extractor: c.TimestampExtractor, reset: c.OffsetReset})
 	return &KStream[K, V]{b: b, name: name, key: key, val: val}
 }
 
@@ -59,7 +60,8 @@ func (t *Topology) AddSourcePattern(name string, opts SourceOptions, pattern *re
 		return invalidTopology("Processor %s is already added.", name)
 	}
 	return t.addPAPINode(&nodeSpec{name: name, kind: SourceNode, pattern: newSourcePattern(pattern),
-		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor})
+		key: serdeSpec{explicit: opts.KeySerde}, val: serdeSpec{explicit: opts.ValueSerde}, extractor: opts.TimestampExtractor,
+		reset: opts.OffsetReset})
 }
 
 // checkSourceTopics refuses a source whose topics or pattern overlap an
@@ -212,20 +214,23 @@ func (n *nodeSpec) describeTopics() string {
 type SourceIndex struct {
 	byTopic  map[string]int
 	patterns []indexedPattern
+	// resets are the offset reset policies of the named source topics.
+	resets map[string]AutoOffsetReset
 	// internal are the repartition topics the topology reads (decorated).
 	internal map[string]bool
 }
 
 type indexedPattern struct {
-	p   *sourcePattern
-	sub int
+	p     *sourcePattern
+	sub   int
+	reset AutoOffsetReset
 }
 
 // SourceIndex indexes the source topics and patterns of the stream
 // sub-topologies (global stores' topics are not indexed), internal topics
 // under their broker names for applicationID.
 func (t *Topology) SourceIndex(applicationID string) *SourceIndex {
-	x := &SourceIndex{byTopic: map[string]int{}, internal: map[string]bool{}}
+	x := &SourceIndex{byTopic: map[string]int{}, internal: map[string]bool{}, resets: map[string]AutoOffsetReset{}}
 	for _, st := range t.Subtopologies() {
 		for _, src := range st.Sources {
 			name := src.Decorated(applicationID)
@@ -235,8 +240,14 @@ func (t *Topology) SourceIndex(applicationID string) *SourceIndex {
 			}
 		}
 		for _, name := range t.groups[st.ID] {
-			if p := t.byName[name].pattern; p != nil && !st.Global {
-				x.patterns = append(x.patterns, indexedPattern{p: p, sub: st.ID})
+			n := t.byName[name]
+			if n.pattern != nil && !st.Global {
+				x.patterns = append(x.patterns, indexedPattern{p: n.pattern, sub: st.ID, reset: n.reset})
+			}
+			if n.kind == SourceNode && n.pattern == nil && n.reset.IsSet() && !st.Global {
+				for _, topic := range n.topics {
+					x.resets[topic] = n.reset
+				}
 			}
 		}
 	}

@@ -88,6 +88,8 @@ type nodeSpec struct {
 	// default (default.timestamp.extractor). Repartition sources always fail
 	// on invalid timestamps, as Kafka Streams' do.
 	extractor TimestampExtractor
+	// reset is the source's offset reset policy (Consumed.withOffsetResetPolicy).
+	reset AutoOffsetReset
 	// partition, if set, is a sink's StreamPartitioner: the partition of r,
 	// or ok false for the default partitioner.
 	partition func(r Record) (p int32, ok bool)

@@ -6,11 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/stoatflow/stoatflow/kstreams"
 	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -20,6 +20,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
@@ -166,7 +167,10 @@ type streamThread struct {
 	restores  map[state.TopicPartition]*restoreState
 	partCount map[string]int
 	cbErr     error // an error inside the rebalance callback, fatal
-	assigned  int   // tasks in the current assignment
+	// resetErr is set when partitions without a committed offset have no
+	// reset policy (startOffsets, on the group's goroutine): fatal.
+	resetErr atomic.Pointer[error]
+	assigned int // tasks in the current assignment
 	// restoring are the changelog partitions the restore consumer reads.
 	restoring map[state.TopicPartition]bool
 	// sticky is, per sink topic, the partition records with a null key go
@@ -290,7 +294,7 @@ func (t *streamThread) newConsumer() error {
 		mopts = append(mopts, kgo.ConsumeRegex())
 	}
 	mopts = append(mopts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(t.s)), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
-		kgo.OnPartitionsAssigned(t.assignedCallback),
+		kgo.OnPartitionsAssigned(t.assignedCallback), kgo.AdjustFetchOffsetsFn(t.startOffsets),
 		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
 		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))
 	mopts = append(mopts, t.s.clientObservers(t.log, "main-consumer")...)
@@ -359,8 +363,8 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 	cancelExpired()
 	t.consumer.PollRecords(expired, 1)
 	done()
-	if t.cbErr != nil {
-		return t.cbErr
+	if err := t.rebalanceErr(); err != nil {
+		return err
 	}
 	maxPoll := t.s.cfg.MaxPollRecords
 	for {
@@ -378,8 +382,8 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		t.consumer.AllowRebalance()
 		fs := t.consumer.PollRecords(pctx, maxPoll)
 		cancel()
-		if t.cbErr != nil {
-			return t.cbErr
+		if err := t.rebalanceErr(); err != nil {
+			return err
 		}
 		polled, err := t.handle(fs)
 		if err != nil {
@@ -557,9 +561,11 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 		case q.startAt >= 0:
 			pos, known = q.startAt, true
 		default:
-			// No committed offset: auto.offset.reset decides; earliest
-			// starts at the log start, latest at an end not known here.
-			known = t.s.cfg.AutoOffsetReset() != "latest"
+			// No committed offset: the reset policy decides; earliest
+			// starts at the log start, latest and by_duration at an
+			// offset not known here.
+			policy, _ := t.resetPolicy(q.tp.topic)
+			known = policy == "earliest"
 		}
 		pos = max(pos, lo)
 		if q.delivered >= 0 {
@@ -573,6 +579,61 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 		}
 	}
 	return true
+}
+
+// rebalanceErr is the fatal error a rebalance left, if any.
+func (t *streamThread) rebalanceErr() error {
+	if t.cbErr != nil {
+		return t.cbErr
+	}
+	if err := t.resetErr.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+// resetPolicy is where a partition of topic without a committed offset
+// starts: as its source's offset reset policy says, else as
+// auto.offset.reset does (Kafka Streams' StreamThread.resetOffsets).
+func (t *streamThread) resetPolicy(topic string) (policy string, d time.Duration) {
+	if r, ok := t.sources.OffsetReset(topic); ok {
+		return r.Policy()
+	}
+	return t.s.cfg.AutoOffsetReset(), 0
+}
+
+// startOffsets is franz-go's AdjustFetchOffsetsFn: the group's committed
+// offsets stand; a partition without one starts where its reset policy
+// says (by_duration at the first record since now minus the duration).
+// Partitions whose policy is none leave Kafka Streams' error for the loop.
+func (t *streamThread) startOffsets(_ context.Context, offsets map[string]map[int32]kgo.Offset) (map[string]map[int32]kgo.Offset, error) {
+	var none []string
+	now := time.Now()
+	for topic, parts := range offsets {
+		for p, o := range parts {
+			if o.EpochOffset().Offset >= 0 {
+				continue // committed
+			}
+			switch policy, d := t.resetPolicy(topic); policy {
+			case "earliest":
+				parts[p] = kgo.NewOffset().AtStart()
+			case "latest":
+				parts[p] = kgo.NewOffset().AtEnd()
+			case "by_duration":
+				parts[p] = kgo.NewOffset().AfterMilli(now.Add(-d).UnixMilli())
+			default:
+				if !slices.Contains(none, topic) {
+					none = append(none, topic)
+				}
+			}
+		}
+	}
+	if len(none) > 0 {
+		slices.Sort(none)
+		err := fmt.Errorf("streams: %s", kstreams.NoValidOffsetMessage(strings.Join(none, ",")))
+		t.resetErr.Store(&err)
+	}
+	return offsets, nil
 }
 
 // assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
@@ -1593,39 +1654,62 @@ func (t *streamThread) rewind(fenced bool) error {
 	return nil
 }
 
-// resetOffsets resolves auto.offset.reset for partitions without a
-// committed offset: their log start (earliest, Kafka Streams' default) or
-// their end (latest).
+// resetOffsets resolves the reset policy of partitions without a
+// committed offset (resetPolicy): their log start (earliest, Kafka Streams'
+// default), their end (latest), or the first offset since now minus the
+// duration (by_duration). A partition whose policy is none is Kafka
+// Streams' error.
 func (t *streamThread) resetOffsets(parts []tpKey) (map[tpKey]int64, error) {
-	topics := map[string]bool{}
-	for _, tp := range parts {
-		topics[tp.topic] = true
+	type policyKey struct {
+		policy string
+		d      time.Duration
 	}
-	names := make([]string, 0, len(topics))
-	for n := range topics {
-		names = append(names, n)
+	byPolicy := map[policyKey][]string{}
+	var none []string
+	for _, tp := range parts {
+		policy, d := t.resetPolicy(tp.topic)
+		k := policyKey{policy, d}
+		switch {
+		case policy != "earliest" && policy != "latest" && policy != "by_duration":
+			if !slices.Contains(none, tp.topic) {
+				none = append(none, tp.topic)
+			}
+		case !slices.Contains(byPolicy[k], tp.topic):
+			byPolicy[k] = append(byPolicy[k], tp.topic)
+		}
+	}
+	if len(none) > 0 {
+		slices.Sort(none)
+		return nil, errors.New(kstreams.NoValidOffsetMessage(strings.Join(none, ",")))
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, watermarksWait)
 	defer cancel()
 	adm := kadm.NewClient(t.consumer)
-	var listed kadm.ListedOffsets
-	var err error
-	switch t.s.cfg.AutoOffsetReset() {
-	case "latest":
-		listed, err = t.listEnds(ctx, adm, names)
-	default:
-		listed, err = adm.ListStartOffsets(ctx, names...)
-	}
-	if err != nil {
-		return nil, err
-	}
 	out := map[tpKey]int64{}
-	for _, tp := range parts {
-		o, ok := listed.Lookup(tp.topic, tp.partition)
-		if !ok || o.Err != nil {
-			return nil, fmt.Errorf("%s [%d]: no offset listed: %v", tp.topic, tp.partition, o.Err)
+	for k, names := range byPolicy {
+		var listed kadm.ListedOffsets
+		var err error
+		switch k.policy {
+		case "latest":
+			listed, err = t.listEnds(ctx, adm, names)
+		case "by_duration":
+			listed, err = adm.ListOffsetsAfterMilli(ctx, time.Now().Add(-k.d).UnixMilli(), names...)
+		default:
+			listed, err = adm.ListStartOffsets(ctx, names...)
 		}
-		out[tp] = o.Offset
+		if err != nil {
+			return nil, err
+		}
+		for _, tp := range parts {
+			if !slices.Contains(names, tp.topic) {
+				continue
+			}
+			o, ok := listed.Lookup(tp.topic, tp.partition)
+			if !ok || o.Err != nil {
+				return nil, fmt.Errorf("%s [%d]: no offset listed: %v", tp.topic, tp.partition, o.Err)
+			}
+			out[tp] = o.Offset
+		}
 	}
 	return out, nil
 }
