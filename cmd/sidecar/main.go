@@ -22,6 +22,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/readonlystore"
 	"github.com/stoatflow/stoatflow/examples/replacethread"
+	"github.com/stoatflow/stoatflow/examples/resets"
 	"github.com/stoatflow/stoatflow/examples/routing"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
@@ -51,6 +52,7 @@ func main() {
 		appconfigs.Name:         appconfigs.Build,
 		avrocount.Name:          avrocount.Build,
 		cogroup.Name:            cogroup.Build,
+		resets.Name:             resets.Build,
 		versioned.Name:          versioned.Build,
 		avrocount.WindowedName:  avrocount.BuildWindowed,
 		fkjoin.Name:             fkjoin.Build,

@@ -84,6 +84,7 @@ public final class Main {
         APPS.put("fkjoincrash", FkJoin::crash);
         APPS.put("cogroup", Cogroup::topology);
         APPS.put("versioned", Versioned::topology);
+        APPS.put("resets", Resets::topology);
         APPS.put("protojoin", ProtoJoin::topology);
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
         APPS.put("benchssjoin", BenchSsJoin::topology);
