@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -37,6 +38,12 @@ type ReadOnlyVersionedStore interface {
 	// older than stream time minus the history retention have no answer
 	// (nil).
 	GetAsOf(key []byte, asOf int64) (*VersionedRecord, error)
+	// Versions returns the versions of key valid at some time in [from,
+	// to] (both inclusive), deletions left out, by timestamp ascending or
+	// descending: Kafka's MultiVersionedKeyQuery. History older than the
+	// retention is not returned; a range wholly older than it can still
+	// find the latest version.
+	Versions(key []byte, from, to int64, ascending bool) ([]VersionedRecord, error)
 }
 
 // VersionedKeyValueStore is a transactional versioned key-value store.
@@ -161,6 +168,10 @@ func (v *versionedStore) Get(key []byte) (*VersionedRecord, error) {
 
 func (v *versionedStore) GetAsOf(key []byte, asOf int64) (*VersionedRecord, error) {
 	return versionedView{v: v}.GetAsOf(key, asOf)
+}
+
+func (v *versionedStore) Versions(key []byte, from, to int64, ascending bool) ([]VersionedRecord, error) {
+	return versionedView{v: v}.Versions(key, from, to, ascending)
 }
 
 // version is one version of a key as stored. Latest versions live in the
@@ -409,4 +420,39 @@ func (vv versionedView) GetAsOf(key []byte, asOf int64) (*VersionedRecord, error
 		}
 	}
 	return nil, nil
+}
+
+func (vv versionedView) Versions(key []byte, from, to int64, ascending bool) ([]VersionedRecord, error) {
+	if from > to {
+		return nil, nil
+	}
+	s := vv.v.s
+	var vers []version
+	var err error
+	if bound := s.liveFrom(s.streamTime(vv.iso)); to < bound-1 {
+		// As Kafka's store: only the latest version can answer a range
+		// older than the history retention.
+		vers, err = vv.v.latestOnly(vv.iso, key, math.MaxInt64)
+	} else {
+		vers, err = vv.v.versions(vv.iso, key)
+		vers = slices.DeleteFunc(vers, func(ver version) bool { return ver.to != math.MaxInt64 && ver.to <= bound-1 })
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []VersionedRecord
+	for _, ver := range vers { // oldest first
+		if ver.tombstone || ver.from > to || ver.to <= from {
+			continue
+		}
+		r := VersionedRecord{Value: append([]byte{}, ver.value...), Timestamp: ver.from}
+		if ver.to != math.MaxInt64 {
+			r.ValidTo, r.HasValidTo = ver.to, true
+		}
+		out = append(out, r)
+	}
+	if !ascending {
+		slices.Reverse(out)
+	}
+	return out, nil
 }

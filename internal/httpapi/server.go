@@ -238,6 +238,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /stores/{store}/windows/{key}", s.windowFetch)
 	s.mux.HandleFunc("GET /stores/{store}/windows", s.windowFetchRange)
 	s.mux.HandleFunc("GET /stores/{store}/sessions/{key}", s.sessionFind)
+	s.mux.HandleFunc("GET /stores/{store}/versions/{key}", s.versions)
 }
 
 // brokerReporter is implemented by *streams.KafkaStreams: the broker

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -68,6 +69,8 @@ func testTopology(t *testing.T) *kstreams.Topology {
 		kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second)).Count(kstreams.MaterializedAs[string, int64]("windows"))
 	kstreams.WindowedBySession(kstreams.Stream[string, string](b, []string{"s-in"}).GroupByKey(),
 		kstreams.SessionWindowsOfInactivityGapWithNoGrace(5*time.Second)).Count(kstreams.MaterializedAs[string, int64]("sessions"))
+	kstreams.Table(b, "p-in", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}),
+		kstreams.MaterializedAsVersioned[string, string](kstreams.PersistentVersionedKeyValueStore("prices", time.Hour)))
 	topo, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -128,10 +131,23 @@ func newFixture(t *testing.T, token string) *fixture {
 	for _, s := range []state.Store{ws, ss} {
 		t.Cleanup(func() { s.Close() })
 	}
+	vs, err := state.NewInMemoryVersioned(state.VersionedOptions{Name: "prices", HistoryRetentionMs: 3_600_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { vs.Close() })
+	vs.Put([]byte("tea"), []byte("p10"), 10)
+	vs.Put([]byte("tea"), []byte("p30"), 30)
+	vs.Put([]byte("tea"), []byte("p20"), 20) // out of order
+	vs.Delete([]byte("tea"), 40)
+	vs.Put([]byte("tea"), []byte("p50"), 50)
+	vs.Commit(nil)
+	vs.Put([]byte("tea"), []byte("p60"), 60) // pending
+	f.ins.stores["prices"] = []streams.LocalStore{{Name: "prices", Kind: kstreams.VersionedStoreKind, Store: vs}}
 	f.ins.stores["windows"] = []streams.LocalStore{{Name: "windows", Kind: kstreams.WindowStoreKind, Store: ws}}
 	f.ins.stores["sessions"] = []streams.LocalStore{{Name: "sessions", Kind: kstreams.SessionStoreKind, Store: ss}}
 
-	parts := map[string]int{"counts": 2, "windows": 1, "sessions": 1}
+	parts := map[string]int{"counts": 2, "windows": 1, "sessions": 1, "prices": 1}
 	srv, err := New(Config{
 		Listen: "127.0.0.1:0", AuthToken: token, Isolation: state.ReadCommitted, ApplicationServer: "host-a:7070",
 		Streams: f.ins, Topology: topo, ApplicationID: "app",
@@ -425,4 +441,61 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// The versioned store's route: the latest version, the version as of a
+// time (VersionedKeyQuery), and the versions of a time range in either
+// order (MultiVersionedKeyQuery), at both isolation levels, with the
+// limit; and the requests it refuses.
+func TestVersionedQueries(t *testing.T) {
+	f := newFixture(t, "")
+	code, m := f.get(t, "/stores/prices/versions/tea")
+	if _, has := m["validTo"]; code != 200 || m["value"] != "p50" || m["timestamp"] != 50.0 || has {
+		t.Errorf("latest: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/prices/versions/tea?isolation=READ_UNCOMMITTED")
+	if code != 200 || m["value"] != "p60" {
+		t.Errorf("latest, uncommitted: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/prices/versions/tea?asOf=25")
+	if code != 200 || m["value"] != "p20" || m["timestamp"] != 20.0 || m["validTo"] != 30.0 || m["key"] != "tea" {
+		t.Errorf("asOf 25: %d %v", code, m)
+	}
+	if code, m := f.get(t, "/stores/prices/versions/tea?asOf=45"); code != 404 || !strings.Contains(fmt.Sprint(m["error"]), "no version valid at 45") {
+		t.Errorf("asOf a deletion: %d %v", code, m)
+	}
+	values := func(m map[string]any) string {
+		var out []string
+		for _, r := range m["results"].([]any) {
+			out = append(out, r.(map[string]any)["value"].(string))
+		}
+		return strings.Join(out, ",")
+	}
+	code, m = f.get(t, "/stores/prices/versions/tea?from=15&to=55")
+	if code != 200 || values(m) != "p50,p30,p20" || m["truncated"] != true {
+		t.Errorf("range, newest first, limited to 3: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/prices/versions/tea?from=15&to=35&order=asc")
+	if code != 200 || values(m) != "p10,p20,p30" || m["truncated"] != false {
+		t.Errorf("range ascending: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/prices/versions/tea?from=55&isolation=READ_UNCOMMITTED")
+	if code != 200 || values(m) != "p60,p50" {
+		t.Errorf("open-ended range, uncommitted: %d %v", code, m)
+	}
+	code, m = f.get(t, "/stores/prices/versions/coffee?from=0")
+	if res, _ := m["results"].([]any); code != 200 || res == nil || len(res) != 0 {
+		t.Errorf("range of an absent key: %d %v", code, m)
+	}
+	for _, bad := range []string{"asOf=10&from=0", "asOf=soon", "from=9&to=1", "order=sideways", "to=x"} {
+		if code, m := f.get(t, "/stores/prices/versions/tea?"+bad); code != 400 {
+			t.Errorf("%s: %d %v, want 400", bad, code, m)
+		}
+	}
+	if code, _ := f.get(t, "/stores/counts/versions/apple"); code != 400 {
+		t.Errorf("versions of a key-value store: %d", code)
+	}
+	if code, _ := f.get(t, "/stores/prices/keys/tea"); code != 400 {
+		t.Errorf("key-value route on a versioned store: %d", code)
+	}
 }
