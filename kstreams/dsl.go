@@ -231,11 +231,7 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 		store = storeName
 	}
 	newSpec := func() *StoreSpec {
-		s, err := mat.storeSpec(storeName, key, val)
-		if err != nil {
-			b.fail(err)
-			s = kvStoreSpec(storeName, mat.StoreType, mat.LoggingDisabled, mat.LogConfig, mat.CachingDisabled, key, val)
-		}
+		s := materializedSpec(b, mat, storeName, key, val)
 		s.tableTopic = topic
 		return s
 	}
@@ -532,7 +528,7 @@ func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int
 		storeName = g.b.newStoreName(prefixAggregate)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
 		func() any { return int64(0) },
@@ -555,7 +551,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 		storeName = g.b.newStoreName(prefixReduce)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), viewSpec(g.view, o.mat.ValueSerde, g.val)
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg, view := valueArg[V](g.view), g.view
 	old := aggregateOldValues()
 	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, old, nil,
@@ -579,7 +575,7 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 		storeName = g.b.newStoreName(prefixAggregate)
 	}
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg := valueArg[V](g.view)
 	old := aggregateOldValues()
 	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,

@@ -169,7 +169,7 @@ func (g *KGroupedTable[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int6
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	name := g.aggregate(prefixTableAggregate, aggOpts[K, V]{named: o.named}, storeName, st, tableAggregateSupplier(storeName, old,
 		func() any { return int64(0) },
@@ -185,7 +185,7 @@ func (g *KGroupedTable[K, V]) Reduce(adder, subtractor func(agg, v V) V, opts ..
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, g.val)
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	typed := func(fn func(agg, v V) V) func(_, v, agg any) any {
 		return func(_, v, agg any) any { return nullable(fn(as[V](agg), as[V](v))) }
@@ -202,7 +202,7 @@ func AggregateTable[K, V, VA any](g *KGroupedTable[K, V], init func() VA, adder,
 	o := parseAggOpts(g.b, opts)
 	storeName := tableAggStore(g.b, o)
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
-	st := aggStoreSpec(g.b, o.mat, storeName, key, val)
+	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
 	typed := func(fn func(K, V, VA) VA) func(k, v, agg any) any {
 		return func(k, v, agg any) any { return nullable(fn(as[K](k), as[V](v), as[VA](agg))) }

@@ -62,15 +62,6 @@ func (r AutoOffsetReset) Policy() (name string, d time.Duration) {
 	return "", 0
 }
 
-// String is the policy as Kafka Streams logs it.
-func (r AutoOffsetReset) String() string {
-	name, d := r.Policy()
-	if r.kind == offsetResetByDuration {
-		return fmt.Sprintf("%s:%s", name, d)
-	}
-	return name
-}
-
 func (r AutoOffsetReset) check() error {
 	if r.kind == offsetResetByDuration && r.duration < 0 {
 		return errIllegalArgument("Duration cannot be negative")

@@ -134,7 +134,7 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 
 	key, val := orSpec(o.mat.KeySerde, t.key), spec(o.mat.ValueSerde)
 	if store != "" {
-		b.fail(b.topo.addStore(aggStoreSpec(b, o.mat, store, key, val)))
+		b.fail(b.topo.addStore(materializedSpec(b, o.mat, store, key, val)))
 		b.fail(b.topo.connectStore(mergeName, store))
 	}
 	result := &KTable[K, VR]{b: b, name: mergeName, key: key, val: val, storeName: store, old: old, versioned: o.mat.isVersioned()}

@@ -272,8 +272,9 @@ func openTableKV(ctx ProcessorContext, name string) (tableKV, error) {
 	return t, nil
 }
 
-// aggStoreSpec is the store spec of an aggregation's Materialized m.
-func aggStoreSpec[K, V any](b *StreamsBuilder, m Materialized[K, V], name string, key, val serdeSpec) *StoreSpec {
+// materializedSpec is the key-value store spec m gives a table or an
+// aggregation; a bad versioned supplier fails the build.
+func materializedSpec[K, V any](b *StreamsBuilder, m Materialized[K, V], name string, key, val serdeSpec) *StoreSpec {
 	s, err := m.storeSpec(name, key, val)
 	if err != nil {
 		b.fail(err)

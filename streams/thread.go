@@ -628,12 +628,21 @@ func (t *streamThread) startOffsets(_ context.Context, offsets map[string]map[in
 			}
 		}
 	}
-	if len(none) > 0 {
-		slices.Sort(none)
-		err := fmt.Errorf("streams: %s", kstreams.NoValidOffsetMessage(strings.Join(none, ",")))
+	if err := noResetPolicy(none); err != nil {
+		err = fmt.Errorf("streams: %w", err)
 		t.resetErr.Store(&err)
 	}
 	return offsets, nil
+}
+
+// noResetPolicy is Kafka Streams' error for the topics whose partitions
+// have no committed offset and no reset policy, or nil for none.
+func noResetPolicy(topics []string) error {
+	if len(topics) == 0 {
+		return nil
+	}
+	slices.Sort(topics)
+	return errors.New(kstreams.NoValidOffsetMessage(strings.Join(topics, ",")))
 }
 
 // assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
@@ -1678,9 +1687,8 @@ func (t *streamThread) resetOffsets(parts []tpKey) (map[tpKey]int64, error) {
 			byPolicy[k] = append(byPolicy[k], tp.topic)
 		}
 	}
-	if len(none) > 0 {
-		slices.Sort(none)
-		return nil, errors.New(kstreams.NoValidOffsetMessage(strings.Join(none, ",")))
+	if err := noResetPolicy(none); err != nil {
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, watermarksWait)
 	defer cancel()
