@@ -2,7 +2,6 @@ package compat
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -72,14 +71,6 @@ var notHonouredKeys = []notHonoured{
 	{key: "dsl.store.format", sev: SeverityWarning,
 		instead: "StoatFlow's DSL stores do not keep record headers yet",
 		active:  func(c *Config) bool { return c.DSLStoreHeaders }},
-	{key: "topology.optimization", sev: SeverityWarning,
-		instead: "StoatFlow applies reuse.ktable.source.topics (a table's store reads its source topic as its changelog), " +
-			"but neither merges repartition topics (merge.repartition.topics) nor shares one store in a self-join (single.store.self.join): " +
-			"where either would apply, the output records are the same, but the repartition topics, stores and describe() are those of an " +
-			"unoptimized topology, so it cannot take over the state of a JVM instance that ran with this setting (sidecar describe --compare shows where)",
-		active: func(c *Config) bool {
-			return slices.Contains(c.Optimizations, OptimizeMergeRepartitionTopics) || slices.Contains(c.Optimizations, OptimizeSingleStoreSelfJoin)
-		}},
 }
 
 // shown renders a value as the user wrote it: a class by its name, a list

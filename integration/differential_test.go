@@ -231,13 +231,16 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	}
 
 	args := argsFor(outGo)
-	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: c.app, Args: args})
+	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: c.app, Args: args, Set: c.set})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f, _ := kstreams.LookupTopology(c.app)
 	topo, err := f(args)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if topo, err = topo.Optimize(cfg.Optimizations); err != nil {
 		t.Fatal(err)
 	}
 	if got := topo.Describe().String(); got != jvmDescribe {

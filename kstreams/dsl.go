@@ -85,6 +85,14 @@ func (b *StreamsBuilder) orGenerate(name, prefix string) string {
 	return gen
 }
 
+// flag marks node name as changing the key, the value or both (see
+// nodeSpec.keyChanging).
+func (b *StreamsBuilder) flag(name string, key, value bool) {
+	if n := b.topo.byName[name]; n != nil {
+		n.keyChanging, n.valueChanging = n.keyChanging || key, n.valueChanging || value
+	}
+}
+
 // fail records the first construction error; Build returns it.
 func (b *StreamsBuilder) fail(err error) {
 	if b.err == nil && err != nil {
@@ -107,7 +115,8 @@ func (b *StreamsBuilder) Build() (*Topology, error) {
 		return nil, b.err
 	}
 	if !b.built {
-		b.relaxNullKeyFilters()
+		b.topo.nullKeys = b.nullKeys
+		b.topo.relaxNullKeyFilters()
 		b.topo.finish()
 		b.built = true
 	}
@@ -324,6 +333,9 @@ func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, 
 	name := s.b.orGenerate(firstNamed(named), prefixMerge)
 	s.b.addNode(&nodeSpec{name: name, kind: ProcessorNode, preds: []string{s.name, other.name},
 		supplier: stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })})
+	if n := s.b.topo.byName[name]; n != nil {
+		n.merge = true
+	}
 	out := derive[K, V, K, V](s, name, serdeSpec{}, serdeSpec{}, s.repartitionRequired || other.repartitionRequired)
 	out.view = s.view
 	return out
@@ -344,6 +356,7 @@ func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Na
 		}
 		return ctx.Forward(r)
 	}))
+	s.b.flag(name, true, false)
 	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
 }
 
@@ -358,6 +371,7 @@ func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *K
 		}
 		return ctx.Forward(r)
 	}))
+	s.b.flag(name, false, true)
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
@@ -380,6 +394,7 @@ func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR
 		}
 		return nil
 	}))
+	s.b.flag(name, true, false)
 	return derive[K, V, KR, VR](s, name, serdeSpec{}, serdeSpec{}, true)
 }
 
@@ -402,6 +417,7 @@ func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Nam
 		}
 		return nil
 	}))
+	s.b.flag(name, false, true)
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
@@ -409,6 +425,7 @@ func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Nam
 // value that V cannot hold, fn sees V's zero value; the value stays null.
 func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named) *KStream[KR, V] {
 	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn, s.view))
+	s.b.flag(name, true, false)
 	out := derive[K, V, KR, V](s, name, serdeSpec{}, s.val, true)
 	out.view = s.view
 	return out
@@ -457,6 +474,7 @@ func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Groupe
 		named = []Named{Named(g.Name)}
 	}
 	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn, s.view))
+	s.b.flag(name, true, false)
 	return &KGroupedStream[KR, V]{b: s.b, name: name, key: spec(g.KeySerde), val: viewSpec(s.view, g.ValueSerde, s.val),
 		repartitionRequired: true, repartitionName: g.Name, view: s.view}
 }
@@ -478,6 +496,14 @@ func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
 // and source. The filter is relaxed at Build when the topic feeds a left or
 // outer join, which handles null keys itself (StreamsBuilder.nullKeys).
 func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) string {
+	u := addRepartition(b, parent, base, key, val)
+	b.topo.optimizable = append(b.topo.optimizable, u)
+	return u.source
+}
+
+// addRepartition adds the nodes of a repartition topic: createRepartition
+// without marking it for merge.repartition.topics, as repartition() needs.
+func addRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) repartitionUnit {
 	topic := base
 	if !strings.HasSuffix(topic, repartitionSuffix) {
 		topic += repartitionSuffix
@@ -491,18 +517,35 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 	if _, dup := b.topo.repartition[topic]; dup {
 		b.fail(invalidTopology("Topic %s has already been registered by another source.", topic))
 	}
+	u := repartitionUnit{filter: filter, sink: sink, source: source, topic: topic, key: key, val: val}
 	b.topo.repartition[topic] = &repartitionSpec{name: topic}
-	b.addNode(&nodeSpec{name: filter, kind: ProcessorNode, preds: []string{parent}, supplier: stateless(func(ctx ProcessorContext, r Record) error {
-		if r.Key == nil {
-			return nil
-		}
-		return ctx.Forward(r)
-	})})
-	b.addNode(&nodeSpec{name: sink, kind: SinkNode, preds: []string{filter}, topic: topic, key: key, val: val})
-	b.addNode(&nodeSpec{name: source, kind: SourceNode, topics: []string{topic}, key: key, val: val, extractor: FailOnInvalidTimestamp{}})
+	u.add(parent, b.addNode)
 	b.nullKeys.repartition(source, filter)
-	return source
+	return u
 }
+
+// repartitionUnit is one repartition topic with its null-key filter, sink
+// and source: Kafka's repartition graph node.
+type repartitionUnit struct {
+	filter, sink, source, topic string
+	key, val                    serdeSpec
+}
+
+// add adds u's three nodes below parent.
+func (u repartitionUnit) add(parent string, add func(*nodeSpec)) {
+	add(&nodeSpec{name: u.filter, kind: ProcessorNode, preds: []string{parent}, supplier: dropNullKeys})
+	add(&nodeSpec{name: u.sink, kind: SinkNode, preds: []string{u.filter}, topic: u.topic, key: u.key, val: u.val})
+	add(&nodeSpec{name: u.source, kind: SourceNode, topics: []string{u.topic}, key: u.key, val: u.val, extractor: FailOnInvalidTimestamp{}})
+}
+
+// dropNullKeys is a repartition's filter: a record with a null key cannot
+// be partitioned and is dropped.
+var dropNullKeys = stateless(func(ctx ProcessorContext, r Record) error {
+	if r.Key == nil {
+		return nil
+	}
+	return ctx.Forward(r)
+})
 
 // aggregation adds the store, the processor and, if needed, the repartition
 // topic, in Kafka's naming order: store name, processor name, repartition

@@ -67,6 +67,8 @@ var undocumented = map[string]string{
 	"Topology.Store":                   "the runtime's view of a built topology",
 	"Topology.SubtopologyOfTopic":      "the runtime's view of a built topology",
 	"Topology.ReuseTableSourceTopics":  "topology.optimization, which the runtime applies from the configuration",
+	"Topology.MergeRepartitionTopics":  "topology.optimization, which the runtime applies from the configuration",
+	"Topology.RewriteSelfJoins":        "topology.optimization, which the runtime applies from the configuration",
 }
 
 // kstreamsDecls parses the package and returns its exported names (types,

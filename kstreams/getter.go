@@ -279,7 +279,7 @@ func (n *nullKeyJoins) repartition(source, filter string) {
 // relaxNullKeyFilters lets null keys through the filter of every
 // repartition upstream of a join that accepts them. Upstream follows the
 // processors' parents, and from a repartition's source to its filter.
-func (b *StreamsBuilder) relaxNullKeyFilters() {
+func (t *Topology) relaxNullKeyFilters() {
 	seen := map[string]bool{}
 	var walk func(name string)
 	walk = func(name string) {
@@ -287,12 +287,12 @@ func (b *StreamsBuilder) relaxNullKeyFilters() {
 			return
 		}
 		seen[name] = true
-		n := b.topo.byName[name]
+		n := t.byName[name]
 		if n == nil {
 			return
 		}
-		if filter, ok := b.nullKeys.filters[name]; ok {
-			if f := b.topo.byName[filter]; f != nil {
+		if filter, ok := t.nullKeys.filters[name]; ok {
+			if f := t.byName[filter]; f != nil {
 				f.supplier = stateless(func(ctx ProcessorContext, r Record) error { return ctx.Forward(r) })
 			}
 			walk(filter)
@@ -301,7 +301,7 @@ func (b *StreamsBuilder) relaxNullKeyFilters() {
 			walk(p)
 		}
 	}
-	for _, j := range b.nullKeys.joins {
+	for _, j := range t.nullKeys.joins {
 		walk(j)
 	}
 }

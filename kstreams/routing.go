@@ -111,7 +111,7 @@ func (s *KStream[K, V]) Repartition(r ...Repartitioned[K, V]) *KStream[K, V] {
 		base = s.b.newProcessorName(prefixRepartition)
 	}
 	key, val := orSpec(rp.KeySerde, s.key), viewSpec(s.view, rp.ValueSerde, s.val)
-	source := createRepartition(s.b, s.name, base, key, val)
+	source := addRepartition(s.b, s.name, base, key, val).source
 	topic := base + repartitionSuffix
 	s.b.topo.repartition[topic].partitions = rp.NumberOfPartitions
 	if rp.Partitioner != nil {

@@ -350,6 +350,12 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	if leftOuter || rightOuter {
 		b.nullKeys.relaxed(mergeName)
 	}
+	b.topo.selfJoins = append(b.topo.selfJoins, selfJoin{thisWindowed: thisWindowedName, otherWindowed: otherWindowedName,
+		thisJoin: thisJoinName, otherJoin: otherJoinName, merge: mergeName, thisStore: thisStore, otherStore: otherStore, outerStore: outerStore,
+		supplier: func() Processor {
+			return &selfJoinProcessor{store: thisStore, thisBefore: w.BeforeMs, thisAfter: w.AfterMs, otherBefore: w.AfterMs, otherAfter: w.BeforeMs,
+				retention: retention, joiner: joiner}
+		}})
 	b.fail(b.topo.addStore(windowStore(thisStore, sj.ThisStoreSupplier, thisStoreVal)))
 	b.fail(b.topo.connectStore(thisWindowedName, thisStore))
 	b.fail(b.topo.connectStore(otherJoinName, thisStore))
@@ -419,18 +425,23 @@ type joinWindowProcessor struct {
 	ws    *WindowStore
 }
 
-func (p *joinWindowProcessor) Init(ctx ProcessorContext) error {
+func (p *joinWindowProcessor) Init(ctx ProcessorContext) (err error) {
 	p.ctx = ctx
-	s, err := ctx.StateStore(p.store)
+	p.ws, err = windowStoreOf(ctx, p.store)
+	return err
+}
+
+// windowStoreOf returns the join window store name of ctx's processor.
+func windowStoreOf(ctx ProcessorContext, name string) (*WindowStore, error) {
+	s, err := ctx.StateStore(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ws, ok := s.(*WindowStore)
 	if !ok {
-		return errStoreType(p.store, s)
+		return nil, errStoreType(name, s)
 	}
-	p.ws = ws
-	return nil
+	return ws, nil
 }
 
 func (p *joinWindowProcessor) Process(r Record) error {
@@ -505,13 +516,9 @@ type ssJoinProcessor struct {
 
 func (p *ssJoinProcessor) Init(ctx ProcessorContext) error {
 	p.ctx, p.id = ctx, ctx.TaskID()
-	s, err := ctx.StateStore(p.otherStore)
+	other, err := windowStoreOf(ctx, p.otherStore)
 	if err != nil {
 		return err
-	}
-	other, ok := s.(*WindowStore)
-	if !ok {
-		return errStoreType(p.otherStore, s)
 	}
 	p.other = other
 	if p.outerStore != "" {

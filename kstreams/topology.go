@@ -93,6 +93,13 @@ type nodeSpec struct {
 	// partition, if set, is a sink's StreamPartitioner: the partition of r,
 	// or ok false for the default partitioner.
 	partition func(r Record) (p int32, ok bool)
+	// keyChanging, valueChanging and merge mark the DSL operators that
+	// merge.repartition.topics looks for, as Kafka Streams 4.4 marks its
+	// graph nodes: selectKey, map, flatMap and groupBy's key selector change
+	// the key; mapValues and flatMapValues the value; merge is a merge node.
+	// process and processValues are unmarked, as in Kafka unless its
+	// internal __enable.process.processValue.fix__ is set.
+	keyChanging, valueChanging, merge bool
 }
 
 // StoreKind is the shape of a state store.
@@ -241,6 +248,18 @@ type Topology struct {
 	// copartition holds the co-partition groups: source topics (internal
 	// ones undecorated) that must have one partition count.
 	copartition [][]string
+	// optimizable are the repartitions merge.repartition.topics may merge
+	// (Kafka's OptimizableRepartitionNode: those of groupings, cogroups,
+	// toTable and joins, not repartition()), in the order they were added.
+	optimizable []repartitionUnit
+	// nullKeys are the joins that take null keys and the repartitions'
+	// filters, kept for an optimization that rewrites the repartitions.
+	nullKeys nullKeyJoins
+	// selfJoins are the stream-stream joins single.store.self.join may
+	// rewrite, in the order they were added.
+	selfJoins []selfJoin
+	// optimized lists the optimizations already applied (Optimize).
+	optimized []string
 }
 
 func newTopology() *Topology {

@@ -115,6 +115,10 @@ func runDescribe(ctx context.Context, topologies Topologies, args []string, stdo
 	if err != nil {
 		return err
 	}
+	if topo, err = topo.Optimize(cfg.Optimizations); err != nil {
+		fmt.Fprintf(stderr, "sidecar: topology.optimization: %v\n", err)
+		return errReported
+	}
 	if f.compare != "" {
 		return compareDescribe(f.compare, cfg.Topology, topo, stdin(ctx), stdout, stderr)
 	}

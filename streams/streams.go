@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -244,8 +243,9 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if slices.Contains(cfg.Optimizations, compat.OptimizeReuseKTableSourceTopics) {
-		topo = topo.ReuseTableSourceTopics()
+	topo, err := topo.Optimize(cfg.Optimizations)
+	if err != nil {
+		return nil, err
 	}
 	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}

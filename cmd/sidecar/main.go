@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
+	"github.com/stoatflow/stoatflow/examples/optimized"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/patterns"
 	"github.com/stoatflow/stoatflow/examples/processvalues"
@@ -24,6 +25,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/examples/resets"
 	"github.com/stoatflow/stoatflow/examples/routing"
+	"github.com/stoatflow/stoatflow/examples/selfjoin"
 	"github.com/stoatflow/stoatflow/examples/sessioncount"
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/examples/ssjoin"
@@ -52,6 +54,7 @@ func main() {
 		appconfigs.Name:         appconfigs.Build,
 		avrocount.Name:          avrocount.Build,
 		cogroup.Name:            cogroup.Build,
+		optimized.Name:          optimized.Build,
 		resets.Name:             resets.Build,
 		versioned.Name:          versioned.Build,
 		avrocount.WindowedName:  avrocount.BuildWindowed,
@@ -67,6 +70,7 @@ func main() {
 		protojoin.Name:          protojoin.Build,
 		readonlystore.Name:      readonlystore.Build,
 		routing.Name:            routing.Build,
+		selfjoin.Name:           selfjoin.Build,
 		sessioncount.Name:       sessioncount.Build,
 		slidingcount.Name:       slidingcount.Build,
 		slidingcount.FinalName:  slidingcount.BuildFinal,

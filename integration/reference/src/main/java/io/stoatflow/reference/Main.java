@@ -85,6 +85,8 @@ public final class Main {
         APPS.put("cogroup", Cogroup::topology);
         APPS.put("versioned", Versioned::topology);
         APPS.put("resets", Resets::topology);
+        APPS.put("optimized", Optimized::topology);
+        APPS.put("selfjoin", SelfJoin::topology);
         APPS.put("protojoin", ProtoJoin::topology);
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
         APPS.put("benchssjoin", BenchSsJoin::topology);
