@@ -73,6 +73,9 @@ func (t *Topology) ReuseTableSourceTopics() *Topology {
 // repartition still changes: its sink, filter and source take the names
 // "<topic>-sink", "-filter" and "-source", as Kafka's do.
 func (t *Topology) MergeRepartitionTopics() (*Topology, error) {
+	if len(t.optimizable) == 0 {
+		return t, nil // a Processor API topology, or one without repartitions
+	}
 	c := t.deepCopy()
 	c.optimized = append(slices.Clip(t.optimized), OptimizeMergeRepartitionTopics)
 	for _, g := range c.mergeGroups() {

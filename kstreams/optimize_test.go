@@ -1,6 +1,7 @@
 package kstreams_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,6 +130,35 @@ var optimizeCases = map[string]func(b *kstreams.StreamsBuilder){
 	"self-keychanged": func(b *kstreams.StreamsBuilder) {
 		s := kstreams.SelectKey(kstreams.Stream[string, string](b, []string{"input"}), func(_, v string) string { return v })
 		kstreams.Join(s, s, func(x, y string) string { return x + y }, kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(10*time.Second)).To("out")
+	},
+	// StreamsGraphTest.shouldNotThrowNPEWithMergeNodes (KAFKA-9739): key
+	// changers under a merge, a suppress, a left join and branches.
+	"kafka-9739": func(b *kstreams.StreamsBuilder) {
+		s := serde.String{}
+		c := kstreams.ConsumedWith[string, string](s, s)
+		lengths := func(_ string, v, a string) string { return a + fmt.Sprint(len(v)) }
+		none := func(string, string) []kstreams.KeyValue[string, string] { return nil }
+		forward := kstreams.ProcessorFunc(func(ctx kstreams.ProcessorContext, r kstreams.Record) error { return ctx.Forward(r) }).Supplier()
+		retry := kstreams.FlatMap(kstreams.Aggregate(kstreams.Process[string, string](kstreams.Stream(b, []string{"retryTopic"}, c), forward, "").
+			GroupByKey(kstreams.Grouped[string, string]{KeySerde: s, ValueSerde: s}), func() string { return "" }, lengths,
+			kstreams.Materialized[string, string]{KeySerde: s, ValueSerde: s}).
+			Suppress(kstreams.UntilTimeLimit(500*time.Second, kstreams.MaxBytes(64_000_000))).ToStream(), none)
+		idTable := kstreams.Aggregate(kstreams.FlatMap(kstreams.Stream(b, []string{"id-table-topic"}, c), none).Peek(func(string, string) {}).
+			GroupByKey(kstreams.Grouped[string, string]{KeySerde: s, ValueSerde: s}), func() string { return "" }, lengths,
+			kstreams.Materialized[string, string]{KeySerde: s, ValueSerde: s})
+		joined := kstreams.StreamTableLeftJoin(kstreams.MapValues(kstreams.Stream(b, []string{"internal-topic-command"}, c).Peek(func(string, string) {}),
+			func(v string) string { return v }).Merge(retry), idTable, func(_ string, v string, o *string) string { return v },
+			kstreams.JoinedWith[string, string](s, s))
+		same := func(k, v string) (string, string) { return k, v }
+		joined.Split().
+			Branch(func(_, v string) bool { return v == "some-value" }, kstreams.Branched[string, string]{Consumer: func(ks *kstreams.KStream[string, string]) {
+				kstreams.Map(ks, same).Peek(func(string, string) {}).To("external-command", kstreams.ProducedWith[string, string](s, s))
+			}}).
+			DefaultBranch(kstreams.Branched[string, string]{Consumer: func(ks *kstreams.KStream[string, string]) {
+				kstreams.MapValues(ks.Filter(func(string, string) bool { return true }).Peek(func(string, string) {}), func(v string) string { return v }).
+					To("dlq-topic", kstreams.ProducedWith[string, string](s, s))
+				kstreams.Map(ks, same).To("retryTopic", kstreams.ProducedWith[string, string](s, s))
+			}})
 	},
 	// process() is no key changer in Kafka Streams 4.4 by default.
 	"process-keychange": func(b *kstreams.StreamsBuilder) {

@@ -24,6 +24,9 @@ type selfJoin struct {
 // left or outer self-join is rewritten too and then joins as the inner join
 // does (every record finds itself). The receiver is not changed.
 func (t *Topology) RewriteSelfJoins() *Topology {
+	if len(t.selfJoins) == 0 {
+		return t
+	}
 	c := t.deepCopy()
 	c.optimized = append(slices.Clip(t.optimized), OptimizeSingleStoreSelfJoin)
 	c.stores = maps.Clone(t.stores)
