@@ -84,6 +84,7 @@ func (t *Topology) MergeRepartitionTopics() (*Topology, error) {
 		}
 	}
 	c.optimizable = nil
+	c.relink()
 	c.relaxNullKeyFilters()
 	c.finish()
 	return c, nil
@@ -218,6 +219,7 @@ func (t *Topology) findUp(start string, match func(*nodeSpec) bool) *nodeSpec {
 // mergeRepartitions replaces units with one repartition right after node
 // at, unit by unit as Kafka does: the child of at above the unit moves
 // behind the merged repartition, then the unit's nodes leave the graph.
+// It rewrites predecessors only; the caller relinks the successors.
 func (t *Topology) mergeRepartitions(at string, units []repartitionUnit) error {
 	units = slices.DeleteFunc(slices.Clone(units), func(u repartitionUnit) bool { return t.byName[u.filter] == nil })
 	if len(units) == 0 {
@@ -255,7 +257,6 @@ func (t *Topology) mergeRepartitions(at string, units []repartitionUnit) error {
 	}
 	i := slices.IndexFunc(t.nodes, func(n *nodeSpec) bool { return n.name == at })
 	t.nodes = slices.Insert(t.nodes, i+1, added...)
-	t.relink()
 	return nil
 }
 
