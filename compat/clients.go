@@ -327,6 +327,12 @@ func (l *loader) clients(c *Config) {
 					invalid("max.poll.records", java["max.poll.records"].value, "Value must be at least 1"))
 			}
 		}
+		if kind == Producer {
+			c.ProducerBatchBytes = 16384
+			if n, err := strconv.Atoi(javaTrim(java["batch.size"].value)); err == nil && n >= 0 {
+				c.ProducerBatchBytes = n
+			}
+		}
 		if kind == MainConsumer {
 			c.groupInstance = java["group.instance.id"]
 			c.autoOffsetReset = strings.ToLower(javaTrim(java["auto.offset.reset"].value))

@@ -166,6 +166,11 @@ type Config struct {
 	// (consumer./main.consumer. prefixes apply; default 1000). The engine
 	// bounds its own batches (PollRecords) with it.
 	MaxPollRecords int
+	// ProducerBatchBytes is what the stream threads' producers' batch.size
+	// resolves to (producer. prefix applies; default 16384). While records
+	// linger (linger.ms), a partition that buffers this many bytes is sent
+	// at once, as the Java producer sends a full batch.
+	ProducerBatchBytes int
 
 	// Topology names the registered Go topology to run (stoatflow.topology; default "").
 	Topology string

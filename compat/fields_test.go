@@ -93,6 +93,7 @@ var configFields = map[string]fieldUse{
 	"RackAwareAssignmentTags":                 {warn: []string{"rack.aware.assignment.tags=zone\nclient.tag.zone=eu-1a"}},
 	"UpgradeFrom":                             {warn: []string{"upgrade.from=3.4"}},
 	"MaxPollRecords":                          {by: []string{"streams"}},
+	"ProducerBatchBytes":                      {by: []string{"streams"}},
 
 	"Topology":                  {by: []string{"sidecar"}},
 	"EmbeddedBroker":            {by: []string{"sidecar"}},

@@ -172,6 +172,24 @@ func (k *kgoClient) metadataAge() {
 	}
 }
 
+// linger maps linger.ms onto franz-go's linger, which it refuses above a
+// minute: a longer one is used as a minute, with a warning.
+func (k *kgoClient) linger() {
+	s, ok := k.java["linger.ms"]
+	if !ok {
+		return
+	}
+	if s.from == "" {
+		s.from = fromStreams
+	}
+	d := ms(s.value)
+	if d > time.Minute {
+		k.l.warnf(s.from, "set it to 60000 or less", "%s = %s is used as 60000: StoatFlow's Kafka client (franz-go) lingers at most a minute", s.from, s.value)
+		d = time.Minute
+	}
+	k.add("kgo.ProducerLinger", d.String(), s.from, opt(kgo.ProducerLinger(d)))
+}
+
 // byteSize adds an int32 byte-size setting the user set.
 func byteSize[O kgo.Opt](k *kgoClient, key, option string, fn func(int32) O) {
 	if s, ok := k.user(key); ok {
@@ -374,7 +392,11 @@ func (k *kgoClient) producer(eos bool) {
 		n, _ := strconv.Atoi(inflight.value)
 		k.add("kgo.MaxProduceRequestsInflightPerBroker", inflight.value, inflight.from, opt(kgo.MaxProduceRequestsInflightPerBroker(n)))
 	}
-	duration(k, "linger.ms", "", "kgo.ProducerLinger", kgo.ProducerLinger)
+	k.linger()
+	// franz-go cuts a batch only at max.request.size; the producer itself
+	// sends a partition once it buffers batch.size bytes (Config.ProducerBatchBytes).
+	bs := k.setting("batch.size", "16384")
+	k.add("send a partition at batch.size bytes", bs.value, bs.from, nil)
 	duration(k, "request.timeout.ms", "30000", "kgo.ProduceRequestTimeout", kgo.ProduceRequestTimeout)
 	// franz-go times a record out by its Timestamp, and a stream's records
 	// carry their event time, which may be far in the past: any bound would

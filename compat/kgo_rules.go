@@ -45,7 +45,7 @@ metadata.recovery.strategy group.id group.instance.id group.protocol max.poll.re
 session.timeout.ms heartbeat.interval.ms enable.auto.commit client.rack max.partition.fetch.bytes fetch.min.bytes
 fetch.max.bytes fetch.max.wait.ms auto.offset.reset check.crcs isolation.level allow.auto.create.topics acks
 buffer.memory compression.type compression.gzip.level compression.lz4.level compression.zstd.level
-delivery.timeout.ms enable.idempotence linger.ms max.in.flight.requests.per.connection max.request.size retries
+batch.size delivery.timeout.ms enable.idempotence linger.ms max.in.flight.requests.per.connection max.request.size retries
 transaction.timeout.ms transactional.id`)
 
 const (
@@ -122,7 +122,6 @@ var kgoRules = map[string]kgoRule{
 	"default.api.timeout.ms":                            {kgoNoEffect, "StoatFlow bounds each call with its own deadline", ""},
 	"exclude.internal.topics":                           {kgoNoEffect, "StoatFlow subscribes to named topics only, never by pattern to internal ones", ""},
 	"share.acknowledgement.mode":                        {kgoNoEffect, "Kafka Streams uses no share consumers", ""},
-	"batch.size":                                        {kgoWarn, "franz-go has no per-partition batch target: it fills a batch up to max.request.size while linger.ms lets records wait", ""},
 	"max.block.ms":                                      {kgoNoEffect, "StoatFlow bounds blocking produce and transaction calls with its own deadlines", ""},
 	"metadata.max.idle.ms":                              {kgoNoEffect, "franz-go keeps metadata of the topics it produces to for the client's life", ""},
 	"partitioner.class":                                 {kgoWarn, "StoatFlow partitions keyed records with murmur2 exactly as Kafka Streams' default", ""},

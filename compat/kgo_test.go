@@ -186,6 +186,8 @@ func TestMappedKeysReachTheOptions(t *testing.T) {
 		{"producer.compression.type=snappy\n", Producer, "kgo.ProducerBatchCompression", "snappy"},
 		{"producer.delivery.timeout.ms=60000\n", Producer, "kgo.RecordDeliveryTimeout", "none (franz-go would measure it from the record's event time)"},
 		{"producer.linger.ms=5\n", Producer, "kgo.ProducerLinger", "5ms"},
+		{"producer.linger.ms=120000\n", Producer, "kgo.ProducerLinger", "1m0s"},
+		{"producer.batch.size=32768\n", Producer, "send a partition at batch.size bytes", "32768"},
 		{"producer.enable.idempotence=false\nproducer.max.in.flight.requests.per.connection=2\n", Producer, "kgo.MaxProduceRequestsInflightPerBroker", "2"},
 		{"producer.max.request.size=2097152\n", Producer, "kgo.ProducerBatchMaxBytes", "2097152"},
 		{"producer.retries=3\n", Producer, "kgo.RecordRetries", "3"},

@@ -265,7 +265,7 @@ func (t *streamThread) newProducer() (*txn.Producer, error) {
 		return nil, err
 	}
 	popts = append(popts, t.s.clientObservers(t.log, "producer")...)
-	return txn.NewProducer(popts, t.s.cfg.ExactlyOnce())
+	return txn.NewProducer(popts, t.s.cfg.ExactlyOnce(), txn.BatchBytes(t.s.cfg.ProducerBatchBytes))
 }
 
 // newConsumer creates the main consumer, which joins the group at once (a

@@ -155,6 +155,17 @@ type Producer struct {
 	// maxBuffered is the client's MaxBufferedRecords: Send waits for room
 	// below it itself, so that only its ctx bounds the wait.
 	maxBuffered int
+	// batchBytes is batch.size when records linger (BatchBytes), else -1.
+	// franz-go cuts a batch only at max.request.size, so a lingering
+	// partition would otherwise hold its records until linger.ms or the
+	// epoch's flush, and the commit would wait for all of them at once:
+	// Send counts each partition's bytes since the last kick (lingering,
+	// owner thread only) and kicks the sender, which flushes, once one
+	// reaches batchBytes, as the Java producer sends a full batch.
+	batchBytes int
+	lingering  map[TopicPartition]int
+	kick       chan struct{}
+	senderDone chan struct{}
 
 	mu struct {
 		sync.Mutex
@@ -166,18 +177,40 @@ type Producer struct {
 	}
 }
 
+// ProducerOpt configures a Producer beyond its franz-go options.
+type ProducerOpt func(*Producer)
+
+// BatchBytes is the Java producer's batch.size: while records linger
+// (kgo.ProducerLinger above zero), a partition that has buffered n bytes is
+// sent at once instead of waiting out the linger; 0 sends every record at
+// once, as batch.size=0 does. Without it, or with n below zero, records
+// wait out the linger (or the next Flush).
+func BatchBytes(n int) ProducerOpt { return func(p *Producer) { p.batchBytes = n } }
+
 // NewProducer creates a producer from franz-go options. eos selects
 // exactly_once_v2; then opts must carry kgo.TransactionalID, and Init must be
 // called before the first Send. Records go to the partition Send names: the
 // producer appends kgo.ManualPartitioner.
-func NewProducer(opts []kgo.Opt, eos bool) (*Producer, error) {
+func NewProducer(opts []kgo.Opt, eos bool, popts ...ProducerOpt) (*Producer, error) {
 	all := append(append([]kgo.Opt(nil), opts...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	cl, err := kgo.NewClient(all...)
 	if err != nil {
 		return nil, &Error{Op: "create", Class: ErrFatal, Err: err}
 	}
-	p := &Producer{cl: cl, eos: eos}
+	p := &Producer{cl: cl, eos: eos, batchBytes: -1}
+	for _, o := range popts {
+		o(p)
+	}
 	p.life, p.stopLife = context.WithCancel(context.Background())
+	if linger, _ := cl.OptValue(kgo.ProducerLinger).(time.Duration); linger <= 0 {
+		p.batchBytes = -1 // nothing lingers: franz-go sends as soon as it can
+	}
+	if p.batchBytes >= 0 {
+		p.lingering = map[TopicPartition]int{}
+		p.kick = make(chan struct{}, 1)
+		p.senderDone = make(chan struct{})
+		go p.sender()
+	}
 	p.maxBuffered = 50000
 	if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int64); ok && n > 0 {
 		p.maxBuffered = int(n)
@@ -280,7 +313,42 @@ func (p *Producer) Send(ctx context.Context, topic string, partition int32, key,
 	p.mu.pending++
 	p.mu.Unlock()
 	p.cl.Produce(p.life, r, p.promise)
+	if p.batchBytes >= 0 {
+		p.countLingering(TopicPartition{topic, partition}, len(key)+len(value))
+	}
 	return nil
+}
+
+// countLingering adds a record's bytes to its partition's and kicks the
+// sender once the partition holds a batch's worth.
+func (p *Producer) countLingering(tp TopicPartition, n int) {
+	n += p.lingering[tp]
+	if n < p.batchBytes {
+		p.lingering[tp] = n
+		return
+	}
+	clear(p.lingering) // the flush sends every partition's records
+	select {
+	case p.kick <- struct{}{}:
+	default: // a kick is pending already
+	}
+}
+
+// sender flushes the client at every kick: franz-go's Flush ends the
+// linger of every partition, and Send kicks it as the Java producer's
+// batch.size would send a batch. It runs until the producer closes.
+func (p *Producer) sender() {
+	defer close(p.senderDone)
+	for {
+		select {
+		case <-p.life.Done():
+			return
+		case <-p.kick:
+			// Delivery errors reach the promises; a flush cut short by
+			// Close leaves the records to Close.
+			_ = p.cl.Flush(p.life)
+		}
+	}
 }
 
 // waitRoom waits until the producer's buffer has room for a record, or ctx
@@ -657,6 +725,9 @@ func (p *Producer) Close(ctx context.Context) error {
 			_ = p.cl.AbortBufferedRecords(ctx)
 		}
 		p.stopLife()
+		if p.senderDone != nil {
+			<-p.senderDone
+		}
 		p.cl.Close()
 	})
 	return p.closeErr
