@@ -111,25 +111,6 @@ func (h ProcessingHandler) String() string {
 	return "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"
 }
 
-// ProductionHandler is the built-in ProductionExceptionHandler in use.
-type ProductionHandler int
-
-// The built-in production exception handler, Kafka's
-// DefaultProductionExceptionHandler (fail on send errors, or send them to the
-// dead-letter topic when errors.dead.letter.queue.topic.name is set).
-const (
-	ProductionDefault ProductionHandler = iota
-)
-
-var productionClasses = map[string]ProductionHandler{
-	"org.apache.kafka.streams.errors.DefaultProductionExceptionHandler": ProductionDefault,
-}
-
-// String returns the Kafka class name.
-func (h ProductionHandler) String() string {
-	return "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler"
-}
-
 // TimestampExtractor is the built-in TimestampExtractor in use.
 type TimestampExtractor int
 

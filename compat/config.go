@@ -79,9 +79,12 @@ type Config struct {
 	// ProcessingExceptionHandlerGlobal applies it to global stores too
 	// (processing.exception.handler.global.enabled; default false).
 	ProcessingExceptionHandlerGlobal bool
-	// ProductionExceptionHandler (production.exception.handler, or the deprecated
-	// default.production.exception.handler; default ProductionDefault).
-	ProductionExceptionHandler ProductionHandler
+	// ProductionExceptionHandler is the class production.exception.handler
+	// (or the deprecated default.production.exception.handler) names:
+	// Kafka's DefaultProductionExceptionHandler (the default), or a class a
+	// Go handler is registered under (kstreams.RegisterProductionExceptionHandler);
+	// kstreams.NewProductionExceptionHandler makes one.
+	ProductionExceptionHandler string
 	// TimestampExtractor (default.timestamp.extractor; default FailOnInvalidTimestamp).
 	TimestampExtractor TimestampExtractor
 	// DeadLetterQueueTopic receives records the built-in handlers give up on

@@ -61,7 +61,7 @@ var configFields = map[string]fieldUse{
 	"DeserializationExceptionHandler":         {by: []string{"streams"}},
 	"ProcessingExceptionHandler":              {by: []string{"streams"}},
 	"ProcessingExceptionHandlerGlobal":        {warn: []string{"processing.exception.handler.global.enabled=true"}},
-	"ProductionExceptionHandler":              {warn: []string{"production.exception.handler=com.example.SkipAllHandler"}},
+	"ProductionExceptionHandler":              {by: []string{"streams"}, warn: []string{"production.exception.handler=com.example.SkipAllHandler"}},
 	"TimestampExtractor":                      {by: []string{"streams"}},
 	"DeadLetterQueueTopic":                    {by: []string{"streams"}},
 	"MaxTaskIdle":                             {by: []string{"streams"}},

@@ -411,7 +411,9 @@ func (k *kgoClient) producer(eos bool) {
 		n, _ := strconv.Atoi(s.value)
 		k.add("kgo.RecordRetries", s.value, s.from, opt(kgo.RecordRetries(n)))
 	}
-	byteSize(k, "max.request.size", "kgo.ProducerBatchMaxBytes", kgo.ProducerBatchMaxBytes)
+	// franz-go's own default is the old broker limit, 1000012 bytes.
+	mr := k.setting("max.request.size", "1048576")
+	k.add("kgo.ProducerBatchMaxBytes", mr.value, mr.from, opt(kgo.ProducerBatchMaxBytes(atoi32(mr.value))))
 	if s, ok := k.user("buffer.memory"); ok {
 		n, _ := strconv.ParseInt(s.value, 10, 64)
 		k.add("kgo.MaxBufferedBytes", s.value, s.from, opt(kgo.MaxBufferedBytes(int(min(n, math.MaxInt32)))))

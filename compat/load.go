@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/properties"
 )
 
@@ -146,7 +148,7 @@ func Load(p *properties.Properties) (*Config, Diagnostics) {
 	}
 	for _, key := range unknown {
 		sev := SeverityWarning
-		hint := "Kafka Streams would only pass it to its clients and to processors (appConfigs()); StoatFlow gives it to processors only (AppConfigs)"
+		hint := "Kafka Streams would only pass it to its clients and to processors (appConfigs()); StoatFlow gives it to processors and to the production exception handler only (AppConfigs)"
 		if s := suggest(key); s != "" {
 			hint = "did you mean " + s + "?"
 		}
@@ -460,6 +462,26 @@ func classSetting[T any](l *loader, key string, table map[string]T, def T, sever
 	return def
 }
 
+// productionHandler resolves production.exception.handler: Kafka's default,
+// or a class with a registered Go handler.
+func (l *loader) productionHandler() string {
+	v := l.values[ProductionExceptionHandlerConfig]
+	if v.Null {
+		return kstreams.DefaultProductionExceptionHandlerClass
+	}
+	classes := kstreams.ProductionExceptionHandlerClasses()
+	if slices.Contains(classes, v.Str) {
+		return v.Str
+	}
+	if !l.bad[ProductionExceptionHandlerConfig] {
+		l.add(SeverityError, ProductionExceptionHandlerConfig,
+			fmt.Sprintf("%s = %s names a Java class with no Go handler registered", ProductionExceptionHandlerConfig, v.Str),
+			"a custom handler decides which failed records are skipped, so StoatFlow cannot ignore it: register its Go counterpart under this class name with "+
+				"kstreams.RegisterProductionExceptionHandler (in a sidecar of your own, sidecar.Main), or use the built-in "+shortClass(kstreams.DefaultProductionExceptionHandlerClass))
+	}
+	return kstreams.DefaultProductionExceptionHandlerClass
+}
+
 // fill copies the effective values into the typed fields.
 func (l *loader) fill(c *Config) {
 	v := l.values
@@ -493,8 +515,7 @@ func (l *loader) fill(c *Config) {
 	c.ProcessingExceptionHandler = classSetting(l, ProcessingExceptionHandlerConfig, processingClasses, ProcessingLogAndFail, SeverityError,
 		"a custom handler decides which records are dropped; use a built-in")
 	c.ProcessingExceptionHandlerGlobal = v["processing.exception.handler.global.enabled"].Bool
-	c.ProductionExceptionHandler = classSetting(l, ProductionExceptionHandlerConfig, productionClasses, ProductionDefault, SeverityError,
-		"a custom handler decides which send errors are skipped; use the built-in")
+	c.ProductionExceptionHandler = l.productionHandler()
 	c.TimestampExtractor = classSetting(l, DefaultTimestampExtractorConfig, timestampClasses, FailOnInvalidTimestamp, SeverityError,
 		"a custom TimestampExtractor changes results; give a Go extractor to the topology in code, or use a built-in")
 	c.DeadLetterQueueTopic = v["errors.dead.letter.queue.topic.name"].Str

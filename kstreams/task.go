@@ -91,6 +91,10 @@ type TaskConfig struct {
 	// __emit.interval.ms.kstreams.windowed.aggregation__ (1000 there by
 	// default). Zero emits at every record that closes a window.
 	WindowedAggregationEmitIntervalMs int64
+	// ProductionExceptionHandler answers a sink record whose key or value
+	// serde fails (HandleSerializationError). Nil fails the record, as
+	// Kafka's default handler does.
+	ProductionExceptionHandler ProductionExceptionHandler
 	// ProcessorMetadata is what the task's processors last committed
 	// (Kafka Streams' ProcessorMetadata, kept in the metadata of the
 	// task's committed offsets): per key, the largest value any of the
@@ -129,9 +133,13 @@ type Task struct {
 	clock           func() time.Time
 	md              RecordMetadata
 	hasMD           bool
-	dropped         int64
-	partTime        map[string]int64 // decorated source topic → partition time
-	log             *slog.Logger
+	// rawKey and rawValue are the bytes of the input record being
+	// processed, for the exception handlers' context.
+	rawKey, rawValue []byte
+	production       ProductionExceptionHandler
+	dropped          int64
+	partTime         map[string]int64 // decorated source topic → partition time
+	log              *slog.Logger
 	// outerJoinEmitInterval is TaskConfig.OuterJoinEmitIntervalMs.
 	outerJoinEmitInterval int64
 	// windowEmitInterval is TaskConfig.WindowedAggregationEmitIntervalMs.
@@ -166,7 +174,7 @@ func (t *Topology) NewTask(cfg TaskConfig) (*Task, error) {
 		out: cfg.Output, onDrop: cfg.OnDroppedRecord, streamTime: -1, clock: cfg.WallClock,
 		partTime: map[string]int64{}, log: cfg.Logger, outerJoinEmitInterval: cfg.OuterJoinEmitIntervalMs,
 		windowEmitInterval: cfg.WindowedAggregationEmitIntervalMs, metadata: maps.Clone(cfg.ProcessorMetadata),
-		defKey: cfg.DefaultKeySerde, defVal: cfg.DefaultValueSerde}
+		defKey: cfg.DefaultKeySerde, defVal: cfg.DefaultValueSerde, production: cfg.ProductionExceptionHandler}
 	if task.clock == nil {
 		task.clock = time.Now
 	}
@@ -562,7 +570,8 @@ func (task *Task) Process(topic string, partition int32, offset int64, key, valu
 	task.partTime[topic] = max(task.PartitionTime(topic), timestamp)
 	task.streamTime = max(task.streamTime, timestamp)
 	task.md, task.hasMD = RecordMetadata{Topic: topic, Partition: partition, Offset: offset}, true
-	defer func() { task.hasMD = false }()
+	task.rawKey, task.rawValue = key, value
+	defer func() { task.hasMD, task.rawKey, task.rawValue = false, nil, nil }()
 	if err := src.process(Record{Key: k, Value: v, Timestamp: timestamp, Headers: headers}); err != nil {
 		return fail(src.spec.name, err)
 	}
@@ -624,11 +633,11 @@ func (n *taskNode) process(r Record) error {
 		}
 		kb, err := n.key.SerializeAny(topic, r.Key)
 		if err != nil {
-			return fmt.Errorf("%s: key: %w", n.spec.name, err)
+			return n.unserializable(topic, r, SerializationKey, err)
 		}
 		vb, err := n.val.SerializeAny(topic, r.Value)
 		if err != nil {
-			return fmt.Errorf("%s: value: %w", n.spec.name, err)
+			return n.unserializable(topic, r, SerializationValue, err)
 		}
 		pk := kb
 		if bk, ok, err := serde.BaseKey(n.key, topic, r.Key); err != nil {

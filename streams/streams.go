@@ -1,6 +1,7 @@
 package streams
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -123,9 +124,10 @@ func (NoHooks) OnThreadUncommittedBytes(int, int64)                             
 type Option func(*options)
 
 type options struct {
-	logger  *slog.Logger
-	hooks   Hooks
-	capture *Capture
+	logger     *slog.Logger
+	hooks      Hooks
+	capture    *Capture
+	production func() kstreams.ProductionExceptionHandler
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -164,6 +166,14 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // WithHooks sets the hooks that receive commits, restores and drops.
 func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 
+// WithProductionExceptionHandler gives each stream thread a production
+// exception handler from newHandler, in place of the class
+// production.exception.handler names (Kafka's
+// StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG set in code).
+func WithProductionExceptionHandler(newHandler func() kstreams.ProductionExceptionHandler) Option {
+	return func(o *options) { o.production = newHandler }
+}
+
 // KafkaStreams runs a Topology against Kafka with the semantics of Kafka
 // Streams 4.4: num.stream.threads stream threads in one consumer group,
 // tasks per sub-topology and partition, changelogged transactional stores,
@@ -190,6 +200,9 @@ type KafkaStreams struct {
 	act        ActivityHooks // nil unless hks implements it
 	// capture is nil unless WithCapture was given.
 	capture *Capture
+	// newProduction makes each stream thread's production exception
+	// handler, configured with appConfigs.
+	newProduction func() kstreams.ProductionExceptionHandler
 
 	dir       *state.Directory
 	processID string
@@ -250,6 +263,17 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}
 	s.act, _ = o.hooks.(ActivityHooks)
+	s.newProduction = o.production
+	if s.newProduction == nil {
+		class := cmp.Or(cfg.ProductionExceptionHandler, kstreams.DefaultProductionExceptionHandlerClass)
+		if _, ok := kstreams.NewProductionExceptionHandler(class); !ok {
+			return nil, fmt.Errorf("streams: production.exception.handler = %s: no Go handler is registered under this class (kstreams.RegisterProductionExceptionHandler)", class)
+		}
+		s.newProduction = func() kstreams.ProductionExceptionHandler {
+			h, _ := kstreams.NewProductionExceptionHandler(class)
+			return h
+		}
+	}
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
 	if r := configuredResponse(cfg.UncaughtExceptionResponse); r != ShutdownClient {

@@ -124,8 +124,10 @@ func (a *activeTask) sourceOffset(tp state.TopicPartition) *int64 {
 // activeTask is a task this thread owns: its processors, stores and input
 // buffers.
 type activeTask struct {
-	id        kstreams.TaskID
-	task      *kstreams.Task
+	id   kstreams.TaskID
+	task *kstreams.Task
+	// out is the task's collector; its origin tags the task's records.
+	out       collector
 	stores    []*taskStore
 	queues    []*partQueue
 	restoring int       // stores still restoring
@@ -159,8 +161,11 @@ type streamThread struct {
 	restorer  *kgo.Client
 	producer  *txn.Producer
 	committer *txn.Committer
-	barrier   txn.Barrier
-	budget    *state.Budget
+	// production answers records the thread's tasks could not write
+	// (production.exception.handler).
+	production kstreams.ProductionExceptionHandler
+	barrier    txn.Barrier
+	budget     *state.Budget
 
 	tasks     map[kstreams.TaskID]*activeTask
 	byTP      map[tpKey]*activeTask
@@ -246,7 +251,15 @@ func newStreamThread(s *KafkaStreams, idx int) (*streamThread, error) {
 		t.restorer.Close()
 		return nil, fmt.Errorf("producer: %w", err)
 	}
-	t.committer = &txn.Committer{Producer: t.producer, Group: cfg.ApplicationID, EOS: cfg.ExactlyOnce()}
+	t.production = s.newProduction()
+	if c, ok := t.production.(kstreams.Configurable); ok {
+		if err := c.Configure(s.appConfigs); err != nil {
+			t.restorer.Close()
+			t.producer.Close(context.Background())
+			return nil, fmt.Errorf("configuring the production exception handler: %w", err)
+		}
+	}
+	t.committer = &txn.Committer{Producer: t.producer, Group: cfg.ApplicationID, EOS: cfg.ExactlyOnce(), OnFailed: t.sendFailed}
 	if id := cfg.GroupInstanceID(s.processID, idx); id != "" {
 		t.committer.InstanceID = &id
 	}
@@ -907,6 +920,7 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 		t.s.act.OnTaskOpened(t.idx, id)
 	}
 	a := &activeTask{id: id}
+	a.out = collector{t: t, origin: &txn.Origin{Tag: a}}
 	for _, tp := range tps {
 		at, ok := startAt[tp]
 		if !ok {
@@ -956,7 +970,8 @@ func (t *streamThread) startTask(a *activeTask) error {
 	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
 		ApplicationID: cfg.ApplicationID, AppConfigs: t.s.appConfigs, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
-		Stores: byName, Output: collector{t}, GlobalStores: t.s.globalViews(),
+		Stores: byName, Output: a.out, GlobalStores: t.s.globalViews(),
+		ProductionExceptionHandler:        t.production,
 		CacheMaxBytes:                     t.cacheShare(),
 		OnDroppedRecord:                   func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
 		DefaultTimestampExtractor:         timestampExtractor(cfg.TimestampExtractor),
@@ -1007,7 +1022,10 @@ func serdeFor(s compat.Serde) (serde.Untyped, error) {
 // partition of the topic until about a batch (stickyBatchBytes) went there,
 // then to another chosen at random, as the Java producer's sticky
 // partitioner spreads them.
-type collector struct{ t *streamThread }
+type collector struct {
+	t      *streamThread
+	origin *txn.Origin // Tag: the *activeTask
+}
 
 // stickyBatchBytes is how many bytes of null-key records go to one
 // partition before the next is chosen: the Java producer's default
@@ -1041,7 +1059,7 @@ func (c collector) Send(r kstreams.ProducerRecord) error {
 			Timestamp: time.UnixMilli(r.Timestamp), Headers: r.Headers})
 		return nil
 	}
-	return c.t.producer.Send(c.t.ctx, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
+	return c.t.producer.SendFrom(c.t.ctx, c.origin, r.Topic, partition, r.Key, r.Value, r.Timestamp, hs)
 }
 
 // deliverCaptured hands the committed epoch's captured records to the
@@ -1296,7 +1314,8 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kgo.Re
 	// An extractor's failure is not a processing error: as in Kafka
 	// Streams, no exception handler can skip it.
 	var te *kstreams.TimestampExtractionError
-	if errors.As(err, &te) {
+	var he *kstreams.HandlerError
+	if errors.As(err, &te) || errors.As(err, &he) {
 		return err
 	}
 	var de *kstreams.DeserializationError
@@ -1327,30 +1346,15 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kgo.Re
 	t.log.Warn("skipping record", "reason", reason, "record", where, "err", err)
 	t.s.hks.OnDroppedRecord(a.id, "", reason)
 	if dlq := cfg.DeadLetterQueueTopic; dlq != "" {
-		hs := make([]txn.Header, 0, len(m.Headers)+5)
-		for _, h := range m.Headers {
-			hs = append(hs, txn.Header{Key: h.Key, Value: h.Value})
+		hs := make([]kstreams.Header, len(m.Headers))
+		for i, h := range m.Headers {
+			hs[i] = kstreams.Header{Key: h.Key, Value: h.Value}
 		}
-		hs = append(hs,
-			txn.Header{Key: "__streams.errors.exception", Value: []byte(fmt.Sprintf("%T", errors.Unwrap(err)))},
-			txn.Header{Key: "__streams.errors.message", Value: []byte(err.Error())},
-			txn.Header{Key: "__streams.errors.topic", Value: []byte(q.tp.topic)},
-			txn.Header{Key: "__streams.errors.partition", Value: []byte(fmt.Sprint(q.tp.partition))},
-			txn.Header{Key: "__streams.errors.offset", Value: []byte(fmt.Sprint(m.Offset))},
-		)
-		n, err := t.partitions(dlq)
-		if err != nil {
-			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
-		}
+		ctx := kstreams.ErrorHandlerContext{Topic: q.tp.topic, Partition: q.tp.partition, Offset: m.Offset, Headers: hs,
+			TaskID: a.id, Timestamp: recordTimestamp(m), SourceRawKey: m.Key, SourceRawValue: m.Value}
 		// The record's own key picks the partition, as the Java producer's
 		// default partitioner does; a null key the sticky partition.
-		var partition int32
-		if m.Key != nil {
-			partition = kstreams.DefaultPartition(m.Key, n)
-		} else {
-			partition = t.stickyPartition(dlq, n, len(m.Value))
-		}
-		if err := t.producer.Send(t.ctx, dlq, partition, m.Key, m.Value, recordTimestamp(m), hs); err != nil {
+		if err := a.out.Send(kstreams.DeadLetterQueueRecord(dlq, m.Key, m.Value, ctx, err)); err != nil {
 			return fmt.Errorf("dead-letter queue %s: %w", dlq, err)
 		}
 	}

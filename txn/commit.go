@@ -127,6 +127,12 @@ type Committer struct {
 	Group      string
 	InstanceID *string
 	EOS        bool
+	// OnFailed, if set, decides about the epoch's records that were not
+	// written (Producer.TakeFailed) before anything commits: nil commits
+	// without them (it may have sent other records, dead letters, which the
+	// commit flushes in turn); an error ends the epoch with it. Unset, a
+	// failed record fails the commit.
+	OnFailed func(ctx context.Context, failed []Failed) error
 
 	ids topicIDs
 	// changelog holds, per changelog partition, the last offset known to be
@@ -248,7 +254,19 @@ func (c *Committer) Commit(ctx context.Context, trigger Trigger, offsets []Offse
 }
 
 func (c *Committer) kafkaCommit(ctx context.Context, offsets []Offset, stats *CommitStats, t0 time.Time) error {
-	if err := c.Producer.Flush(ctx); err != nil {
+	err := c.Producer.Flush(ctx)
+	// Records OnFailed sends may fail in turn; a few rounds settle it.
+	for round := 0; err != nil && c.OnFailed != nil && round < 3; round++ {
+		failed := c.Producer.TakeFailed()
+		if failed == nil {
+			break
+		}
+		if herr := c.OnFailed(ctx, failed); herr != nil {
+			return herr
+		}
+		err = c.Producer.Flush(ctx)
+	}
+	if err != nil {
 		return err
 	}
 	if err := failpoint.Hit(failpoint.AfterChangelogFlush); err != nil {

@@ -167,15 +167,73 @@ type Producer struct {
 	kick       chan struct{}
 	senderDone chan struct{}
 
+	// maxRequest is max.request.size (kgo.ProducerBatchMaxBytes): Send
+	// refuses a larger record before it enters the epoch, as the Java
+	// producer's send does.
+	maxRequest int
+
 	mu struct {
 		sync.Mutex
-		pending   int
-		idle      chan struct{} // closed when pending drops to 0
-		err       error         // first delivery error of the epoch
-		delivered int           // records delivered in the epoch
+		pending int
+		idle    chan struct{} // closed when pending drops to 0
+		// err is the epoch's first delivery error (a record's, or the
+		// buffer staying full); failed lists the records that failed, up
+		// to maxFailed, for TakeFailed.
+		err       error
+		failed    []Failed
+		delivered int // records delivered in the epoch
 		offsets   map[TopicPartition]int64
 	}
 }
+
+// maxFailed bounds the failed records an epoch keeps: past it the epoch's
+// error stands for the rest.
+const maxFailed = 10000
+
+// Failed is a record that was not written, with its error.
+type Failed struct {
+	Topic      string
+	Partition  int32
+	Key, Value []byte
+	Timestamp  int64
+	Headers    []Header
+	// Origin is the Tag of the Origin the record was sent with; nil for
+	// one sent without.
+	Origin any
+	Err    error
+}
+
+// Origin tags the records of one writer (a task), so that a record that
+// fails can be traced back to it (Failed.Origin). It becomes the records'
+// context in franz-go, one that never ends: Close still fails whatever is
+// buffered. A writer keeps one and passes it with every record (SendFrom).
+type Origin struct{ Tag any }
+
+// Deadline reports no deadline.
+func (*Origin) Deadline() (time.Time, bool) { return time.Time{}, false }
+
+// Done returns nil: an Origin never ends.
+func (*Origin) Done() <-chan struct{} { return nil }
+
+// Err returns nil.
+func (*Origin) Err() error { return nil }
+
+// Value returns nil.
+func (*Origin) Value(any) any { return nil }
+
+// RecordTooLargeError is a record Send refused before sending it: its
+// size as the Java producer estimates it is over max.request.size. It
+// matches kerr.MessageTooLarge.
+type RecordTooLargeError struct {
+	Size, Max int
+}
+
+func (e *RecordTooLargeError) Error() string {
+	return fmt.Sprintf("The message is %d bytes when serialized which is larger than %d, which is the value of the max.request.size configuration.", e.Size, e.Max)
+}
+
+// Is makes the error match kerr.MessageTooLarge.
+func (e *RecordTooLargeError) Is(target error) bool { return target == kerr.MessageTooLarge }
 
 // ProducerOpt configures a Producer beyond its franz-go options.
 type ProducerOpt func(*Producer)
@@ -217,10 +275,12 @@ func NewProducer(opts []kgo.Opt, eos bool, popts ...ProducerOpt) (*Producer, err
 	} else if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int); ok && n > 0 {
 		p.maxBuffered = n
 	}
-	p.mu.offsets = map[TopicPartition]int64{}
-	p.promise = func(r *kgo.Record, err error) {
-		p.done(TopicPartition{Topic: r.Topic, Partition: r.Partition}, r.Offset, err)
+	p.maxRequest = 1000012 // franz-go's default
+	if n, ok := cl.OptValue(kgo.ProducerBatchMaxBytes).(int32); ok && n > 0 {
+		p.maxRequest = int(n)
 	}
+	p.mu.offsets = map[TopicPartition]int64{}
+	p.promise = p.done
 	return p, nil
 }
 
@@ -282,6 +342,14 @@ func (p *Producer) begin() error {
 // waits for room until ctx ends; the record then fails, and with it the
 // epoch's next Flush.
 func (p *Producer) Send(ctx context.Context, topic string, partition int32, key, value []byte, timestamp int64, headers []Header) error {
+	return p.SendFrom(ctx, nil, topic, partition, key, value, timestamp, headers)
+}
+
+// SendFrom is Send with the writer's Origin, which a failed record carries
+// (TakeFailed). A record larger than max.request.size (as the Java producer
+// estimates it) is not sent: it fails at once with a *RecordTooLargeError,
+// without touching the epoch's transaction.
+func (p *Producer) SendFrom(ctx context.Context, origin *Origin, topic string, partition int32, key, value []byte, timestamp int64, headers []Header) error {
 	if p.closed.Load() {
 		return closedError("send")
 	}
@@ -293,7 +361,15 @@ func (p *Producer) Send(ctx context.Context, topic string, partition int32, key,
 			return err
 		}
 	}
+	if size := recordSizeUpperBound(key, value, headers); size > p.maxRequest {
+		p.failBeforeSend(Failed{Topic: topic, Partition: partition, Key: key, Value: value, Timestamp: timestamp,
+			Headers: headers, Err: &RecordTooLargeError{Size: size, Max: p.maxRequest}}, origin)
+		return nil
+	}
 	r := &kgo.Record{Topic: topic, Partition: partition, Key: key, Value: value}
+	if origin != nil {
+		r.Context = origin
+	}
 	if timestamp >= 0 {
 		r.Timestamp = unixMilli(timestamp)
 	}
@@ -386,11 +462,26 @@ func (p *Producer) waitRoom(ctx context.Context) error {
 // InTransaction reports whether a transaction is open.
 func (p *Producer) InTransaction() bool { return p.inTxn }
 
-func (p *Producer) done(tp TopicPartition, offset int64, err error) {
+// done is every record's promise.
+func (p *Producer) done(r *kgo.Record, err error) {
+	tp := TopicPartition{Topic: r.Topic, Partition: r.Partition}
+	offset := r.Offset
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if err != nil && p.mu.err == nil {
-		p.mu.err = err
+	if err != nil {
+		if p.mu.err == nil {
+			p.mu.err = err
+		}
+		if len(p.mu.failed) < maxFailed && !errors.Is(err, kgo.ErrAborting) {
+			f := Failed{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp.UnixMilli(), Err: err}
+			for _, h := range r.Headers {
+				f.Headers = append(f.Headers, Header{Key: h.Key, Value: h.Value})
+			}
+			if o, ok := r.Context.(*Origin); ok {
+				f.Origin = o.Tag
+			}
+			p.mu.failed = append(p.mu.failed, f)
+		}
 	}
 	if err == nil {
 		p.mu.delivered++
@@ -406,17 +497,83 @@ func (p *Producer) done(tp TopicPartition, offset int64, err error) {
 	}
 }
 
+// failBeforeSend records a record that failed before it was sent.
+func (p *Producer) failBeforeSend(f Failed, origin *Origin) {
+	if origin != nil {
+		f.Origin = origin.Tag
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.mu.err == nil {
+		p.mu.err = f.Err
+	}
+	if len(p.mu.failed) < maxFailed {
+		p.mu.failed = append(p.mu.failed, f)
+	}
+}
+
+// TakeFailed returns the records of the epoch that failed, in the order
+// their failures came, and forgets them and the epoch's error, so that the
+// epoch can still commit: the caller has decided to go on without them
+// (a production exception handler's RESUME). It returns nil when the
+// epoch's error is not a record's (the buffer stayed full, the producer
+// closed) or when more records failed than were kept: then the epoch
+// cannot commit.
+func (p *Producer) TakeFailed() []Failed {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.mu.failed) == 0 || len(p.mu.failed) >= maxFailed || p.mu.err != p.mu.failed[0].Err {
+		return nil
+	}
+	out := p.mu.failed
+	p.mu.failed, p.mu.err = nil, nil
+	return out
+}
+
+// recordSizeUpperBound is the Java producer's estimate of a record's size
+// in a batch of its own, uncompressed (AbstractRecords'
+// estimateSizeInBytesUpperBound for magic 2): the batch header, the
+// record's largest overhead, then key, value and headers with their
+// lengths.
+func recordSizeUpperBound(key, value []byte, headers []Header) int {
+	const batchHeader, maxRecordOverhead = 61, 21
+	bytesOf := func(b []byte) int {
+		if b == nil {
+			return 1 // varint -1
+		}
+		return varintSize(len(b)) + len(b)
+	}
+	n := batchHeader + maxRecordOverhead + bytesOf(key) + bytesOf(value) + varintSize(len(headers))
+	for _, h := range headers {
+		n += varintSize(len(h.Key)) + len(h.Key) + bytesOf(h.Value)
+	}
+	return n
+}
+
+// varintSize is the length of n as a zig-zag varint.
+func varintSize(n int) int {
+	v := uint64(uint32((n << 1) ^ (n >> 31)))
+	size := 1
+	for v >= 0x80 {
+		v >>= 7
+		size++
+	}
+	return size
+}
+
 // Flush sends everything buffered and waits for every delivery. It returns
 // the epoch's first delivery error, classified.
 func (p *Producer) Flush(ctx context.Context) error {
 	if p.closed.Load() {
 		return closedError("flush")
 	}
-	// An epoch with a failed record cannot commit: say so at once.
+	// An epoch whose buffer stayed full cannot commit: say so at once. One
+	// with failed records waits for the rest, so that TakeFailed has them
+	// all.
 	p.mu.Lock()
-	err := p.mu.err
+	err, recordFailed := p.mu.err, len(p.mu.failed) > 0
 	p.mu.Unlock()
-	if err != nil {
+	if err != nil && !recordFailed {
 		return p.deliveryError(err)
 	}
 	if err := p.cl.Flush(ctx); err != nil {
@@ -688,7 +845,7 @@ func (p *Producer) TakeOffsets() map[TopicPartition]int64 {
 	defer p.mu.Unlock()
 	out := p.mu.offsets
 	p.mu.offsets = map[TopicPartition]int64{}
-	p.mu.err = nil
+	p.mu.err, p.mu.failed = nil, nil
 	p.mu.delivered = 0
 	return out
 }
@@ -697,7 +854,7 @@ func (p *Producer) resetEpoch() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.mu.offsets = map[TopicPartition]int64{}
-	p.mu.err = nil
+	p.mu.err, p.mu.failed = nil, nil
 	p.mu.delivered = 0
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/patterns"
 	"github.com/stoatflow/stoatflow/examples/processvalues"
+	"github.com/stoatflow/stoatflow/examples/productionerrors"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/examples/readonlystore"
 	"github.com/stoatflow/stoatflow/examples/replacethread"
@@ -67,6 +68,7 @@ func main() {
 		patterns.Name:           patterns.Build,
 		processvalues.Name:      processvalues.Build,
 		replacethread.Name:      replacethread.Build,
+		productionerrors.Name:   productionerrors.Build,
 		protojoin.Name:          protojoin.Build,
 		readonlystore.Name:      readonlystore.Build,
 		routing.Name:            routing.Build,

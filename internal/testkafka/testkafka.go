@@ -153,6 +153,9 @@ type Record struct {
 	Key       []byte
 	Value     []byte
 	Timestamp time.Time
+	// Headers are produced and read as they are; the differential
+	// comparisons ignore them.
+	Headers []kgo.RecordHeader
 }
 
 // AnyPartition as a Record's Partition lets the producer's partitioner choose.
@@ -201,7 +204,8 @@ func ProduceErr(bootstrap string, recs ...Record) error {
 		if r.Topic == "" {
 			return errors.New("testkafka: Produce: record without topic")
 		}
-		krecs = append(krecs, &kgo.Record{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+		krecs = append(krecs, &kgo.Record{Topic: r.Topic, Partition: r.Partition, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp,
+			Headers: r.Headers})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -270,7 +274,7 @@ func ReadCommitted(bootstrap, topic string, want int, timeout, linger time.Durat
 		}
 		fetches.EachRecord(func(r *kgo.Record) {
 			out = append(out, Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset,
-				Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+				Key: r.Key, Value: r.Value, Timestamp: r.Timestamp, Headers: r.Headers})
 		})
 	}
 }

@@ -57,6 +57,11 @@ type Config struct {
 	// most of Kafka's tests of it set it, emits at every record that closes
 	// a window.
 	WindowedAggregationEmitIntervalMs int64
+	// ProductionExceptionHandler answers a sink record whose serde fails,
+	// as production.exception.handler does in TopologyTestDriver; nil
+	// fails the record (Kafka's default handler). Configured with
+	// AppConfigs when it has a Configure method.
+	ProductionExceptionHandler kstreams.ProductionExceptionHandler
 }
 
 // Record is one record the topology wrote.
@@ -112,6 +117,11 @@ func New(topo *kstreams.Topology, cfg Config) (*Driver, error) {
 	if d.now.IsZero() {
 		d.now = time.UnixMilli(0)
 	}
+	if c, ok := cfg.ProductionExceptionHandler.(kstreams.Configurable); ok {
+		if err := c.Configure(cfg.AppConfigs); err != nil {
+			return nil, fmt.Errorf("kstreamstest: configuring the production exception handler: %w", err)
+		}
+	}
 	if err := d.openGlobals(); err != nil {
 		return nil, err
 	}
@@ -166,7 +176,8 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 		DefaultTimestampExtractor:         d.cfg.TimestampExtractor,
 		WallClock:                         func() time.Time { return d.now },
 		OuterJoinEmitIntervalMs:           d.cfg.OuterJoinEmitIntervalMs,
-		WindowedAggregationEmitIntervalMs: d.cfg.WindowedAggregationEmitIntervalMs})
+		WindowedAggregationEmitIntervalMs: d.cfg.WindowedAggregationEmitIntervalMs,
+		ProductionExceptionHandler:        d.cfg.ProductionExceptionHandler})
 	if err != nil {
 		return nil, err
 	}

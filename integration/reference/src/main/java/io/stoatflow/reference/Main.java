@@ -54,6 +54,7 @@ public final class Main {
         APPS.put("readonlystore", ReadOnlyStore::topology);
         APPS.put("ttl", Ttl::topology);
         APPS.put("replacethread", ReplaceThread::topology);
+        APPS.put("productionerrors", ProductionErrors::topology);
         APPS.put("sessiontombstones", SessionTombstones::topology);
         APPS.put("tabletombstones", TableTombstones::topology);
         APPS.put("tableops", TableOps::topology);
