@@ -347,6 +347,19 @@ func (k *kgoClient) consumer(eos bool) {
 	}
 	byteSize(k, "fetch.min.bytes", "kgo.FetchMinBytes", kgo.FetchMinBytes)
 	byteSize(k, "fetch.max.bytes", "kgo.FetchMaxBytes", kgo.FetchMaxBytes)
+	if _, ok := k.user("fetch.max.bytes"); !ok && k.kind == MainConsumer {
+		// franz-go decodes a whole fetch response into records at once,
+		// where the Java consumer keeps the response's bytes and decodes
+		// max.poll.records of them at a time: a 50 MiB fetch of small
+		// records would hold several times that. The main consumer asks
+		// for one partition's worth instead (franz-go would clamp a larger
+		// max.partition.fetch.bytes to it).
+		n, from := mainFetchMaxBytes, "StoatFlow: franz-go decodes a whole fetch at once, the Java consumer max.poll.records at a time"
+		if pm := k.setting("max.partition.fetch.bytes", "1048576"); atoi32(pm.value) > n {
+			n, from = atoi32(pm.value), pm.from+"; "+from
+		}
+		k.add("kgo.FetchMaxBytes", strconv.Itoa(int(n)), from, opt(kgo.FetchMaxBytes(n)))
+	}
 	byteSize(k, "max.partition.fetch.bytes", "kgo.FetchMaxPartitionBytes", kgo.FetchMaxPartitionBytes)
 	if s, ok := k.user("check.crcs"); ok && s.value == "false" {
 		k.add("kgo.DisableFetchCRCValidation", "true", s.from, opt(kgo.DisableFetchCRCValidation()))
@@ -359,6 +372,11 @@ func (k *kgoClient) consumer(eos bool) {
 // restoreFetchWait is the restore consumer's fetch wait unless the user sets
 // fetch.max.wait.ms for it.
 const restoreFetchWait = 50 * time.Millisecond
+
+// mainFetchMaxBytes is the main consumer's kgo.FetchMaxBytes when
+// fetch.max.bytes is not set: 1 MiB, the Java default of
+// max.partition.fetch.bytes.
+const mainFetchMaxBytes int32 = 1 << 20
 
 // producer maps the producer keys.
 func (k *kgoClient) producer(eos bool) {

@@ -173,6 +173,8 @@ func TestMappedKeysReachTheOptions(t *testing.T) {
 		{"consumer.max.partition.fetch.bytes=2048\n", RestoreConsumer, "kgo.FetchMaxPartitionBytes", "2048"},
 		{"consumer.fetch.min.bytes=10\n", MainConsumer, "kgo.FetchMinBytes", "10"},
 		{"consumer.fetch.max.bytes=4096\n", MainConsumer, "kgo.FetchMaxBytes", "4096"},
+		{"", MainConsumer, "kgo.FetchMaxBytes", "1048576"},
+		{"main.consumer.max.partition.fetch.bytes=4194304\n", MainConsumer, "kgo.FetchMaxBytes", "4194304"},
 		{"main.consumer.fetch.max.wait.ms=20\n", MainConsumer, "kgo.FetchMaxWait", "20ms"},
 		{"consumer.auto.offset.reset=latest\n", MainConsumer, "kgo.ConsumeResetOffset", "end"},
 		{"consumer.check.crcs=false\n", MainConsumer, "kgo.DisableFetchCRCValidation", "true"},
