@@ -689,6 +689,11 @@ type StoreBuilder struct {
 	// SegmentIntervalMs is a versioned store's segment interval; its
 	// history retention is RetentionMs.
 	SegmentIntervalMs int64
+	// LRU makes a key-value store Stores.lruMap's (InMemoryLRU): in memory,
+	// holding at most MaxCacheSize entries, the least recently used evicted
+	// first.
+	LRU          bool
+	MaxCacheSize int
 
 	versionedErr error // the supplier's own check (PersistentVersionedKeyValueStore)
 }
@@ -734,9 +739,14 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 			return nil, invalidTopology("store %s: a versioned store is always persistent (Kafka Streams has no in-memory one)", sb.Name)
 		}
 	}
-	if sb.Kind == KeyValueStoreKind && !sb.Timestamped && sb.Caching {
-		return nil, invalidTopology("store %s: a record cache over a plain key-value store is not supported yet; "+
-			"turn Caching off (Kafka's default for a StoreBuilder) or make the store Timestamped", sb.Name)
+	switch {
+	case sb.LRU && sb.Kind != KeyValueStoreKind:
+		return nil, invalidTopology("store %s: InMemoryLRU (Stores.lruMap) is a key-value store; a %s store cannot use it", sb.Name, sb.Kind)
+	case sb.LRU && sb.Timestamped:
+		// Kafka Streams accepts it, but its changelogging store then logs
+		// no evictions, so a restore can bring evicted entries back.
+		return nil, invalidTopology("store %s: a timestamped key-value store over Stores.lruMap (InMemoryLRU) is not supported; "+
+			"use KeyValueStoreBuilder", sb.Name)
 	}
 	// Processor API stores name their engine (Stores.persistent* or
 	// inMemory*); the DSL default never applies to them.
@@ -746,7 +756,8 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	}
 	return &StoreSpec{Name: sb.Name, Kind: sb.Kind, Timestamped: sb.Timestamped, Type: typ,
 		Caching: sb.Caching, Logging: !sb.LoggingDisabled, LogConfig: sb.LogConfig, Retention: sb.RetentionMs,
-		WindowSize: sb.WindowSizeMs, RetainDuplicates: sb.RetainDuplicates, SegmentInterval: sb.SegmentIntervalMs, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
+		WindowSize: sb.WindowSizeMs, RetainDuplicates: sb.RetainDuplicates, SegmentInterval: sb.SegmentIntervalMs,
+		LRU: sb.LRU, MaxCacheSize: sb.MaxCacheSize, key: serdeSpec{explicit: sb.KeySerde}, val: serdeSpec{explicit: sb.ValueSerde}}, nil
 }
 
 // Process adds a Processor API node: KStream.process. The processor receives

@@ -142,6 +142,10 @@ func (t *Topology) AddGlobalStore(sb StoreBuilder, sourceName string, opts Sourc
 		return invalidTopology("sourceName and processorName must be different.")
 	case sb.Kind != KeyValueStoreKind:
 		return invalidTopology("store %s: global stores are key-value stores in StoatFlow; a %s store is not supported", sb.Name, sb.Kind)
+	case sb.LRU:
+		// Kafka's stream tasks would reorder it with their reads, from
+		// threads other than the one that writes it.
+		return invalidTopology("store %s: a global store over Stores.lruMap (InMemoryLRU) is not supported", sb.Name)
 	case t.sourceOf(topic):
 		return invalidTopology("Topic %s has already been registered by another source.", topic)
 	}

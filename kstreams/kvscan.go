@@ -122,42 +122,63 @@ func (s *KeyValueStore) decodeKV(k, v []byte) (StoreEntry, error) {
 	return StoreEntry{Key: key, Value: val}, nil
 }
 
-func (s *KeyValueStore) iterator(open func() (state.Iterator, error)) (*KeyValueIterator, error) {
+// iterator iterates the store's entries that open gives; with a record
+// cache, merged with the cache's entries whose serialized keys in accepts.
+func (s *KeyValueStore) iterator(open func() (state.Iterator, error), in func(kb []byte) bool, reverse bool) (*KeyValueIterator, error) {
 	it, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
 	}
-	return bytesIterator(it, s.decodeKV), nil
+	if s.cache == nil {
+		return bytesIterator(it, s.decodeKV), nil
+	}
+	return s.mergeCache(it, in, reverse, s.decodeKV, func(e *cacheEntry) StoreEntry {
+		return StoreEntry{Key: e.keyVal, Value: e.value}
+	}), nil
 }
 
 // Range iterates the entries with keys from from to to, both included, in
 // ascending order of their serialized keys; a nil bound is open. A from
-// that sorts after to gives no entries, as in Kafka Streams.
+// that sorts after to gives no entries, as in Kafka Streams. With a record
+// cache, the cache's entries take the place of the store's, and a key the
+// cache deleted is left out, as Kafka's caching store merges them.
 func (s *KeyValueStore) Range(from, to any) (*KeyValueIterator, error) {
-	return s.rangeScan(from, to, s.inner.Range)
+	return s.rangeScan(from, to, false)
 }
 
 // ReverseRange is Range in descending order.
 func (s *KeyValueStore) ReverseRange(from, to any) (*KeyValueIterator, error) {
-	return s.rangeScan(from, to, s.inner.ReverseRange)
+	return s.rangeScan(from, to, true)
 }
 
-func (s *KeyValueStore) rangeScan(from, to any, scan func(lo, hi []byte) (state.Iterator, error)) (*KeyValueIterator, error) {
+func (s *KeyValueStore) rangeScan(from, to any, reverse bool) (*KeyValueIterator, error) {
 	lo, hi, empty, err := s.scanBounds(from, to)
 	if err != nil || empty {
 		return &KeyValueIterator{}, err
 	}
-	return s.iterator(func() (state.Iterator, error) { return scan(lo, hi) })
+	scan := s.inner.Range
+	if reverse {
+		scan = s.inner.ReverseRange
+	}
+	return s.iterator(func() (state.Iterator, error) { return scan(lo, hi) }, inRange(lo, hi), reverse)
+}
+
+// inRange accepts the serialized keys from lo to hi, both included; a nil
+// bound is open.
+func inRange(lo, hi []byte) func(kb []byte) bool {
+	return func(kb []byte) bool {
+		return (lo == nil || bytes.Compare(kb, lo) >= 0) && (hi == nil || bytes.Compare(kb, hi) <= 0)
+	}
 }
 
 // All iterates every entry in ascending order of the serialized keys.
 func (s *KeyValueStore) All() (*KeyValueIterator, error) {
-	return s.iterator(s.inner.All)
+	return s.iterator(s.inner.All, inRange(nil, nil), false)
 }
 
 // ReverseAll iterates every entry in descending order.
 func (s *KeyValueStore) ReverseAll() (*KeyValueIterator, error) {
-	return s.iterator(func() (state.Iterator, error) { return s.inner.ReverseRange(nil, nil) })
+	return s.iterator(func() (state.Iterator, error) { return s.inner.ReverseRange(nil, nil) }, inRange(nil, nil), true)
 }
 
 // PrefixScan iterates the entries whose serialized keys start with prefix
@@ -167,7 +188,8 @@ func (s *KeyValueStore) PrefixScan(prefix any, prefixSerde serde.Untyped) (*KeyV
 	if err != nil {
 		return nil, err
 	}
-	return s.iterator(func() (state.Iterator, error) { return s.inner.PrefixScan(pb) })
+	return s.iterator(func() (state.Iterator, error) { return s.inner.PrefixScan(pb) },
+		func(kb []byte) bool { return bytes.HasPrefix(kb, pb) }, false)
 }
 
 // PutIfAbsent stores value unless key has a value, and returns the value
@@ -181,9 +203,32 @@ func (s *KeyValueStore) PutIfAbsent(key, value any) (old any, err error) {
 }
 
 // PutAll stores each entry in turn, as Put does; a nil value deletes.
+// Without a record cache the entries' changelog records follow all the
+// writes, as Kafka's changelogging store logs a putAll: the tombstones of
+// the entries the writes evicted come first.
 func (s *KeyValueStore) PutAll(entries []StoreEntry) error {
+	if s.cache != nil {
+		for _, e := range entries {
+			if err := s.Put(e.Key, e.Value); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	logs := make([][2][]byte, 0, len(entries))
 	for _, e := range entries {
-		if err := s.Put(e.Key, e.Value); err != nil {
+		kb, err := s.keyBytes(e.Key)
+		if err != nil {
+			return err
+		}
+		vb, err := s.apply(kb, e.Value)
+		if err != nil {
+			return err
+		}
+		logs = append(logs, [2][]byte{kb, vb})
+	}
+	for _, l := range logs {
+		if err := s.logChange(l[0], l[1], s.now()); err != nil {
 			return err
 		}
 	}
@@ -255,18 +300,40 @@ func (s *TimestampedKeyValueStore) rangeScan(from, to any, reverse bool) (*KeyVa
 	if err != nil {
 		return nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
 	}
-	in := func(kb []byte) bool {
-		return (lo == nil || bytes.Compare(kb, lo) >= 0) && (hi == nil || bytes.Compare(kb, hi) <= 0)
-	}
-	return s.merged(it, in, reverse), nil
+	return s.merged(it, inRange(lo, hi), reverse), nil
 }
 
-// merged iterates the store's entries (it) and the record cache's entries
-// whose keys in accepts, in key order (descending when reverse); a key in
+// merged iterates the store's entries (it), values with their timestamps,
+// merged with the record cache's entries whose keys in accepts.
+func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) bool, reverse bool) *KeyValueIterator {
+	decode := func(kb, b []byte) (StoreEntry, error) {
+		key, err := s.decodeKey(kb)
+		if err != nil {
+			return StoreEntry{}, err
+		}
+		ts, raw, err := s.splitTimestamped(b)
+		if err != nil {
+			return StoreEntry{}, err
+		}
+		v, err := s.val.DeserializeAny(s.topic, raw)
+		if err != nil {
+			return StoreEntry{}, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		}
+		return StoreEntry{Key: key, Value: ValueAndTimestamp{Value: v, Timestamp: ts}}, nil
+	}
+	return s.mergeCache(it, in, reverse, decode, func(e *cacheEntry) StoreEntry {
+		return StoreEntry{Key: e.keyVal, Value: ValueAndTimestamp{Value: e.value, Timestamp: e.ts}}
+	})
+}
+
+// mergeCache iterates the store's entries (it, turned into entries by
+// decode) and the record cache's entries whose keys in accepts (turned into
+// entries by fromCache), in key order (descending when reverse); a key in
 // both comes from the cache, and a cached deletion hides the store's entry.
 // The cache's entries are taken when the iteration opens, as the store's
 // are.
-func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) bool, reverse bool) *KeyValueIterator {
+func (s *storeBase) mergeCache(it state.Iterator, in func(kb []byte) bool, reverse bool,
+	decode func(kb, b []byte) (StoreEntry, error), fromCache func(e *cacheEntry) StoreEntry) *KeyValueIterator {
 	var cached []*cacheEntry
 	if s.cache != nil {
 		for _, el := range s.cache.entries {
@@ -283,21 +350,6 @@ func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) 
 	}
 	var headKey, headVal []byte // the store's next entry, read ahead
 	storeDone := false
-	decode := func(kb, b []byte) (StoreEntry, error) {
-		key, err := s.decodeKey(kb)
-		if err != nil {
-			return StoreEntry{}, err
-		}
-		ts, raw, err := s.splitTimestamped(b)
-		if err != nil {
-			return StoreEntry{}, err
-		}
-		v, err := s.val.DeserializeAny(s.topic, raw)
-		if err != nil {
-			return StoreEntry{}, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
-		}
-		return StoreEntry{Key: key, Value: ValueAndTimestamp{Value: v, Timestamp: ts}}, nil
-	}
 	next := func() (StoreEntry, bool, error) {
 		for {
 			if headKey == nil && !storeDone {
@@ -330,7 +382,7 @@ func (s *TimestampedKeyValueStore) merged(it state.Iterator, in func(kb []byte) 
 					if c.value == nil {
 						continue // deleted in the cache
 					}
-					return StoreEntry{Key: c.keyVal, Value: ValueAndTimestamp{Value: c.value, Timestamp: c.ts}}, true, nil
+					return fromCache(c), true, nil
 				}
 			}
 			e, err := decode(headKey, headVal)

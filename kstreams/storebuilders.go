@@ -16,7 +16,24 @@ import (
 // InMemory returns sb over the in-memory engine: Stores.inMemoryKeyValueStore,
 // inMemoryWindowStore or inMemorySessionStore.
 func (sb StoreBuilder) InMemory() StoreBuilder {
-	sb.Type = InMemory
+	sb.Type, sb.LRU, sb.MaxCacheSize = InMemory, false, 0
+	return sb
+}
+
+// InMemoryLRU returns a KeyValueStoreBuilder over Stores.lruMap(name,
+// maxCacheSize): an in-memory store of at most maxCacheSize entries. When a
+// put makes it hold more, the least recently used entry is evicted and,
+// with logging on, a tombstone for it goes to the changelog before the
+// put's record, with the timestamp of the record being processed. A Get
+// that finds its key and every put use the key; scans do not. A negative
+// maxCacheSize fails when the store is added, with Kafka's message.
+//
+// After an aborted transaction and after a restore, the entries are ordered
+// by their last write in the changelog, as in Kafka Streams, whose store is
+// then rebuilt from the changelog (state.LRUKeyValueStore). The store is
+// not persistent: a restart restores it in full.
+func (sb StoreBuilder) InMemoryLRU(maxCacheSize int) StoreBuilder {
+	sb.Type, sb.LRU, sb.MaxCacheSize = InMemory, true, maxCacheSize
 	return sb
 }
 
@@ -82,7 +99,7 @@ func SessionStoreBuilder[K, V any](name string, retention time.Duration, k serde
 }
 
 // checkSizes applies the checks of Kafka's window and session store
-// suppliers.
+// suppliers and of Stores.lruMap.
 func (sb StoreBuilder) checkSizes() error {
 	switch sb.Kind {
 	case WindowStoreKind:
@@ -100,6 +117,9 @@ func (sb StoreBuilder) checkSizes() error {
 		if sb.RetentionMs < 0 {
 			return errIllegalArgument("retentionPeriod cannot be negative")
 		}
+	}
+	if sb.LRU && sb.MaxCacheSize < 0 {
+		return errIllegalArgument("maxCacheSize cannot be negative")
 	}
 	return nil
 }

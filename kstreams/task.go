@@ -267,7 +267,7 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		headers:   func() []Header { return task.curHeaders },
 		origin:    func() (RecordMetadata, bool) { return task.md, task.hasMD },
 		setOrigin: func(md RecordMetadata, ok bool) { task.md, task.hasMD = md, ok }}
-	if cfg.CacheMaxBytes > 0 && s.Caching && (s.Kind != KeyValueStoreKind || s.Timestamped) {
+	if cfg.CacheMaxBytes > 0 && s.Caching && !s.outerJoin && !s.suppressBuffer && !s.joinBuffer {
 		if task.cacheBudget == nil {
 			task.cacheBudget = &cacheBudget{max: cfg.CacheMaxBytes}
 		}
@@ -296,7 +296,9 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 			return newJoinBuffer(base, kv, task), nil
 		}
 		if !s.Timestamped {
-			return &KeyValueStore{storeBase: base, inner: kv}, nil
+			v := &KeyValueStore{storeBase: base, inner: kv}
+			v.setupFlush(v.flushWrite)
+			return v, nil
 		}
 		v := &TimestampedKeyValueStore{storeBase: base, inner: kv}
 		v.setupFlush(v.flushWrite)

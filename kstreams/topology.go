@@ -199,6 +199,11 @@ type StoreSpec struct {
 	// EmitOnWindowClose, Kafka Streams' time-ordered window store: the
 	// runtime opens it with state.WindowOptions.TimeOrdered.
 	TimeOrdered bool
+	// LRU marks a key-value store of Stores.lruMap (StoreBuilder.InMemoryLRU):
+	// the runtime opens it with state.NewInMemoryLRUKeyValue, holding at
+	// most MaxCacheSize entries.
+	LRU          bool
+	MaxCacheSize int
 
 	key, val serdeSpec
 	// outerJoin marks the shared store of a stream-stream left or outer

@@ -197,10 +197,20 @@ func (s *TimestampedKeyValueStore) write(kb []byte, value any, ts int64) error {
 
 // KeyValueStore is the typed view of a plain key-value store (added with
 // AddStateStore): values alone, changelogged with the timestamp of the
-// record being processed.
+// record being processed. With a record cache (WithCachingEnabled), writes
+// wait in the cache until the task flushes it, and reads the cache answers
+// do not reach the store, as with Kafka's caching store.
 type KeyValueStore struct {
 	storeBase
 	inner KeyValueBytesStore
+}
+
+// evictingStore is a byte store that may evict an entry to make room for a
+// put (state.LRUKeyValueStore, Stores.lruMap's store): the view logs a
+// tombstone for the evicted key before the put's own record, as Kafka's
+// changelogging store does from the eviction listener it installs.
+type evictingStore interface {
+	PutEvicting(key, value []byte) (evicted []byte, err error)
 }
 
 // Get returns the value under key; ok is false if absent.
@@ -209,12 +219,25 @@ func (s *KeyValueStore) Get(key any) (value any, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
+	if s.cache != nil {
+		if e, ok := s.cache.get(string(kb)); ok {
+			return e.value, e.value != nil, nil
+		}
+	}
 	b, err := s.inner.Get(kb)
 	if err != nil || b == nil {
 		return nil, false, err
 	}
 	v, err := s.val.DeserializeAny(s.topic, b)
-	return v, err == nil, err
+	if err != nil {
+		return nil, false, err
+	}
+	if s.cache != nil { // a read fills the cache with a clean entry, as in Kafka
+		if err := s.cache.put(string(kb), &cacheEntry{keyVal: key, kb: kb, value: v}, false, len(b)); err != nil {
+			return nil, false, err
+		}
+	}
+	return v, true, nil
 }
 
 // Put stores value under key; a nil value deletes key.
@@ -223,29 +246,72 @@ func (s *KeyValueStore) Put(key, value any) error {
 	if err != nil {
 		return err
 	}
-	if value == nil {
-		return s.Delete(key)
+	if s.cache != nil {
+		n, err := s.valueLen(value)
+		if err != nil {
+			return err
+		}
+		return s.cache.put(string(kb), s.stamp(&cacheEntry{keyVal: key, kb: kb, value: value, ctxTs: s.now(), headers: s.headers()}), true, n)
 	}
-	vb, err := s.val.SerializeAny(s.topic, value)
+	return s.write(kb, value)
+}
+
+// Delete removes key.
+func (s *KeyValueStore) Delete(key any) error {
+	if s.cache != nil {
+		// Kafka's caching store reads the old value first, through the
+		// cache, which can use the key in the store below.
+		if _, _, err := s.Get(key); err != nil {
+			return err
+		}
+		return s.Put(key, nil)
+	}
+	kb, err := s.keyBytes(key)
 	if err != nil {
-		return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		return err
 	}
-	if err := s.inner.Put(kb, vb); err != nil {
+	return s.write(kb, nil)
+}
+
+// flushWrite writes a flushed cache entry. A Processor API store has no
+// flush listener in Kafka, so every dirty entry reaches the store and its
+// changelog, a deletion of an absent key included.
+func (s *KeyValueStore) flushWrite(e *cacheEntry) (bool, error) {
+	return true, s.write(e.kb, e.value)
+}
+
+// write puts value (nil: deletes) under the serialized key in the store
+// and logs it, after the tombstone of an entry the put evicted.
+func (s *KeyValueStore) write(kb []byte, value any) error {
+	vb, err := s.apply(kb, value)
+	if err != nil {
 		return err
 	}
 	return s.logChange(kb, vb, s.now())
 }
 
-// Delete removes key.
-func (s *KeyValueStore) Delete(key any) error {
-	kb, err := s.keyBytes(key)
+// apply writes value (nil: deletes) under the serialized key in the store
+// and returns its bytes, nil for a deletion, without logging them; the
+// tombstone of an entry the put evicted is logged at once, as Kafka's
+// eviction listener logs it.
+func (s *KeyValueStore) apply(kb []byte, value any) ([]byte, error) {
+	if value == nil {
+		_, err := s.inner.Delete(kb)
+		return nil, err
+	}
+	vb, err := s.val.SerializeAny(s.topic, value)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
 	}
-	if _, err := s.inner.Delete(kb); err != nil {
-		return err
+	ev, ok := s.inner.(evictingStore)
+	if !ok {
+		return vb, s.inner.Put(kb, vb)
 	}
-	return s.logChange(kb, nil, s.now())
+	evicted, err := ev.PutEvicting(kb, vb)
+	if err == nil && evicted != nil {
+		err = s.logChange(evicted, nil, s.now())
+	}
+	return vb, err
 }
 
 // TimestampedWindowStore is the typed view of a DSL window store: values

@@ -17,7 +17,10 @@
 //	ver, err := state.OpenRocksDBVersioned(taskDir, state.VersionedOptions{Name: "v", HistoryRetentionMs: 86_400_000})
 //
 // and NewInMemoryKeyValue, NewInMemoryWindow, NewInMemorySession,
-// NewInMemoryVersioned for in-memory stores.
+// NewInMemoryVersioned for in-memory stores. NewInMemoryLRUKeyValue is
+// Kafka Streams' Stores.lruMap: an in-memory key-value store that evicts
+// its least recently used entry when full, and whose order after a
+// rollback is the one a restore from the changelog gives (LRUKeyValueStore).
 //
 // # Commit, rollback, restore
 //

@@ -39,6 +39,15 @@ var kvFactories = []kvFactory{
 	{"memory-timestamped", false, func(t testing.TB, dir string, b *Budget) KeyValueStore {
 		return NewInMemoryKeyValue(KeyValueOptions{Name: "kv", Timestamped: true, Budget: b})
 	}},
+	// An LRU store too large to evict is an in-memory key-value store;
+	// lru_test.go checks what it does when full.
+	{"memory-lru", false, func(t testing.TB, dir string, b *Budget) KeyValueStore {
+		s, err := NewInMemoryLRUKeyValue(LRUOptions{Name: "kv", MaxEntries: 1 << 20, Budget: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}},
 }
 
 var changelogTP = TopicPartition{Topic: "app-kv-changelog", Partition: 3}

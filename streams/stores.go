@@ -86,9 +86,12 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget, RocksDB: rocks}
 		var kv state.KeyValueStore
 		var err error
-		if persistent {
+		switch {
+		case spec.LRU:
+			kv, err = state.NewInMemoryLRUKeyValue(state.LRUOptions{Name: spec.Name, MaxEntries: spec.MaxCacheSize, Budget: t.budget})
+		case persistent:
 			kv, err = state.OpenRocksDBKeyValue(dir, o)
-		} else {
+		default:
 			kv = state.NewInMemoryKeyValue(o)
 		}
 		if err != nil {

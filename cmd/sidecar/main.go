@@ -16,6 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/examples/globaljoin"
 	"github.com/stoatflow/stoatflow/examples/joins"
+	"github.com/stoatflow/stoatflow/examples/lrumap"
 	"github.com/stoatflow/stoatflow/examples/optimized"
 	"github.com/stoatflow/stoatflow/examples/passthrough"
 	"github.com/stoatflow/stoatflow/examples/patterns"
@@ -64,6 +65,7 @@ func main() {
 		globaljoin.Name:         globaljoin.Build,
 		globaljoin.StoreName:    globaljoin.BuildStore,
 		globaljoin.PAPIName:     globaljoin.BuildPAPI,
+		lrumap.Name:             lrumap.Build,
 		passthrough.Name:        passthrough.Build,
 		patterns.Name:           patterns.Build,
 		processvalues.Name:      processvalues.Build,

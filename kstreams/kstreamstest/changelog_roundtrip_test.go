@@ -13,12 +13,20 @@ import (
 	"github.com/stoatflow/stoatflow/state"
 )
 
-// lastSeen keeps each key's latest value in a plain key-value store and
-// deletes it on "reset".
-type lastSeen struct{ store *kstreams.KeyValueStore }
+// lastSeen keeps each key's latest value in a plain key-value store (name,
+// "last" if empty) and deletes it on "reset". With read set it first reads
+// key "a", which in an LRU map makes "a" the most recently used.
+type lastSeen struct {
+	name  string
+	read  bool
+	store *kstreams.KeyValueStore
+}
 
 func (p *lastSeen) Init(ctx kstreams.ProcessorContext) error {
-	s, err := ctx.StateStore("last")
+	if p.name == "" {
+		p.name = "last"
+	}
+	s, err := ctx.StateStore(p.name)
 	if err != nil {
 		return err
 	}
@@ -27,6 +35,11 @@ func (p *lastSeen) Init(ctx kstreams.ProcessorContext) error {
 }
 
 func (p *lastSeen) Process(r kstreams.Record) error {
+	if p.read {
+		if _, _, err := p.store.Get("a"); err != nil {
+			return err
+		}
+	}
 	if r.Value == "reset" {
 		return p.store.Delete(r.Key)
 	}
@@ -36,7 +49,8 @@ func (p *lastSeen) Process(r kstreams.Record) error {
 func (p *lastSeen) Close() error { return nil }
 
 // TestChangelogRestoresWhatTheWritePathStored runs every kind of store the
-// DSL writes (plain and timestamped key-value, timestamped window, session)
+// DSL writes (plain and timestamped key-value, an LRU map, timestamped
+// window, session)
 // through random input, then restores a fresh store of each task from the
 // changelog records the task wrote. The restored store must hold the same
 // bytes as the one the task wrote to: the write path (kstreams' store views)
@@ -46,9 +60,16 @@ func TestChangelogRestoresWhatTheWritePathStored(t *testing.T) {
 		t.Run(fmt.Sprintf("caching=%v", caching), func(t *testing.T) {
 			str := serde.String{}
 			b := kstreams.NewStreamsBuilder()
-			b.AddStateStore(kstreams.KeyValueStoreBuilder[string, string]("last", str, str))
+			last := kstreams.KeyValueStoreBuilder[string, string]("last", str, str)
+			recent := kstreams.KeyValueStoreBuilder[string, string]("recent", str, str).InMemoryLRU(3)
+			if caching {
+				last, recent = last.WithCachingEnabled(), recent.WithCachingEnabled()
+			}
+			b.AddStateStore(last)
+			b.AddStateStore(recent)
 			in := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](str, str))
 			kstreams.Process[string, string](in, func() kstreams.Processor { return &lastSeen{} }, "", "last")
+			kstreams.Process[string, string](in, func() kstreams.Processor { return &lastSeen{name: "recent", read: true} }, "", "recent")
 			g := in.GroupByKey()
 			g.Count(kstreams.MaterializedAs[string, int64]("counts"))
 			kstreams.WindowedBy(g, kstreams.TimeWindowsOfSizeAndGrace(10*time.Second, 5*time.Second)).
@@ -94,8 +115,8 @@ func TestChangelogRestoresWhatTheWritePathStored(t *testing.T) {
 					checked++
 				}
 			}
-			if checked != 8 {
-				t.Fatalf("checked %d task stores, want 4 stores on 2 partitions", checked)
+			if checked != 10 {
+				t.Fatalf("checked %d task stores, want 5 stores on 2 partitions", checked)
 			}
 		})
 	}
@@ -112,6 +133,12 @@ func dumpAndRestore(t *testing.T, spec *kstreams.StoreSpec, s kstreams.StateStor
 	switch spec.Kind {
 	case kstreams.KeyValueStoreKind:
 		fresh := state.NewInMemoryKeyValue(state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped})
+		if spec.LRU {
+			var err error
+			if fresh, err = state.NewInMemoryLRUKeyValue(state.LRUOptions{Name: spec.Name, MaxEntries: spec.MaxCacheSize}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		defer fresh.Close()
 		if err := fresh.ApplyChangelog(recs, tp, int64(len(recs))); err != nil {
 			t.Fatal(err)

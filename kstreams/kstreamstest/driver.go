@@ -143,6 +143,14 @@ func (d *Driver) task(sub int, partition int32) (*kstreams.Task, error) {
 	for _, s := range d.topo.Subtopologies()[sub].Stores {
 		switch s.Kind {
 		case kstreams.KeyValueStoreKind:
+			if s.LRU {
+				kv, err := state.NewInMemoryLRUKeyValue(state.LRUOptions{Name: s.Name, MaxEntries: s.MaxCacheSize})
+				if err != nil {
+					return nil, err
+				}
+				stores[s.Name] = kv
+				continue
+			}
 			stores[s.Name] = state.NewInMemoryKeyValue(state.KeyValueOptions{Name: s.Name, Timestamped: s.Timestamped})
 		case kstreams.WindowStoreKind:
 			ws, err := state.NewInMemoryWindow(state.WindowOptions{Name: s.Name, RetentionMs: s.Retention, Timestamped: s.Timestamped, RetainDuplicates: s.RetainDuplicates, TimeOrdered: s.TimeOrdered})
