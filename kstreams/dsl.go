@@ -679,7 +679,10 @@ type StoreBuilder struct {
 	// LoggingDisabled turns the changelog off; LogConfig configures it.
 	LoggingDisabled bool
 	LogConfig       map[string]string
-	Caching         bool
+	// Caching puts the record cache in front of the store
+	// (WithCachingEnabled); a window store retaining duplicates is built
+	// without it, as Kafka builds it.
+	Caching bool
 	// RetentionMs and WindowSizeMs apply to window and session stores.
 	RetentionMs  int64
 	WindowSizeMs int64
@@ -720,10 +723,6 @@ func (sb StoreBuilder) spec() (*StoreSpec, error) {
 	}
 	if sb.Name == "" {
 		return nil, invalidTopology("Name is illegal, it can't be empty")
-	}
-	if sb.Kind == WindowStoreKind && !sb.Timestamped && sb.Caching {
-		return nil, invalidTopology("store %s: a record cache over a plain window store is not supported yet; "+
-			"turn Caching off (Kafka's default for a StoreBuilder) or make the store Timestamped", sb.Name)
 	}
 	if err := sb.checkSizes(); err != nil {
 		return nil, err

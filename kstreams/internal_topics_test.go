@@ -81,3 +81,36 @@ func TestWindowedChangelogRetention(t *testing.T) {
 		t.Errorf("session changelog %+v", got[1])
 	}
 }
+
+// TestPlainWindowStoreRetainingDuplicatesLogsDeleteOnly: Kafka's
+// WindowStoreBuilder gives a store that retains duplicates a delete-only
+// changelog, and withLoggingEnabled(config) adds to that config rather
+// than replacing it.
+func TestPlainWindowStoreRetainingDuplicatesLogsDeleteOnly(t *testing.T) {
+	s := serde.String{}
+	noop := kstreams.ProcessorFunc(func(kstreams.ProcessorContext, kstreams.Record) error { return nil })
+	topo := kstreams.NewTopology()
+	if err := errors.Join(topo.AddSource("source", kstreams.SourceSerdes[string, string](s, s), "in"),
+		topo.AddProcessor("p", noop.Supplier(), "source"),
+		topo.AddStateStore(kstreams.WindowStoreBuilder[string, string]("dups", time.Minute, time.Second, true, s, s), "p"),
+		topo.AddStateStore(kstreams.WindowStoreBuilder[string, string]("dups-configured", time.Minute, time.Second, true, s, s).
+			WithLoggingEnabled(map[string]string{"segment.bytes": "1000"}), "p"),
+		topo.AddStateStore(kstreams.WindowStoreBuilder[string, string]("one", time.Minute, time.Second, false, s, s), "p")); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]string{
+		"app-dups-changelog":            {"cleanup.policy": "delete", "retention.ms": "86460000", "message.timestamp.type": "CreateTime"},
+		"app-dups-configured-changelog": {"cleanup.policy": "delete", "retention.ms": "86460000", "message.timestamp.type": "CreateTime", "segment.bytes": "1000"},
+		"app-one-changelog":             {"cleanup.policy": "compact,delete", "retention.ms": "86460000", "message.timestamp.type": "CreateTime"},
+	}
+	got := topo.InternalTopics(kstreams.InternalTopicsConfig{ApplicationID: "app",
+		WindowStoreChangelogAdditionalRetentionMs: kstreams.DefaultWindowStoreChangelogAdditionalRetentionMs})
+	if len(got) != len(want) {
+		t.Fatalf("%d internal topics, want %d: %+v", len(got), len(want), got)
+	}
+	for _, it := range got {
+		if !maps.Equal(it.Configs, want[it.Name]) {
+			t.Errorf("%s: configs %v, want %v", it.Name, it.Configs, want[it.Name])
+		}
+	}
+}

@@ -51,9 +51,16 @@ func (sb StoreBuilder) WithCachingDisabled() StoreBuilder {
 }
 
 // WithLoggingEnabled is StoreBuilder.withLoggingEnabled: a changelog topic
-// with config over the topic.* defaults.
+// with config over the topic.* defaults. As in Kafka, config is added to
+// what the builder holds (a store retaining duplicates starts with
+// cleanup.policy=delete).
 func (sb StoreBuilder) WithLoggingEnabled(config map[string]string) StoreBuilder {
-	sb.LoggingDisabled, sb.LogConfig = false, maps.Clone(config)
+	logConfig := maps.Clone(sb.LogConfig)
+	if logConfig == nil {
+		logConfig = map[string]string{}
+	}
+	maps.Copy(logConfig, config)
+	sb.LoggingDisabled, sb.LogConfig = false, logConfig
 	return sb
 }
 
@@ -86,8 +93,15 @@ func TimestampedWindowStoreBuilder[K, V any](name string, retention, windowSize 
 // retainDuplicates): plain values, without timestamps (a WindowStore in
 // the processor).
 func WindowStoreBuilder[K, V any](name string, retention, windowSize time.Duration, retainDuplicates bool, k serde.Serde[K], v serde.Serde[V]) StoreBuilder {
-	return StoreBuilder{Name: name, Kind: WindowStoreKind, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v),
+	sb := StoreBuilder{Name: name, Kind: WindowStoreKind, KeySerde: serde.Erase(k), ValueSerde: serde.Erase(v),
 		RetentionMs: retention.Milliseconds(), WindowSizeMs: windowSize.Milliseconds(), RetainDuplicates: retainDuplicates}
+	if retainDuplicates {
+		// Every put logs under a key of its own (its sequence number), so
+		// there is nothing to compact: Kafka's builder makes the changelog
+		// delete-only.
+		sb.LogConfig = map[string]string{"cleanup.policy": "delete"}
+	}
+	return sb
 }
 
 // SessionStoreBuilder is Stores.sessionStoreBuilder over

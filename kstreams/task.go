@@ -267,7 +267,14 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 		headers:   func() []Header { return task.curHeaders },
 		origin:    func() (RecordMetadata, bool) { return task.md, task.hasMD },
 		setOrigin: func(md RecordMetadata, ok bool) { task.md, task.hasMD = md, ok }}
-	if cfg.CacheMaxBytes > 0 && s.Caching && !s.outerJoin && !s.suppressBuffer && !s.joinBuffer {
+	caching := s.Caching && !s.outerJoin && !s.suppressBuffer && !s.joinBuffer
+	if caching && s.Kind == WindowStoreKind && s.RetainDuplicates {
+		// Kafka's WindowStoreBuilder builds such a store without its
+		// caching layer, and says so.
+		task.log.Warn("disabling caching since the store was configured to retain duplicates", "store", s.Name, "task", task.id.String())
+		caching = false
+	}
+	if cfg.CacheMaxBytes > 0 && caching {
 		if task.cacheBudget == nil {
 			task.cacheBudget = &cacheBudget{max: cfg.CacheMaxBytes}
 		}
@@ -309,7 +316,7 @@ func (task *Task) storeView(s *StoreSpec, stores map[string]StateStore, cfg Task
 			return nil, fmt.Errorf("kstreams: store %s: %T is not a WindowBytesStore", s.Name, inner)
 		}
 		if !s.Timestamped {
-			return &WindowStore{storeBase: base, inner: ws, dups: s.RetainDuplicates}, nil
+			return newWindowStore(base, ws, s), nil
 		}
 		v := &TimestampedWindowStore{storeBase: base, inner: ws}
 		v.setupFlush(v.flushWrite)

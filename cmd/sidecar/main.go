@@ -94,6 +94,7 @@ func main() {
 		windowedcount.Name:      windowedcount.Build,
 		windowedcount.FinalName: windowedcount.BuildFinal,
 		windowstore.Name:        windowstore.Build,
+		windowstore.CachedName:  windowstore.BuildCached,
 		wordcount.Name:          wordcount.Build,
 	})
 }

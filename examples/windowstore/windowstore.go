@@ -6,10 +6,21 @@
 //	                → Sink(<output>)
 //
 // Recorder appends each value to its key's window (the record's timestamp
-// rounded down to 10 s), or deletes the window on "clear", and forwards
-// the key's windows of the last 30 s as "start:values|…". Importing the
-// package registers it. Arguments: input and output. Keys and values are
-// Strings.
+// rounded down to 10 s), or deletes the window on "clear", puts "tmp" there
+// and deletes it again on "undo", and forwards the key's windows of the
+// last 30 s as "start:values|…"; on "all" it writes nothing and forwards
+// every key's windows of the last 30 s as "key@start:values|…", in the
+// store's order.
+//
+// The topology registered as CachedName is the same with the store's
+// record cache on (withCachingEnabled), and a second store, "seen", that
+// retains duplicates and asks for the cache too, which Kafka Streams
+// builds without it: Recorder puts every value there under its record's
+// timestamp and adds " seen=<n>" to what it forwards, n the key's values
+// of the last 30 s.
+//
+// Importing the package registers both. Arguments: input and output. Keys
+// and values are Strings.
 package windowstore
 
 import (
@@ -21,17 +32,29 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under; Store is its store's.
+// Name and CachedName are the names the topologies are registered under;
+// Store and SeenStore are their stores'.
 const (
-	Name   = "windowstore"
-	Store  = "recent"
-	Window = 10 * time.Second
+	Name       = "windowstore"
+	CachedName = "windowstore-cached"
+	Store      = "recent"
+	SeenStore  = "seen"
+	Window     = 10 * time.Second
 )
 
-func init() { kstreams.RegisterTopology(Name, Build) }
+func init() {
+	kstreams.RegisterTopology(Name, Build)
+	kstreams.RegisterTopology(CachedName, BuildCached)
+}
 
 // Build returns the topology.
-func Build(args map[string]string) (*kstreams.Topology, error) {
+func Build(args map[string]string) (*kstreams.Topology, error) { return build(args, false) }
+
+// BuildCached returns the topology with the record cache over the store,
+// and the store "seen".
+func BuildCached(args map[string]string) (*kstreams.Topology, error) { return build(args, true) }
+
+func build(args map[string]string, cached bool) (*kstreams.Topology, error) {
 	input, output := "windowstore-input", "windowstore-output"
 	if v := args["input"]; v != "" {
 		input = v
@@ -41,16 +64,23 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 	}
 	s := serde.String{}
 	t := kstreams.NewTopology()
-	for _, step := range []func() error{
+	recent := kstreams.WindowStoreBuilder[string, string](Store, time.Minute, Window, false, s, s)
+	steps := []func() error{
 		func() error { return t.AddSource("Source", kstreams.SourceSerdes[string, string](s, s), input) },
 		func() error {
-			return t.AddProcessor("Recorder", func() kstreams.Processor { return &recorder{} }, "Source")
+			return t.AddProcessor("Recorder", func() kstreams.Processor { return &recorder{seen: cached} }, "Source")
 		},
-		func() error {
-			return t.AddStateStore(kstreams.WindowStoreBuilder[string, string](Store, time.Minute, Window, false, s, s), "Recorder")
-		},
-		func() error { return t.AddSink("Sink", output, kstreams.SinkSerdes[string, string](s, s), "Recorder") },
-	} {
+	}
+	if cached {
+		seen := kstreams.WindowStoreBuilder[string, string](SeenStore, time.Minute, Window, true, s, s)
+		steps = append(steps,
+			func() error { return t.AddStateStore(recent.WithCachingEnabled(), "Recorder") },
+			func() error { return t.AddStateStore(seen.WithCachingEnabled(), "Recorder") })
+	} else {
+		steps = append(steps, func() error { return t.AddStateStore(recent, "Recorder") })
+	}
+	steps = append(steps, func() error { return t.AddSink("Sink", output, kstreams.SinkSerdes[string, string](s, s), "Recorder") })
+	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
 		}
@@ -61,6 +91,10 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 type recorder struct {
 	ctx   kstreams.ProcessorContext
 	store *kstreams.WindowStore
+	// seen is set in the cached topology, whose store "seen" keeps every
+	// value.
+	seen      bool
+	seenStore *kstreams.WindowStore
 }
 
 func (p *recorder) Init(ctx kstreams.ProcessorContext) error {
@@ -69,6 +103,12 @@ func (p *recorder) Init(ctx kstreams.ProcessorContext) error {
 		return err
 	}
 	p.ctx, p.store = ctx, st.(*kstreams.WindowStore)
+	if p.seen {
+		if st, err = ctx.StateStore(SeenStore); err != nil {
+			return err
+		}
+		p.seenStore = st.(*kstreams.WindowStore)
+	}
 	return nil
 }
 
@@ -76,28 +116,58 @@ func (p *recorder) Process(r kstreams.Record) error {
 	size := Window.Milliseconds()
 	start := r.Timestamp - r.Timestamp%size
 	v, _ := r.Value.(string)
-	var next any // "clear" deletes the window
-	if v != "clear" {
-		old, ok, err := p.store.Fetch(r.Key, start)
-		if err != nil {
+	var windows []string
+	var err error
+	switch v {
+	case "all":
+		err = p.store.FetchAll(start-3*size, start, func(k any, ws int64, value any) error {
+			windows = append(windows, k.(string)+"@"+strconv.FormatInt(ws, 10)+":"+value.(string))
+			return nil
+		})
+	case "undo":
+		if err = p.store.Put(r.Key, "tmp", start); err == nil {
+			err = p.store.Put(r.Key, nil, start)
+		}
+	default:
+		var next any // "clear" deletes the window
+		if v != "clear" {
+			old, ok, err := p.store.Fetch(r.Key, start)
+			if err != nil {
+				return err
+			}
+			next = v
+			if ok {
+				next = old.(string) + "," + v
+			}
+		}
+		err = p.store.Put(r.Key, next, start)
+	}
+	if err != nil {
+		return err
+	}
+	if v != "all" {
+		if err := p.store.FetchRange(r.Key, start-3*size, start, func(ws int64, value any) error {
+			windows = append(windows, strconv.FormatInt(ws, 10)+":"+value.(string))
+			return nil
+		}); err != nil {
 			return err
 		}
-		next = v
-		if ok {
-			next = old.(string) + "," + v
+	}
+	out := strings.Join(windows, "|")
+	if p.seen {
+		if err := p.seenStore.Put(r.Key, r.Value, r.Timestamp); err != nil {
+			return err
 		}
+		n := 0
+		if err := p.seenStore.FetchRange(r.Key, r.Timestamp-3*size, r.Timestamp, func(int64, any) error {
+			n++
+			return nil
+		}); err != nil {
+			return err
+		}
+		out += " seen=" + strconv.Itoa(n)
 	}
-	if err := p.store.Put(r.Key, next, start); err != nil {
-		return err
-	}
-	var windows []string
-	if err := p.store.FetchRange(r.Key, start-3*size, start, func(ws int64, value any) error {
-		windows = append(windows, strconv.FormatInt(ws, 10)+":"+value.(string))
-		return nil
-	}); err != nil {
-		return err
-	}
-	r.Value = strings.Join(windows, "|")
+	r.Value = out
 	return p.ctx.Forward(r)
 }
 

@@ -50,6 +50,7 @@ public final class Main {
         APPS.put("processvalues", ProcessValues::topology);
         APPS.put("patterns", Patterns::topology);
         APPS.put("windowstore", WindowStoreApp::topology);
+        APPS.put("windowstore-cached", WindowStoreApp::cached);
         APPS.put("lrumap", LruMap::topology);
         APPS.put("appconfigs", AppConfigs::topology);
         APPS.put("readonlystore", ReadOnlyStore::topology);
