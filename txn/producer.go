@@ -159,13 +159,11 @@ type Producer struct {
 	// franz-go cuts a batch only at max.request.size, so a lingering
 	// partition would otherwise hold its records until linger.ms or the
 	// epoch's flush, and the commit would wait for all of them at once:
-	// Send counts each partition's bytes since the last kick (lingering,
-	// owner thread only) and kicks the sender, which flushes, once one
-	// reaches batchBytes, as the Java producer sends a full batch.
+	// Send counts each partition's bytes since the last send (lingering,
+	// owner thread only) and sends what is buffered once one reaches
+	// batchBytes, as the Java producer sends a full batch.
 	batchBytes int
 	lingering  map[TopicPartition]int
-	kick       chan struct{}
-	senderDone chan struct{}
 
 	// maxRequest is max.request.size (kgo.ProducerBatchMaxBytes): Send
 	// refuses a larger record before it enters the epoch, as the Java
@@ -265,9 +263,6 @@ func NewProducer(opts []kgo.Opt, eos bool, popts ...ProducerOpt) (*Producer, err
 	}
 	if p.batchBytes >= 0 {
 		p.lingering = map[TopicPartition]int{}
-		p.kick = make(chan struct{}, 1)
-		p.senderDone = make(chan struct{})
-		go p.sender()
 	}
 	p.maxBuffered = 50000
 	if n, ok := cl.OptValue(kgo.MaxBufferedRecords).(int64); ok && n > 0 {
@@ -395,37 +390,29 @@ func (p *Producer) SendFrom(ctx context.Context, origin *Origin, topic string, p
 	return nil
 }
 
-// countLingering adds a record's bytes to its partition's and kicks the
-// sender once the partition holds a batch's worth.
+// countLingering adds a record's bytes to its partition's and sends what
+// is buffered once the partition holds a batch's worth.
 func (p *Producer) countLingering(tp TopicPartition, n int) {
 	n += p.lingering[tp]
 	if n < p.batchBytes {
 		p.lingering[tp] = n
 		return
 	}
-	clear(p.lingering) // the flush sends every partition's records
-	select {
-	case p.kick <- struct{}{}:
-	default: // a kick is pending already
-	}
+	clear(p.lingering) // every partition's records go out
+	// franz-go's Flush ends the linger of every partition and starts
+	// sending; on an ended context it returns at once, and the records
+	// produced after it linger again. Waiting it out instead would send
+	// every record produced meanwhile at once, in batches of a few records,
+	// until all are acknowledged.
+	_ = p.cl.Flush(ended)
 }
 
-// sender flushes the client at every kick: franz-go's Flush ends the
-// linger of every partition, and Send kicks it as the Java producer's
-// batch.size would send a batch. It runs until the producer closes.
-func (p *Producer) sender() {
-	defer close(p.senderDone)
-	for {
-		select {
-		case <-p.life.Done():
-			return
-		case <-p.kick:
-			// Delivery errors reach the promises; a flush cut short by
-			// Close leaves the records to Close.
-			_ = p.cl.Flush(p.life)
-		}
-	}
-}
+// ended is a context that has ended.
+var ended = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
 
 // waitRoom waits until the producer's buffer has room for a record, or ctx
 // ends: then the Send fails, and the epoch cannot commit.
@@ -882,9 +869,6 @@ func (p *Producer) Close(ctx context.Context) error {
 			_ = p.cl.AbortBufferedRecords(ctx)
 		}
 		p.stopLife()
-		if p.senderDone != nil {
-			<-p.senderDone
-		}
 		p.cl.Close()
 	})
 	return p.closeErr

@@ -123,7 +123,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.partitions, "partitions", 4, "partitions of every input topic")
 	num(&c.threads, "threads", 1, "num.stream.threads of both engines")
 	num(&c.commitMs, "commit-ms", 100, "commit.interval.ms under exactly_once_v2 (and of the stateless runs and the ceilings)")
-	num(&c.alosCommitMs, "alos-commit-ms", 1000, "commit.interval.ms of word count under at_least_once")
+	num(&c.alosCommitMs, "alos-commit-ms", 100, "commit.interval.ms of word count under at_least_once")
 	num(&c.latencyRate, "latency-rate", 400, "offered load of the latency workload, input lines per second")
 	dur(&c.latencyDur, "latency-duration", 20*time.Second, "how long the latency workload offers load")
 	dur(&c.latencyWarmup, "latency-warmup", 8*time.Second, "outputs of inputs sent in the first part of the load are not counted")
