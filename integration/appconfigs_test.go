@@ -18,6 +18,7 @@ import (
 // outputs must be the same (as multisets per partition: both tasks write
 // to one output partition).
 func TestAppConfigsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // Compared: output per partition (both outputs), both changelogs, both
 // repartition topics, internal topics and describe().
 func TestCogroupMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -613,8 +613,10 @@ func init() {
 // stops the application with an error naming it under
 // LogAndFailProcessingExceptionHandler, with nothing committed past it.
 func TestPoisonRecordUnderProcessingHandlers(t *testing.T) {
+	t.Parallel()
 	for _, handler := range []string{"LogAndContinueProcessingExceptionHandler", "LogAndFailProcessingExceptionHandler"} {
 		t.Run(handler, func(t *testing.T) {
+			t.Parallel()
 			bootstrap := testkafka.Bootstrap(t)
 			in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
 			testkafka.CreateTopics(t, bootstrap, 1, in, out)

@@ -151,6 +151,7 @@ func fkJoinRank(key, value string) (int64, error) {
 // claims: customer deletes, orders deleted or losing their foreign key,
 // and orders whose last result comes long before the input ends.
 func TestFKJoinCrashModelFitsInProcessRun(t *testing.T) {
+	t.Parallel()
 	const n = 8 * fkJoinGeneration
 	prevFK, ended := map[string]string{}, map[string]bool{}
 	lastIn := map[string]int{}

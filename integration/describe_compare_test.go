@@ -21,6 +21,7 @@ import (
 // more is different (exit 3), and the report names that mapValues as the
 // first difference and gives the store its Kafka Streams name.
 func TestDescribeCompareAgainstKafkaStreams(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("needs Java and Maven")
 	}

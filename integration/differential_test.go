@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -128,7 +129,10 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		return m
 	}
 
-	jvmApp := in + "-jvm"
+	// The two engines run at once, each on an application id, an output
+	// and internal topics of its own, and both read the whole input, all
+	// of it produced before either starts.
+	jvmApp, goApp := in+"-jvm", in+"-go"
 	ref, err := StartReference(ctx, ReferenceOptions{
 		App: c.app, Configs: []string{c.props},
 		Set:  with(map[string]string{"application.id": jvmApp, "state.dir": t.TempDir()}),
@@ -138,18 +142,6 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Fatal(err)
 	}
 	defer ref.Stop(45 * time.Second)
-	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
-		t.Fatal(err)
-	}
-	jvmOut, err := testkafka.ReadCommitted(bootstrap, outJVM, c.outputs, 2*time.Minute, 3*time.Second)
-	if err != nil {
-		t.Fatalf("Kafka Streams output: %v\n%s", err, ref.Stderr())
-	}
-	if err := ref.Stop(45 * time.Second); err != nil {
-		t.Error(err)
-	}
-
-	goApp := in + "-go"
 	cfg, err := LoadConfig([]string{c.props}, with(map[string]string{"application.id": goApp, "state.dir": t.TempDir()}))
 	if err != nil {
 		t.Fatal(err)
@@ -159,9 +151,34 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Fatal(err)
 	}
 	defer ks.Close(context.Background())
-	goOut, err := testkafka.ReadCommitted(bootstrap, outGo, c.outputs, 2*time.Minute, 3*time.Second)
-	if err != nil {
-		t.Fatalf("StoatFlow output: %v", err)
+	args := argsFor(outGo)
+	var (
+		jvmOut, goOut  []testkafka.Record
+		jvmErr, goErr  error
+		jvmDescribe    string
+		jvmDescribeErr error
+	)
+	sideBySide(
+		func() {
+			if jvmErr = ref.WaitState(ctx, "RUNNING"); jvmErr == nil {
+				jvmOut, jvmErr = testkafka.ReadCommitted(bootstrap, outJVM, c.outputs, 2*time.Minute, 3*time.Second)
+			}
+		},
+		func() {
+			goOut, goErr = testkafka.ReadCommitted(bootstrap, outGo, c.outputs, 2*time.Minute, 3*time.Second)
+		},
+		func() {
+			jvmDescribe, jvmDescribeErr = Describe(ctx, ReferenceOptions{App: c.app, Args: args, Set: c.set})
+		},
+	)
+	if jvmErr != nil {
+		t.Fatalf("Kafka Streams output: %v\n%s", jvmErr, ref.Stderr())
+	}
+	if err := ref.Stop(45 * time.Second); err != nil {
+		t.Error(err)
+	}
+	if goErr != nil {
+		t.Fatalf("StoatFlow output: %v", goErr)
 	}
 
 	if len(jvmOut) != c.outputs || len(goOut) != c.outputs {
@@ -172,48 +189,41 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		compareOut = compareUnordered
 	}
 	compareOut(t, "output", jvmOut, goOut)
+
+	// The further outputs and the changelogs: every read waits out its
+	// linger, so all of them are read at once.
+	type read struct {
+		jvmTopic, goTopic string
+		n                 int
+		timeout, linger   time.Duration
+		jvm, goRecs       []testkafka.Record
+		jvmErr, goErr     error
+		compare           func(t *testing.T, what string, jvm, goRecs []testkafka.Record)
+		what              string
+	}
+	var reads []*read
 	for suffix, n := range c.moreOutputs {
-		jvmMore, err := testkafka.ReadCommitted(bootstrap, outJVM+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatalf("Kafka Streams output %s: %v", suffix, err)
-		}
-		goMore, err := testkafka.ReadCommitted(bootstrap, outGo+suffix, n, time.Minute, time.Second)
-		if err != nil {
-			t.Fatalf("StoatFlow output %s: %v", suffix, err)
-		}
 		compareMore := compareOut
 		if c.moreUnordered {
 			compareMore = compareUnordered
 		}
-		compareMore(t, "output"+suffix, jvmMore, goMore)
+		reads = append(reads, &read{jvmTopic: outJVM + suffix, goTopic: outGo + suffix, n: n, timeout: time.Minute, linger: time.Second,
+			compare: compareMore, what: "output" + suffix})
 	}
-
 	// The changelogs must hold the same bytes: a store restored from either
 	// engine's changelog holds the same state.
-	readLogs := func(suffix string, n int) (jvmLog, goLog []testkafka.Record) {
-		t.Helper()
-		var err error
-		if jvmLog, err = testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, n, time.Minute, time.Second); err != nil {
-			t.Fatal(err)
-		}
-		if goLog, err = testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, n, time.Minute, time.Second); err != nil {
-			t.Fatal(err)
-		}
-		return jvmLog, goLog
-	}
 	for suffix, n := range c.changelogs {
 		for name, topic := range topics {
 			suffix = strings.ReplaceAll(suffix, "{"+name+"}", topic)
 		}
-		jvmLog, goLog := readLogs(suffix, n)
 		compareLog := comparePartitions
 		if c.unorderedChangelogs {
 			compareLog = compareUnordered
 		}
-		compareLog(t, suffix, jvmLog, goLog)
+		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n, timeout: time.Minute, linger: time.Second,
+			compare: compareLog, what: suffix})
 	}
 	for suffix, n := range c.punctuatedChangelogs {
-		jvmLog, goLog := readLogs(suffix, n)
 		untimed := func(recs []testkafka.Record) []testkafka.Record {
 			out := slices.Clone(recs)
 			for i := range out {
@@ -221,7 +231,27 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 			}
 			return out
 		}
-		compareUnordered(t, suffix+" (without timestamps)", untimed(jvmLog), untimed(goLog))
+		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n, timeout: time.Minute, linger: time.Second,
+			compare: func(t *testing.T, what string, jvm, goRecs []testkafka.Record) {
+				t.Helper()
+				compareUnordered(t, what, untimed(jvm), untimed(goRecs))
+			}, what: suffix + " (without timestamps)"})
+	}
+	var fns []func()
+	for _, r := range reads {
+		fns = append(fns,
+			func() { r.jvm, r.jvmErr = testkafka.ReadCommitted(bootstrap, r.jvmTopic, r.n, r.timeout, r.linger) },
+			func() { r.goRecs, r.goErr = testkafka.ReadCommitted(bootstrap, r.goTopic, r.n, r.timeout, r.linger) })
+	}
+	sideBySide(fns...)
+	for _, r := range reads {
+		if r.jvmErr != nil {
+			t.Fatalf("Kafka Streams %s: %v", r.what, r.jvmErr)
+		}
+		if r.goErr != nil {
+			t.Fatalf("StoatFlow %s: %v", r.what, r.goErr)
+		}
+		r.compare(t, r.what, r.jvm, r.goRecs)
 	}
 
 	jvmTopics, goTopics := internalTopics(t, bootstrap, jvmApp), internalTopics(t, bootstrap, goApp)
@@ -230,10 +260,8 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Errorf("internal topics differ:\n Kafka Streams %v\n StoatFlow     %v", jvmTopics, goTopics)
 	}
 
-	args := argsFor(outGo)
-	jvmDescribe, err := Describe(ctx, ReferenceOptions{App: c.app, Args: args, Set: c.set})
-	if err != nil {
-		t.Fatal(err)
+	if jvmDescribeErr != nil {
+		t.Fatal(jvmDescribeErr)
 	}
 	f, _ := kstreams.LookupTopology(c.app)
 	topo, err := f(args)
@@ -247,6 +275,23 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Errorf("describe() differs:\n--- Kafka Streams\n%s--- StoatFlow\n%s", jvmDescribe, got)
 	}
 	return goOut
+}
+
+// sideBySide runs each of fns in a goroutine of its own and waits for all
+// of them: for reads that each wait out a linger, and engines that each
+// wait for their output. The functions report through what they set or
+// with t.Error, never with t.Fatal, which only the test's own goroutine may
+// call.
+func sideBySide(fns ...func()) {
+	var wg sync.WaitGroup
+	for _, fn := range fns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn()
+		}()
+	}
+	wg.Wait()
 }
 
 // compareUnordered is comparePartitions over each partition's records as a
@@ -282,6 +327,7 @@ func comparePartitions(t *testing.T, what string, jvm, goRecs []testkafka.Record
 // two-partition topic, so every repartition partition has a single writer
 // and the order of the output is deterministic on both engines.
 func TestWordCountMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -302,6 +348,7 @@ func TestWordCountMatchesKafkaStreams(t *testing.T) {
 // TestWindowedCountMatchesKafkaStreams: keyed events across several
 // windows, out of order, with records inside and beyond the grace period.
 func TestWindowedCountMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -347,6 +394,7 @@ func TestWindowedCountMatchesKafkaStreams(t *testing.T) {
 // timestamps. The first run has the record cache off, the second on (it
 // must not change what is emitted).
 func TestWindowedCountFinalMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -387,6 +435,7 @@ func TestWindowedCountFinalMatchesKafkaStreams(t *testing.T) {
 	}
 	for _, cache := range []string{"0", "10485760"} {
 		t.Run("statestore.cache.max.bytes="+cache, func(t *testing.T) {
+			t.Parallel()
 			c := diffCase{
 				app: windowedcount.FinalName, props: filepath.Join(root, "examples", "windowedcount", "streams.properties"),
 				input: slices.Clone(recs), outputs: emitted, set: map[string]string{"statestore.cache.max.bytes": cache},

@@ -63,6 +63,7 @@ func doublerConfig(t *testing.T, bootstrap, in string, set map[string]string) ma
 }
 
 func TestPoisonRecordSkippedUnderLogAndContinue(t *testing.T) {
+	t.Parallel()
 	bootstrap, in, out := poisonInput(t)
 	dlq := in + "-dlq"
 	testkafka.CreateTopics(t, bootstrap, 1, dlq)
@@ -102,6 +103,7 @@ func TestPoisonRecordSkippedUnderLogAndContinue(t *testing.T) {
 }
 
 func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
+	t.Parallel()
 	bootstrap, in, out := poisonInput(t)
 	cfg, err := LoadConfig(nil, doublerConfig(t, bootstrap, in, map[string]string{
 		"deserialization.exception.handler": "org.apache.kafka.streams.errors.LogAndFailExceptionHandler",
@@ -153,6 +155,7 @@ func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
 // TestRepartitionRecordsPurgedAfterCommit: records of a repartition topic
 // that every reader committed are deleted.
 func TestRepartitionRecordsPurgedAfterCommit(t *testing.T) {
+	t.Parallel()
 	a := newWordCountApp(t, 2)
 	a.feed(t, sampleLines, 2)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -204,6 +207,7 @@ func init() {
 // timestamp order across them (max.task.idle.ms=0 waits for a partition
 // with data on the broker that is not fetched yet).
 func TestTaskProcessesPartitionsInTimestampOrder(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	left, right, out := testkafka.Topic(t, "left"), testkafka.Topic(t, "right"), testkafka.Topic(t, "out")
 	testkafka.CreateTopics(t, bootstrap, 1, left, right, out)

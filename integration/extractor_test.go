@@ -76,6 +76,9 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 	r := bothResult{jvmApp: in + "-jvm", goApp: in + "-go", jvmStateDir: t.TempDir(), goStateDir: t.TempDir(),
 		counters: NewCounters(), bootstrap: bootstrap}
 
+	// The two engines run at once, each on an application id and output of
+	// its own, and both read the whole input, all of it produced before
+	// either starts.
 	jvmSet := with(c.set)
 	jvmSet["application.id"], jvmSet["state.dir"] = r.jvmApp, r.jvmStateDir
 	ref, err := StartReference(ctx, ReferenceOptions{App: windowedcount.Name, Configs: []string{props}, Set: jvmSet,
@@ -84,16 +87,6 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 		t.Fatal(err)
 	}
 	defer ref.Stop(45 * time.Second)
-	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
-		t.Fatal(err)
-	}
-	if r.jvmOut, err = testkafka.ReadCommitted(bootstrap, outJVM, want, 2*time.Minute, 3*time.Second); err != nil {
-		t.Fatalf("Kafka Streams output: %v\n%s", err, ref.Stderr())
-	}
-	if err := ref.Stop(45 * time.Second); err != nil {
-		t.Error(err)
-	}
-
 	gs := with(c.set)
 	gs["application.id"], gs["state.dir"] = r.goApp, r.goStateDir
 	cfg, err := LoadConfig([]string{props}, gs)
@@ -104,8 +97,24 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.goOut, err = testkafka.ReadCommitted(bootstrap, outGo, want, 2*time.Minute, 3*time.Second); err != nil {
-		t.Fatalf("StoatFlow output: %v", err)
+	defer ks.Close(context.Background())
+	var jvmErr, goErr error
+	sideBySide(
+		func() {
+			if jvmErr = ref.WaitState(ctx, "RUNNING"); jvmErr == nil {
+				r.jvmOut, jvmErr = testkafka.ReadCommitted(bootstrap, outJVM, want, 2*time.Minute, 3*time.Second)
+			}
+		},
+		func() { r.goOut, goErr = testkafka.ReadCommitted(bootstrap, outGo, want, 2*time.Minute, 3*time.Second) },
+	)
+	if jvmErr != nil {
+		t.Fatalf("Kafka Streams output: %v\n%s", jvmErr, ref.Stderr())
+	}
+	if err := ref.Stop(45 * time.Second); err != nil {
+		t.Error(err)
+	}
+	if goErr != nil {
+		t.Fatalf("StoatFlow output: %v", goErr)
 	}
 	if err := ks.Close(context.Background()); err != nil {
 		t.Error(err)
@@ -121,13 +130,21 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 func compareChangelogs(t *testing.T, r bothResult, n int) {
 	t.Helper()
 	suffix := windowStore + "-changelog"
-	jvmLog, err := testkafka.ReadCommitted(r.bootstrap, r.jvmApp+"-"+suffix, n, time.Minute, time.Second)
-	if err != nil {
-		t.Fatal(err)
+	var jvmLog, goLog []testkafka.Record
+	var jvmErr, goErr error
+	sideBySide(
+		func() {
+			jvmLog, jvmErr = testkafka.ReadCommitted(r.bootstrap, r.jvmApp+"-"+suffix, n, time.Minute, time.Second)
+		},
+		func() {
+			goLog, goErr = testkafka.ReadCommitted(r.bootstrap, r.goApp+"-"+suffix, n, time.Minute, time.Second)
+		},
+	)
+	if jvmErr != nil {
+		t.Fatal(jvmErr)
 	}
-	goLog, err := testkafka.ReadCommitted(r.bootstrap, r.goApp+"-"+suffix, n, time.Minute, time.Second)
-	if err != nil {
-		t.Fatal(err)
+	if goErr != nil {
+		t.Fatal(goErr)
 	}
 	comparePartitions(t, "changelog", jvmLog, goLog)
 	jvmTopics, goTopics := internalTopics(t, r.bootstrap, r.jvmApp), internalTopics(t, r.bootstrap, r.goApp)
@@ -230,6 +247,7 @@ func checkPartitionsUsed(t *testing.T, events []event) {
 // starts, counts, record timestamps) and the changelog must be the same on
 // both engines, and the same as the in-process driver's.
 func TestTimestampExtractorsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	checkPartitionsUsed(t, extractorEvents)
 	cases := []struct {
 		class     string
@@ -240,6 +258,7 @@ func TestTimestampExtractorsMatchKafkaStreams(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.class[strings.LastIndex(c.class, ".")+1:], func(t *testing.T) {
+			t.Parallel()
 			out, changelog, dropped := inDriver(t, extractorEvents, c.extractor)
 			r := runBoth(t, bothEngines{set: map[string]string{"default.timestamp.extractor": c.class},
 				input: eventRecords(extractorEvents)}, len(out))
@@ -274,6 +293,7 @@ func TestTimestampExtractorsMatchKafkaStreams(t *testing.T) {
 // record without a timestamp stops the application, on both engines, with
 // an error naming the record's topic, partition and offset.
 func TestFailOnInvalidTimestampStopsBothEngines(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -345,6 +365,7 @@ func TestFailOnInvalidTimestampStopsBothEngines(t *testing.T) {
 // RocksDB, as Kafka Streams 4.4 reads only dsl.store.suppliers.class at run
 // time. The results are the same either way.
 func TestInMemoryDSLStoresMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name                  string
 		set                   map[string]string
@@ -365,6 +386,7 @@ func TestInMemoryDSLStoresMatchKafkaStreams(t *testing.T) {
 	out, changelog, _ := inDriver(t, events, nil)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r := runBoth(t, bothEngines{set: c.set, input: eventRecords(events)}, len(out))
 			checkAgainstDriver(t, "StoatFlow output against the driver's", r.goOut, out)
 			compareChangelogs(t, r, len(changelog))
@@ -411,6 +433,7 @@ func storeDirs(t *testing.T, stateDir string) []string {
 // instead of failing for an unknown partition time, and count on from the
 // window store it restored from Kafka Streams' changelog.
 func TestPartitionTimeHandedOverFromKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -56,6 +58,7 @@ var fkPhases = []fkEvent{
 // changelogs, the changelogs of both tables and of the inner result, the
 // internal topics with their configs, and describe().
 func TestFKJoinMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -88,20 +91,24 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 
-	// Each engine reads the phases from its own copy of the input topics,
-	// so that the second does not find the first one's records waiting.
-	runPhases := func(engine, app, out string) {
+	// Each engine reads the phases from its own copy of the input topics
+	// and waits for its own application to be idle after each, so the two
+	// run side by side, each fed as if it ran alone.
+	runPhases := func(admin *kadm.Client, engine, app, out string) error {
 		for i, e := range fkPhases {
 			r := testkafka.Record{Topic: topics[e.side] + "-" + engine, Partition: testkafka.AnyPartition, Key: []byte(e.key),
 				Timestamp: time.UnixMilli(epochBase + int64(i+1)*1000)}
 			if e.value != nil {
 				r.Value = []byte(*e.value)
 			}
-			testkafka.Produce(t, bootstrap, r)
-			if err := waitIdle(ctx, t, bootstrap, app, out, out+"-left"); err != nil {
-				t.Fatalf("%s, phase %d (%s %s): %v", engine, i, e.side, e.key, err)
+			if err := testkafka.ProduceErr(bootstrap, r); err != nil {
+				return err
+			}
+			if err := waitIdle(ctx, admin, app, out, out+"-left"); err != nil {
+				return fmt.Errorf("%s, phase %d (%s %s): %w", engine, i, e.side, e.key, err)
 			}
 		}
+		return nil
 	}
 	for _, engine := range []string{"jvm", "go"} {
 		testkafka.CreateTopics(t, bootstrap, 2, topics["left"]+"-"+engine, topics["right"]+"-"+engine)
@@ -117,14 +124,6 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ref.Stop(45 * time.Second)
-	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
-		t.Fatal(err)
-	}
-	runPhases("jvm", jvmApp, outJVM)
-	if err := ref.Stop(45 * time.Second); err != nil {
-		t.Error(err)
-	}
-
 	cfg, err := LoadConfig([]string{props}, with(goApp))
 	if err != nil {
 		t.Fatal(err)
@@ -134,26 +133,49 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ks.Close(context.Background())
-	runPhases("go", goApp, outGo)
+	if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+		t.Fatal(err)
+	}
+	jvmAdmin, goAdmin := testkafka.Admin(t, bootstrap), testkafka.Admin(t, bootstrap)
+	var jvmErr, goErr error
+	sideBySide(
+		func() { jvmErr = runPhases(jvmAdmin, "jvm", jvmApp, outJVM) },
+		func() { goErr = runPhases(goAdmin, "go", goApp, outGo) },
+	)
+	if jvmErr != nil || goErr != nil {
+		t.Fatalf("Kafka Streams: %v; StoatFlow: %v", jvmErr, goErr)
+	}
+	if err := ref.Stop(45 * time.Second); err != nil {
+		t.Error(err)
+	}
+	// Every topic is read from both engines, from Kafka Streams first, as
+	// its record count is what StoatFlow's read waits for; as every read
+	// waits out its linger, the topics are read side by side. The checks
+	// run in the goroutines and report with t.Error.
+	var checks []func()
 	// The two joins write to their own topics: their results for one update
 	// come back through different topics, in no fixed order.
 	for _, suffix := range []string{"", "-left"} {
-		jvmOut, err := testkafka.ReadCommitted(bootstrap, outJVM+suffix, 0, time.Minute, 3*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		goOut, err := testkafka.ReadCommitted(bootstrap, outGo+suffix, len(jvmOut), time.Minute, 3*time.Second)
-		if err != nil {
-			t.Fatalf("StoatFlow output: %v", err)
-		}
-		t.Logf("output%s records: Kafka Streams %d, StoatFlow %d", suffix, len(jvmOut), len(goOut))
-		if len(jvmOut) < len(fkPhases)/2 {
-			t.Errorf("Kafka Streams wrote only %d records to output%s: the test no longer exercises the join", len(jvmOut), suffix)
-		}
-		if len(jvmOut) != len(goOut) {
-			t.Errorf("output%s: Kafka Streams wrote %d records, StoatFlow %d", suffix, len(jvmOut), len(goOut))
-		}
-		comparePartitions(t, "output"+suffix, jvmOut, goOut)
+		checks = append(checks, func() {
+			jvmOut, err := testkafka.ReadCommitted(bootstrap, outJVM+suffix, 0, time.Minute, 3*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			goOut, err := testkafka.ReadCommitted(bootstrap, outGo+suffix, len(jvmOut), time.Minute, 3*time.Second)
+			if err != nil {
+				t.Errorf("StoatFlow output: %v", err)
+				return
+			}
+			t.Logf("output%s records: Kafka Streams %d, StoatFlow %d", suffix, len(jvmOut), len(goOut))
+			if len(jvmOut) < len(fkPhases)/2 {
+				t.Errorf("Kafka Streams wrote only %d records to output%s: the test no longer exercises the join", len(jvmOut), suffix)
+			}
+			if len(jvmOut) != len(goOut) {
+				t.Errorf("output%s: Kafka Streams wrote %d records, StoatFlow %d", suffix, len(jvmOut), len(goOut))
+			}
+			comparePartitions(t, "output"+suffix, jvmOut, goOut)
+		})
 	}
 
 	// The internal topics and changelogs, record by record. A left join's
@@ -170,31 +192,43 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 		fkjoin.InnerStore + "-changelog",
 	}
 	for _, suffix := range logs {
-		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, 0, time.Minute, 3*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, len(jvmLog), time.Minute, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(jvmLog) == 0 {
-			t.Errorf("%s: Kafka Streams wrote nothing", suffix)
-		}
-		t.Logf("%s: Kafka Streams %d records, StoatFlow %d", suffix, len(jvmLog), len(goLog))
-		compareKeyedPartitions(t, suffix, jvmLog, goLog)
+		checks = append(checks, func() {
+			jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+suffix, 0, time.Minute, 3*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+suffix, len(jvmLog), time.Minute, 2*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if len(jvmLog) == 0 {
+				t.Errorf("%s: Kafka Streams wrote nothing", suffix)
+			}
+			t.Logf("%s: Kafka Streams %d records, StoatFlow %d", suffix, len(jvmLog), len(goLog))
+			compareKeyedPartitions(t, suffix, jvmLog, goLog)
+		})
 	}
 	for _, side := range []string{"left", "right"} {
-		store := map[string]string{"left": "-STATE-STORE-0000000000-changelog", "right": "-STATE-STORE-0000000003-changelog"}[side]
-		jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+topics[side]+"-jvm"+store, 0, time.Minute, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+topics[side]+"-go"+store, len(jvmLog), time.Minute, 2*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		comparePartitions(t, side+" table changelog", jvmLog, goLog)
+		checks = append(checks, func() {
+			store := map[string]string{"left": "-STATE-STORE-0000000000-changelog", "right": "-STATE-STORE-0000000003-changelog"}[side]
+			jvmLog, err := testkafka.ReadCommitted(bootstrap, jvmApp+"-"+topics[side]+"-jvm"+store, 0, time.Minute, 2*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			goLog, err := testkafka.ReadCommitted(bootstrap, goApp+"-"+topics[side]+"-go"+store, len(jvmLog), time.Minute, 2*time.Second)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			comparePartitions(t, side+" table changelog", jvmLog, goLog)
+		})
+	}
+	sideBySide(checks...)
+	if t.Failed() {
+		t.FailNow()
 	}
 
 	// Internal topics, by their names after the application id (the input
@@ -231,9 +265,7 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 // waitIdle waits until application app has stopped writing: the end
 // offsets of its output topics and of its internal topics have not moved
 // for 2 s.
-func waitIdle(ctx context.Context, t *testing.T, bootstrap, app string, outputs ...string) error {
-	t.Helper()
-	admin := testkafka.Admin(t, bootstrap)
+func waitIdle(ctx context.Context, admin *kadm.Client, app string, outputs ...string) error {
 	last, stable := "", 0
 	for {
 		select {

@@ -41,6 +41,7 @@ func globalRecords(ts0 int64, pairs []tombstoneEvent) []testkafka.Record {
 // partition its input had, so each output partition holds one task's
 // records in input order.
 func TestStreamGlobalJoinMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +94,7 @@ func TestStreamGlobalJoinMatchesKafkaStreams(t *testing.T) {
 // processor, on both engines. Deterministic as the join above: the stream
 // meets the store's final state.
 func TestGlobalStoreFedByProcessorMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	globalStoreFedByProcessor(t, globaljoin.StoreName)
 }
 
@@ -100,6 +102,7 @@ func TestGlobalStoreFedByProcessorMatchesKafkaStreams(t *testing.T) {
 // the Processor API's Topology.addGlobalStore, its nodes named by the
 // caller.
 func TestTopologyGlobalStoreMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	globalStoreFedByProcessor(t, globaljoin.PAPIName)
 }
 

@@ -145,6 +145,7 @@ func streamTableResults(events []joinEvent, missing func(row *string) string) (w
 // materialized (<table>-STATE-STORE-0000000001), internal topics with their
 // configs, and describe().
 func TestStreamTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -268,6 +269,7 @@ func (m *tableJoinModel) apply(e joinEvent) {
 // table the joins materialized, of the right table and of both result
 // stores, internal topics with their configs, and describe().
 func TestTableTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -315,6 +317,7 @@ func TestTableTableJoinMatchKafkaStreams(t *testing.T) {
 // the changelogs of the materialized source and of the count, internal
 // topics with their configs, and describe().
 func TestDerivedTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -372,6 +375,7 @@ func TestDerivedTableJoinMatchKafkaStreams(t *testing.T) {
 // changelog of the table the joins materialized, internal topics (the
 // repartition topic with its configs) and describe().
 func TestRekeyedTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -503,6 +507,7 @@ func (m *windowedJoinModel) apply(side, key string, ms int64) {
 // per partition, the four aggregation changelogs, internal topics and
 // describe().
 func TestWindowedTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 // caused them with its timestamp, included), the changelog's config, and
 // describe().
 func TestLRUMapMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

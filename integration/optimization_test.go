@@ -18,6 +18,7 @@ import (
 // changelog, so neither engine creates an internal topic, and the output
 // and describe() are those of the unoptimized run.
 func TestStreamTableJoinOptimizedMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestStreamTableJoinOptimizedMatchesKafkaStreams(t *testing.T) {
 // table updates written after that offset beside the new stream records:
 // both outputs are the uninterrupted join's, record for record.
 func TestTableRestoredFromItsSourceTopicMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,7 @@ import (
 // the records of one key then reach its repartition partition in one order
 // on both engines (an aggregate is stamped with the latest time it saw).
 func TestRepartitionOptimizationMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -36,9 +38,10 @@ func TestRepartitionOptimizationMatchesKafkaStreams(t *testing.T) {
 	}
 	for _, opt := range []string{"none", "all"} {
 		t.Run(opt, func(t *testing.T) {
+			t.Parallel()
 			out := runDifferential(t, diffCase{
 				app: optimized.Name, props: filepath.Join(root, "examples", "optimized", "streams.properties"),
-				input: input, outputs: len(input),
+				input: slices.Clone(input), outputs: len(input),
 				moreOutputs: map[string]int{
 					optimized.ProcessedSuffix: perKey["b"], optimized.AggregateSuffix: len(input),
 					optimized.ReduceSuffix: len(input), optimized.JoinedSuffix: perKey["a"] * perKey["a"],

@@ -38,8 +38,10 @@ func init() {
 // LogAndContinueProcessingExceptionHandler, stopping the application with
 // nothing committed past it under LogAndFailProcessingExceptionHandler.
 func TestProcessorPanicUnderProcessingHandlers(t *testing.T) {
+	t.Parallel()
 	for _, handler := range []string{"LogAndContinueProcessingExceptionHandler", "LogAndFailProcessingExceptionHandler"} {
 		t.Run(handler, func(t *testing.T) {
+			t.Parallel()
 			bootstrap := testkafka.Bootstrap(t)
 			in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
 			testkafka.CreateTopics(t, bootstrap, 1, in, out)

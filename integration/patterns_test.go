@@ -33,6 +33,7 @@ func patternRecords(prefix string, keys, n int, from int64) []testkafka.Record {
 // multisets: each task reads three partitions), the internal topics with
 // their configs, and describe(), which prints the pattern.
 func TestPatternSourceMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -54,6 +55,7 @@ func TestPatternSourceMatchesKafkaStreams(t *testing.T) {
 // refresh (metadata.max.age.ms=1000 in the example's file) on. Their
 // outputs are compared per partition as multisets.
 func TestPatternSourceReadsATopicCreatedLaterLikeKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

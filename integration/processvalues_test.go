@@ -20,6 +20,7 @@ import (
 // each repartition partition has one writer and the counts after it come
 // in the one order an engine can give them.
 func TestProcessValuesMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

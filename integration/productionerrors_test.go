@@ -65,12 +65,14 @@ type productionErrorsRun struct {
 //   - Kafka's default handler (at_least_once): a record over
 //     max.request.size stops the thread on both engines.
 func TestProductionErrorsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	props := filepath.Join(root, "examples", "productionerrors", "streams.properties")
 	t.Run("describe", func(t *testing.T) {
+		t.Parallel()
 		args := map[string]string{"input": "in", "output": "out", "counts": "counts"}
 		jvm, err := Describe(context.Background(), ReferenceOptions{App: productionerrors.Name, Args: args})
 		if err != nil {
@@ -98,6 +100,7 @@ func TestProductionErrorsMatchKafkaStreams(t *testing.T) {
 			set: map[string]string{"production.exception.handler": kstreams.DefaultProductionExceptionHandlerClass}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			bootstrap := testkafka.Bootstrap(t)
 			in := testkafka.Topic(t, "in")
 			testkafka.CreateTopics(t, bootstrap, 2, in)

@@ -48,6 +48,7 @@ func protoJoinEvents() []joinEvent {
 // is not published on Maven Central, and Apicurio's Protobuf serde frames
 // records differently (TestApicurioProtobufSerdeFramingDiffersFromConfluent).
 func TestProtobufStreamTableJoinMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	regURL := testregistry.URL(t)
 	root, err := RepoRoot()
 	if err != nil {
@@ -141,6 +142,7 @@ func protoJoinText(m *dynamicpb.Message) string {
 // Confluent's serializer writes the message indexes (00 for the file's
 // first message). StoatFlow reads Confluent's framing only.
 func TestApicurioProtobufSerdeFramingDiffersFromConfluent(t *testing.T) {
+	t.Parallel()
 	regURL := testregistry.URL(t)
 	bootstrap := testkafka.Bootstrap(t)
 	in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
@@ -203,6 +205,7 @@ func init() {
 // (with json.key.type) gives the runtime default serdes that write the
 // Confluent wire format through the registry and read it back.
 func TestProtobufAndJSONSchemaDefaultSerdesFromProperties(t *testing.T) {
+	t.Parallel()
 	regURL := testregistry.URL(t)
 	props := filepath.Join(t.TempDir(), "app.properties")
 	if err := os.WriteFile(props, []byte("application.id=proto-defaults\nbootstrap.servers=127.0.0.1:9092\n"+

@@ -20,6 +20,7 @@ import (
 // neither engine created an internal topic (the prices topic is the
 // store's changelog), and describe().
 func TestReadOnlyStoreMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

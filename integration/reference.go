@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,7 +117,19 @@ type ReferenceOptions struct {
 	Configs []string          // .properties files, loaded in order
 	Set     map[string]string // --set overrides
 	Args    map[string]string // the application's own arguments, e.g. input, output
+	// Measured runs the JVM with its default compilers and collector, as a
+	// production application runs, for a test that reports the twin's CPU
+	// or memory; otherwise it runs with shortLivedJVM.
+	Measured bool
 }
+
+// shortLivedJVM are the JVM options of a reference application that is not
+// measured, and of --describe: the client compiler alone and the serial
+// collector. A twin lives seconds on a few hundred records, where the
+// optimizing compiler's work never pays off, and tests run several twins
+// side by side on a small machine; neither option changes what Kafka
+// Streams computes.
+var shortLivedJVM = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
 
 // Describe runs the reference application with --describe and returns its
 // topology.describe() text.
@@ -125,7 +138,7 @@ func Describe(ctx context.Context, opts ReferenceOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "java", append([]string{"-jar", jar}, refArgs(opts, true)...)...)
+	cmd := exec.CommandContext(ctx, "java", append(append(slices.Clone(shortLivedJVM), "-jar", jar), refArgs(opts, true)...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -142,14 +155,24 @@ func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, 
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("java", append([]string{"-Xmx512m", "-jar", jar}, refArgs(opts, false)...)...)
+	jvm := []string{"-Xmx512m"}
+	archived := func(bool) {}
+	if !opts.Measured {
+		jvm = append(jvm, shortLivedJVM...)
+		var share []string
+		share, archived = classArchive(jar)
+		jvm = append(jvm, share...)
+	}
+	cmd := exec.Command("java", append(append(jvm, "-jar", jar), refArgs(opts, false)...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		archived(false)
 		return nil, err
 	}
 	a := &ReferenceApp{cmd: cmd, stderr: &tailBuffer{max: 64 << 10}, change: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = a.stderr
 	if err := cmd.Start(); err != nil {
+		archived(false)
 		return nil, fmt.Errorf("integration: starting %s: %w", opts.App, err)
 	}
 	var reader sync.WaitGroup
@@ -164,6 +187,10 @@ func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, 
 	go func() {
 		reader.Wait()
 		a.err = cmd.Wait()
+		a.mu.Lock()
+		closed := a.closed
+		a.mu.Unlock()
+		archived(closed)
 		close(a.exited)
 		a.mu.Lock()
 		close(a.change)
@@ -172,6 +199,66 @@ func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, 
 	}()
 	return a, nil
 }
+
+// classArchive returns the JVM options that map the class-data-sharing
+// archive of jar's classes (AppCDS), kept beside the jar: a twin then maps
+// the classes of Kafka Streams and its clients instead of loading and
+// verifying each, which is about a third of its start-up CPU. When there is
+// no archive yet, the options make this twin write one as it exits, unless
+// another twin (of this or another test process) is writing it; done,
+// called once the twin has exited, keeps what a twin that closed cleanly
+// wrote. The archive's name holds the jar's size and time and the JVM's
+// version, so a rebuilt jar or another JVM never maps one that does not
+// fit.
+func classArchive(jar string) (opts []string, done func(closed bool)) {
+	none := func(bool) {}
+	id := javaVersion()
+	fi, err := os.Stat(jar)
+	if id == "" || err != nil {
+		return nil, none
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%d", id, fi.Size(), fi.ModTime().UnixNano()))
+	archive := strings.TrimSuffix(jar, ".jar") + "-" + hex.EncodeToString(sum[:6]) + ".jsa"
+	if _, err := os.Stat(archive); err == nil {
+		return []string{"-XX:SharedArchiveFile=" + archive}, none
+	}
+	if !archiveWriter.TryLock() {
+		return nil, none
+	}
+	lock, err := os.OpenFile(archive+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		archiveWriter.Unlock()
+		return nil, none
+	}
+	if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		lock.Close()
+		archiveWriter.Unlock()
+		return nil, none
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", archive, os.Getpid())
+	os.Remove(tmp)
+	return []string{"-XX:ArchiveClassesAtExit=" + tmp}, func(closed bool) {
+		if fi, err := os.Stat(tmp); closed && err == nil && fi.Size() > 0 {
+			_ = os.Rename(tmp, archive)
+		}
+		os.Remove(tmp)
+		lock.Close() // releases the flock
+		archiveWriter.Unlock()
+	}
+}
+
+// archiveWriter is held while a twin of this process writes the class
+// archive.
+var archiveWriter sync.Mutex
+
+// javaVersion returns what java -version prints, "" when it fails.
+var javaVersion = sync.OnceValue(func() string {
+	out, err := exec.Command("java", "-version").CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+})
 
 func (a *ReferenceApp) line(l string) {
 	a.mu.Lock()

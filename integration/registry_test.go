@@ -103,6 +103,7 @@ func wireID(t *testing.T, b []byte) int {
 // registry. The input's and output's schemas are registered under their
 // topics' subjects and their ids are in the bytes.
 func TestAvroWindowedCountAndAggregateThroughRegistry(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	regURL := testregistry.URL(t)
 	cl := testregistry.Client(t)
@@ -276,6 +277,7 @@ func avroPoisonInput(t *testing.T) (bootstrap, regURL, in, out string) {
 // magic byte or schema id go to the deserialization handler, which skips
 // them; the others are counted.
 func TestAvroPoisonRecordsSkippedUnderLogAndContinue(t *testing.T) {
+	t.Parallel()
 	bootstrap, regURL, in, out := avroPoisonInput(t)
 	// SpecificAvroSerde, as a JVM application with generated classes names
 	// it: in Go its values are GenericRecords too.
@@ -313,6 +315,7 @@ func TestAvroPoisonRecordsSkippedUnderLogAndContinue(t *testing.T) {
 // TestAvroUnknownSchemaIDStopsAppUnderLogAndFail: the error names the
 // record's topic, partition and offset and the schema id.
 func TestAvroUnknownSchemaIDStopsAppUnderLogAndFail(t *testing.T) {
+	t.Parallel()
 	bootstrap, regURL, in, out := avroPoisonInput(t)
 	cfg, err := LoadConfig(nil, genericCountConfig(t, bootstrap, regURL, in, nil))
 	if err != nil {
@@ -368,6 +371,7 @@ const avroDiff = avrocount.WindowedName
 // TestAvroWindowedAggregateMatchesKafkaStreams: the output and changelog
 // bytes, magic byte and schema id included, are the same on both engines.
 func TestAvroWindowedAggregateMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	testregistry.URL(t)
 	props := filepath.Join(t.TempDir(), "avro.properties")
 	if err := os.WriteFile(props, []byte("application.id=avro-windowed\nbootstrap.servers=127.0.0.1:9092\n"+

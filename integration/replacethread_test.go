@@ -3,12 +3,18 @@ package integration
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
+
+// replaceThreadMu keeps the tests that run the replacethread topology in
+// this process from overlapping: whether it has failed on its poison record
+// is the process's, so one test's failure would disarm the other's.
+var replaceThreadMu sync.Mutex
 
 // TestReplaceThreadMatchesKafkaStreams: a word count whose processor fails
 // at the first "boom" of each process, under REPLACE_THREAD on both
@@ -19,6 +25,10 @@ import (
 // so has the count's changelog. A SHUTDOWN_CLIENT on either side would
 // leave the output short of its last records.
 func TestReplaceThreadMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
+	replaceThreadMu.Lock()
+	defer replaceThreadMu.Unlock()
+	replacethread.Rearm()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // order their fetches arrive, on either engine), internal topics (none) and
 // describe().
 func TestOffsetResetPoliciesMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 // one task), both output topics per partition (as multisets: three tasks
 // write each), internal topics with their partition counts, describe().
 func TestRoutingMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

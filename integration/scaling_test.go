@@ -57,6 +57,7 @@ func checkExactlyOnceCounts(t *testing.T, got map[string][]int64, lines []string
 // transactional ids) while input flows; one is closed mid-run, its tasks move
 // to the other, and the output stays exactly-once.
 func TestTwoInstancesShareWorkAndOneLeaves(t *testing.T) {
+	t.Parallel()
 	a := newWordCountApp(t, 4)
 	root, err := RepoRoot()
 	if err != nil {

@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 // store's changelog in order, the internal topics with their configs and
 // describe().
 func TestSelfJoinMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -45,9 +47,10 @@ func TestSelfJoinMatchesKafkaStreams(t *testing.T) {
 	}
 	for _, opt := range []string{"none", "all"} {
 		t.Run(opt, func(t *testing.T) {
+			t.Parallel()
 			runDifferential(t, diffCase{
 				app: selfjoin.Name, props: filepath.Join(root, "examples", "selfjoin", "streams.properties"),
-				input: input, outputs: pairs, unordered: true,
+				input: slices.Clone(input), outputs: pairs, unordered: true,
 				changelogs: map[string]int{"self-store-this-join-store-changelog": len(input)},
 				set:        map[string]string{"topology.optimization": opt},
 			})

@@ -83,6 +83,7 @@ func goRoundTrip(name string, data []byte) string {
 // kstreams/serde/testdata/jvm-serdes.txt, the JVM's answers for a subset of
 // the cases, which kstreams/serde's tests check without a JVM.
 func TestBuiltinSerdesMatchJVM(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"java", "mvn"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") == "true" {

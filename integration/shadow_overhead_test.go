@@ -67,6 +67,9 @@ var shadowOutputs = flag.String("shadow.outputs", "topics", "--outputs of the sh
 // comparison's own share is the difference. It checks that the shadow
 // matched every update and the baseline wrote every update, and logs CPU
 // (as a share of one core) and RSS of both and of the JVM application.
+// It is not parallel: the figures it logs are those of a machine that runs
+// nothing else of the suite, and its shadow's grace period is wall-clock
+// time.
 func TestShadowOverheadAt1000RecordsPerSecond(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 75-second measurement")
@@ -90,7 +93,7 @@ func TestShadowOverheadAt1000RecordsPerSecond(t *testing.T) {
 	testkafka.CreateTopics(t, a.bootstrap, partitions, runOut)
 	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
 	ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: a.config(t, nil),
-		Args: map[string]string{"input": a.in, "output": a.out}})
+		Args: map[string]string{"input": a.in, "output": a.out}, Measured: true})
 	if err != nil {
 		t.Fatal(err)
 	}

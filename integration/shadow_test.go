@@ -100,6 +100,8 @@ func (s *shadowRun) metrics(t *testing.T) string {
 // twin reports every update matched and exits 0; a Go twin whose one
 // operator differs (a map() that adds 100 to the count of "fox") reports
 // exactly the updates of "fox" as mismatches, with both values, and exits 3.
+// It is not parallel: the shadow's grace period is wall-clock time, which
+// other tests' load would eat into.
 func TestShadowWordCountAgainstKafkaStreams(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -249,7 +251,9 @@ func grepLines(s, sub string) string {
 // TestShadowLatestWindowedCountWithCaching runs the Kafka Streams windowed
 // count with its record cache on, and the Go twin in the shadow's latest
 // mode: the engines may forward different intermediate counts, but every
-// key and window ends with the same count, and the report says so.
+// key and window ends with the same count, and the report says so. It is
+// not parallel, for the reason TestShadowWordCountAgainstKafkaStreams is
+// not.
 func TestShadowLatestWindowedCountWithCaching(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

@@ -22,6 +22,9 @@ import (
 // engines both instances end in ERROR, and the output holds the counts of
 // the words before the failure, the same per partition on both.
 func TestShutdownApplicationStopsEveryInstanceLikeKafkaStreams(t *testing.T) {
+	t.Parallel()
+	replaceThreadMu.Lock()
+	defer replaceThreadMu.Unlock()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -21,8 +21,12 @@ import (
 // twice: emitting every update, and with emitStrategy(onWindowClose)
 // (slidingcountfinal), each window once with its final result.
 func TestSlidingWindowsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{slidingcount.Name, slidingcount.FinalName} {
-		t.Run(name, func(t *testing.T) { slidingDifferential(t, name) })
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			slidingDifferential(t, name)
+		})
 	}
 }
 

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files from the Kafka Str
 
 // TestBrokerIsKafka44 pins the broker the suite runs against.
 func TestBrokerIsKafka44(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	admin := testkafka.Admin(t, bootstrap)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -47,6 +48,7 @@ func TestBrokerIsKafka44(t *testing.T) {
 // a read_committed consumer sees committed transactions and never aborted
 // ones.
 func TestTransactionalProducerCommitAndAbort(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	topic := testkafka.Topic(t, "txn")
 	testkafka.CreateTopics(t, bootstrap, 1, topic)
@@ -142,6 +144,7 @@ func javaSplit(re *regexp.Regexp, s string) []string {
 // exactly_once_v2 and transactional state stores on the real broker and
 // checks every count it emits.
 func TestReferenceWordCountExactlyOnce(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	root, err := RepoRoot()
 	if err != nil {
@@ -229,6 +232,7 @@ func TestReferenceWordCountExactlyOnce(t *testing.T) {
 // word count as the golden file the Go topology is compared with. Run with
 // -update to capture it again.
 func TestReferenceWordCountDescribe(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("needs Java and Maven")
 	}

@@ -19,6 +19,7 @@ import (
 // stores, repartition topic and sub-topology text as Kafka Streams 4.4
 // prints them.
 func TestSsJoinDescribeMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	args := map[string]string{"left": "l", "right": "r", "output": "o"}
@@ -63,6 +64,7 @@ func (e ssJoinEvent) record() testkafka.Record {
 // sequence numbers, the shared store's lists and tombstones), internal
 // topics with their configs, and describe().
 func TestSsJoinMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -175,6 +177,7 @@ func interleave(left, right []ssJoinEvent) []topicEvent {
 // nor on StoatFlow, and both name the topics and their partition counts in
 // Kafka Streams' words.
 func TestJoinOverTopicsNotCopartitionedFailsOnBothEngines(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -80,6 +80,7 @@ func expectSuppress(t *testing.T, app string, events []suppressEvent, stores ...
 // both engines; both buffers' changelogs hold the same keys and end in the
 // same bytes.
 func TestSuppressFinalMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +116,7 @@ func TestSuppressFinalMatchesKafkaStreams(t *testing.T) {
 // deletes (of buffered keys, and of a key never held) that come out as
 // tombstones, out-of-order timestamps.
 func TestSuppressTimeLimitMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -159,6 +161,7 @@ func TestSuppressTimeLimitMatchesKafkaStreams(t *testing.T) {
 // here): suppress materializes the table (its store and changelog appear
 // on both engines), and the same updates go out early.
 func TestSuppressBytesMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -328,6 +331,7 @@ func readChangelog(t *testing.T, bootstrap, topic string) *bufferLog {
 // that is not windowed fails when the topology is built, with the message
 // Kafka Streams 4.4 gives (read from the reference app, which prints it).
 func TestSuppressRejectionsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	str := func() kstreams.Consumed[string, string] {
 		return kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
 	}
@@ -367,6 +371,7 @@ func TestSuppressRejectionsMatchKafkaStreams(t *testing.T) {
 // materialize for the old values the buffer keeps) and a windowed session
 // reduce describe as in Kafka Streams 4.4.
 func TestSuppressShapesDescribeLikeKafkaStreams(t *testing.T) {
+	t.Parallel()
 	strs := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
 	out := kstreams.ProducedWith[string, string](serde.String{}, serde.String{})
 	second := kstreams.UntilTimeLimit(time.Second, kstreams.Unbounded())
@@ -432,6 +437,7 @@ func init() {
 // forwards nothing) does not push buffered keys out. Were it the task's,
 // k1 would go out twice.
 func TestSuppressStreamTimeIsTheSuppressionsOwn(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // repartition topic's records (Kafka Streams' Change layout), the three
 // changelogs, internal topics and describe().
 func TestTableGroupByMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +93,7 @@ func TestTableGroupByMatchesKafkaStreams(t *testing.T) {
 // transformer and become values) and a null key. Compared: output per
 // partition, both changelogs, internal topics and describe().
 func TestTableTransformValuesMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

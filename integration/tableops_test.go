@@ -19,6 +19,7 @@ import (
 // nothing when neither value passes; the filterNot computes its old value
 // through the mapValues from the filter's.
 func TestTableOpsMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +102,7 @@ func TestTableOpsMatchKafkaStreams(t *testing.T) {
 // never deleted downstream, and a merged session whose count had passed is
 // (a tombstone); a null-key record is dropped.
 func TestWindowedTableFilterMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -63,6 +63,7 @@ func checkTombstones(t *testing.T, out []testkafka.Record, nulls int, want []str
 // on both engines. Input values include nulls (a session count counts them,
 // as Kafka Streams does) and an empty value; a null-key record is dropped.
 func TestSessionCountTombstonesMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -133,6 +134,7 @@ func TestSessionCountTombstonesMatchKafkaStreams(t *testing.T) {
 // Filter and Map over plain strings as null values, an empty value stays a
 // value, on both engines; the table's changelog holds the same deletes.
 func TestTableTombstonesMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -36,6 +36,7 @@ import (
 // time, between input records where the batches put them: they are
 // compared as multisets of key and value.
 func TestTTLMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ var malformedUTF8 = [][]byte{
 // writes the replaced bytes back; the key it partitions by is the replaced
 // one, so records land on other partitions than their raw keys hash to.
 func TestPassthroughMalformedUTF8MatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
 	root, err := RepoRoot()
 	if err != nil {

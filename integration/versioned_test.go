@@ -107,6 +107,7 @@ func versionedJoinResults(events []joinEvent) (want []joinResult, changelog, buf
 // timestamps), internal topics with their configs (the versioned
 // changelog's min.compaction.lag.ms) and describe().
 func TestVersionedTableJoinMatchKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // partition), the store's changelog per partition in order (each task
 // writes its own), the changelog's config, and describe().
 func TestPlainWindowStoreMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +62,7 @@ func TestPlainWindowStoreMatchesKafkaStreams(t *testing.T) {
 // TestPlainWindowStoreMatchesKafkaStreams: output, changelogs, internal
 // topics with their configs ("seen"'s delete-only), describe().
 func TestPlainWindowStoreCachedMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
 	root, err := RepoRoot()
 	if err != nil {
 		t.Fatal(err)

@@ -136,6 +136,7 @@ func checkUpdates(t *testing.T, got, want map[string][]int64) {
 }
 
 func TestStoatFlowWordCount(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		guarantee string
 		threads   int
@@ -146,6 +147,7 @@ func TestStoatFlowWordCount(t *testing.T) {
 		{"at_least_once", 2},
 	} {
 		t.Run(fmt.Sprintf("%s/threads=%d", tc.guarantee, tc.threads), func(t *testing.T) {
+			t.Parallel()
 			a := newWordCountApp(t, 2)
 			a.feed(t, sampleLines, 2)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -169,6 +171,7 @@ func TestStoatFlowWordCount(t *testing.T) {
 // store with its changelog offset, so the next start restores zero records,
 // and counting goes on from where it stopped.
 func TestRestartAfterCleanCloseReplaysNothing(t *testing.T) {
+	t.Parallel()
 	a := newWordCountApp(t, 2)
 	first, second := sampleLines[:4], sampleLines[4:]
 	a.feed(t, first, 2)
@@ -202,6 +205,7 @@ func TestRestartAfterCleanCloseReplaysNothing(t *testing.T) {
 // restart replays only the changelog written since that offset, never the
 // whole changelog, and the output stays exactly-once.
 func TestRestartAfterKillReplaysOnlyTail(t *testing.T) {
+	t.Parallel()
 	a := newWordCountApp(t, 2)
 	root, err := RepoRoot()
 	if err != nil {
@@ -257,6 +261,7 @@ func TestRestartAfterKillReplaysOnlyTail(t *testing.T) {
 // updates of a key are folded between commits, so fewer records come out,
 // but each word's counts still rise to its exact total.
 func TestWordCountWithRecordCache(t *testing.T) {
+	t.Parallel()
 	a := newWordCountApp(t, 2)
 	lines := generatedLines(200)
 	a.feedFrom(t, lines, 0, 2)
