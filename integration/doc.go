@@ -8,6 +8,9 @@
 // the lingers of its reads. The few whose checks hold only within
 // wall-clock bounds (the shadow's grace periods) or that measure are not
 // parallel: go test runs them first, one at a time, before the others
-// start. The crash tests are not parallel either: they kill their children
-// at chosen moments. scripts/test.sh sets how many run at once.
+// start. Neither are the migration tests, whose scenarios (parallel among
+// themselves) each need a SIGKILL to land inside a transaction while the
+// input is still being fed, which a fully loaded machine made miss; nor
+// the crash tests, which kill their children at chosen moments.
+// scripts/test.sh sets how many run at once.
 package integration

@@ -146,7 +146,6 @@ func migrationSettings(bootstrap, appID, guarantee string) map[string]string {
 // so each repartition and output partition has a single writer and the
 // uninterrupted run's order per partition is the only correct one.
 func TestMigrationWordCount(t *testing.T) {
-	t.Parallel()
 	var recs []testkafka.Record
 	total := 0
 	for i := range 1200 {
@@ -166,7 +165,6 @@ func TestMigrationWordCount(t *testing.T) {
 // the second engine takes over (from the committed offsets' metadata)
 // decides which records it drops.
 func TestMigrationWindowedCount(t *testing.T) {
-	t.Parallel()
 	recs, sec := keyedEvents(900)
 	streamTime := map[int32]int64{}
 	outputs := 0
@@ -189,7 +187,6 @@ func TestMigrationWindowedCount(t *testing.T) {
 // the first's last emission from the committed offsets' metadata, so it
 // emits each window the first had not, once, and none the first had.
 func TestMigrationWindowedCountFinal(t *testing.T) {
-	t.Parallel()
 	recs, _ := keyedEvents(900)
 	runMigrations(t, migrationCase{
 		app: windowedcount.FinalName, dir: "windowedcount", input: recs,
@@ -200,7 +197,6 @@ func TestMigrationWindowedCountFinal(t *testing.T) {
 // TestMigrationSessionCount: keyed records whose sessions extend and merge
 // across the takeover, with the merged sessions' retractions.
 func TestMigrationSessionCount(t *testing.T) {
-	t.Parallel()
 	recs, _ := keyedEvents(900)
 	runMigrations(t, migrationCase{
 		app: sessioncount.Name, input: recs,
@@ -213,7 +209,6 @@ func TestMigrationSessionCount(t *testing.T) {
 // records are restored by the second engine, which then emits the left
 // records left unjoined when their windows close, as the first would have.
 func TestMigrationLeftJoin(t *testing.T) {
-	t.Parallel()
 	runMigrations(t, migrationCase{
 		app: ssjoin.CrashName, dir: "ssjoin", input: joinEvents(1200),
 		stores: []string{"KSTREAM-JOINTHIS-0000000005-store", "KSTREAM-OUTEROTHER-0000000006-store",
@@ -227,7 +222,6 @@ func TestMigrationLeftJoin(t *testing.T) {
 // changelogs the first wrote, each lookup finds the row the uninterrupted
 // run finds, and each table update joins the other table's row as there.
 func TestMigrationTableJoins(t *testing.T) {
-	t.Parallel()
 	recs := make([]testkafka.Record, 0, 1200)
 	for i := range 1200 {
 		side := "S"
@@ -253,7 +247,6 @@ func TestMigrationTableJoins(t *testing.T) {
 // join's intermediate results as its round trips come back, so the
 // results are compared as they settle.
 func TestMigrationForeignKeyJoin(t *testing.T) {
-	t.Parallel()
 	recs := make([]testkafka.Record, 0, 960)
 	for i := range 960 {
 		key, value, tombstone := fkJoinInput(i)
@@ -279,7 +272,6 @@ func TestMigrationForeignKeyJoin(t *testing.T) {
 // and the second takes over the stream's offsets, so every lookup finds
 // the row the uninterrupted run finds.
 func TestMigrationGlobalJoin(t *testing.T) {
-	t.Parallel()
 	var rows []testkafka.Record
 	for i := range 40 {
 		rows = append(rows, testkafka.Record{Partition: testkafka.AnyPartition, Key: []byte(fmt.Sprintf("r%d", i)),
@@ -305,7 +297,6 @@ func TestMigrationGlobalJoin(t *testing.T) {
 // all input is on partition 0: one task writes every output partition, in
 // the only order an uninterrupted run has.
 func TestMigrationSuppress(t *testing.T) {
-	t.Parallel()
 	recs, _ := keyedEvents(900)
 	for i := range recs {
 		recs[i].Partition = 0
