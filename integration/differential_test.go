@@ -171,15 +171,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 			jvmDescribe, jvmDescribeErr = Describe(ctx, ReferenceOptions{App: c.app, Args: args, Set: c.set})
 		},
 	)
-	if jvmErr != nil {
-		t.Fatalf("Kafka Streams output: %v\n%s", jvmErr, ref.Stderr())
-	}
-	if err := ref.Stop(45 * time.Second); err != nil {
-		t.Error(err)
-	}
-	if goErr != nil {
-		t.Fatalf("StoatFlow output: %v", goErr)
-	}
+	stopAfterOutputs(t, ref, jvmErr, goErr)
 
 	if len(jvmOut) != c.outputs || len(goOut) != c.outputs {
 		t.Errorf("records: Kafka Streams %d, StoatFlow %d, want %d", len(jvmOut), len(goOut), c.outputs)
@@ -195,7 +187,6 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	type read struct {
 		jvmTopic, goTopic string
 		n                 int
-		timeout, linger   time.Duration
 		jvm, goRecs       []testkafka.Record
 		jvmErr, goErr     error
 		compare           func(t *testing.T, what string, jvm, goRecs []testkafka.Record)
@@ -207,7 +198,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		if c.moreUnordered {
 			compareMore = compareUnordered
 		}
-		reads = append(reads, &read{jvmTopic: outJVM + suffix, goTopic: outGo + suffix, n: n, timeout: time.Minute, linger: time.Second,
+		reads = append(reads, &read{jvmTopic: outJVM + suffix, goTopic: outGo + suffix, n: n,
 			compare: compareMore, what: "output" + suffix})
 	}
 	// The changelogs must hold the same bytes: a store restored from either
@@ -220,7 +211,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		if c.unorderedChangelogs {
 			compareLog = compareUnordered
 		}
-		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n, timeout: time.Minute, linger: time.Second,
+		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n,
 			compare: compareLog, what: suffix})
 	}
 	for suffix, n := range c.punctuatedChangelogs {
@@ -231,7 +222,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 			}
 			return out
 		}
-		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n, timeout: time.Minute, linger: time.Second,
+		reads = append(reads, &read{jvmTopic: jvmApp + "-" + suffix, goTopic: goApp + "-" + suffix, n: n,
 			compare: func(t *testing.T, what string, jvm, goRecs []testkafka.Record) {
 				t.Helper()
 				compareUnordered(t, what, untimed(jvm), untimed(goRecs))
@@ -240,8 +231,12 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	var fns []func()
 	for _, r := range reads {
 		fns = append(fns,
-			func() { r.jvm, r.jvmErr = testkafka.ReadCommitted(bootstrap, r.jvmTopic, r.n, r.timeout, r.linger) },
-			func() { r.goRecs, r.goErr = testkafka.ReadCommitted(bootstrap, r.goTopic, r.n, r.timeout, r.linger) })
+			func() {
+				r.jvm, r.jvmErr = testkafka.ReadCommitted(bootstrap, r.jvmTopic, r.n, time.Minute, time.Second)
+			},
+			func() {
+				r.goRecs, r.goErr = testkafka.ReadCommitted(bootstrap, r.goTopic, r.n, time.Minute, time.Second)
+			})
 	}
 	sideBySide(fns...)
 	for _, r := range reads {
@@ -275,6 +270,21 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 		t.Errorf("describe() differs:\n--- Kafka Streams\n%s--- StoatFlow\n%s", jvmDescribe, got)
 	}
 	return goOut
+}
+
+// stopAfterOutputs fails the test if either engine's output could not be
+// read, and otherwise stops the Kafka Streams twin, whose output is read.
+func stopAfterOutputs(t *testing.T, ref *ReferenceApp, jvmErr, goErr error) {
+	t.Helper()
+	if jvmErr != nil {
+		t.Fatalf("Kafka Streams output: %v\n%s", jvmErr, ref.Stderr())
+	}
+	if err := ref.Stop(45 * time.Second); err != nil {
+		t.Error(err)
+	}
+	if goErr != nil {
+		t.Fatalf("StoatFlow output: %v", goErr)
+	}
 }
 
 // sideBySide runs each of fns in a goroutine of its own and waits for all

@@ -107,15 +107,7 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 		},
 		func() { r.goOut, goErr = testkafka.ReadCommitted(bootstrap, outGo, want, 2*time.Minute, 3*time.Second) },
 	)
-	if jvmErr != nil {
-		t.Fatalf("Kafka Streams output: %v\n%s", jvmErr, ref.Stderr())
-	}
-	if err := ref.Stop(45 * time.Second); err != nil {
-		t.Error(err)
-	}
-	if goErr != nil {
-		t.Fatalf("StoatFlow output: %v", goErr)
-	}
+	stopAfterOutputs(t, ref, jvmErr, goErr)
 	if err := ks.Close(context.Background()); err != nil {
 		t.Error(err)
 	}
