@@ -43,7 +43,8 @@ func latencyLoadWorkload(pct int) string { return fmt.Sprintf("latency @%d%%", p
 func (b *bench) runLatencyLoad(ctx context.Context, props string, set map[string]string) error {
 	maxRate, from := b.ksMaxThroughput()
 	if maxRate <= 0 {
-		return fmt.Errorf("latency-load needs Kafka Streams' maximum word-count throughput: run the wordcount-eos workload before it, or give -latency-max")
+		return fmt.Errorf("latency-load needs Kafka Streams' maximum word-count throughput: run the wordcount-eos workload before it " +
+			"(no run of it on Kafka Streams was measurable here), or give -latency-max")
 	}
 	b.logf("latency under load: Kafka Streams' maximum word-count throughput %.0f lines/s (%s)", maxRate, from)
 	b.notes = append(b.notes, fmt.Sprintf("latency @N%%: offered N%% of Kafka Streams' maximum word-count throughput under exactly_once_v2, %.0f lines/s (%s)", maxRate, from))
