@@ -230,13 +230,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	}
 	var fns []func()
 	for _, r := range reads {
-		fns = append(fns,
-			func() {
-				r.jvm, r.jvmErr = testkafka.ReadCommitted(bootstrap, r.jvmTopic, r.n, time.Minute, time.Second)
-			},
-			func() {
-				r.goRecs, r.goErr = testkafka.ReadCommitted(bootstrap, r.goTopic, r.n, time.Minute, time.Second)
-			})
+		fns = append(fns, func() { r.jvm, r.goRecs, r.jvmErr, r.goErr = readPair(bootstrap, r.jvmTopic, r.goTopic, r.n) })
 	}
 	sideBySide(fns...)
 	for _, r := range reads {
@@ -295,13 +289,19 @@ func stopAfterOutputs(t *testing.T, ref *ReferenceApp, jvmErr, goErr error) {
 func sideBySide(fns ...func()) {
 	var wg sync.WaitGroup
 	for _, fn := range fns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn()
-		}()
+		wg.Go(fn)
 	}
 	wg.Wait()
+}
+
+// readPair reads n committed records from each engine's topic, both at
+// once, as each read waits out its linger.
+func readPair(bootstrap, jvmTopic, goTopic string, n int) (jvm, goRecs []testkafka.Record, jvmErr, goErr error) {
+	sideBySide(
+		func() { jvm, jvmErr = testkafka.ReadCommitted(bootstrap, jvmTopic, n, time.Minute, time.Second) },
+		func() { goRecs, goErr = testkafka.ReadCommitted(bootstrap, goTopic, n, time.Minute, time.Second) },
+	)
+	return jvm, goRecs, jvmErr, goErr
 }
 
 // compareUnordered is comparePartitions over each partition's records as a

@@ -122,16 +122,7 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 func compareChangelogs(t *testing.T, r bothResult, n int) {
 	t.Helper()
 	suffix := windowStore + "-changelog"
-	var jvmLog, goLog []testkafka.Record
-	var jvmErr, goErr error
-	sideBySide(
-		func() {
-			jvmLog, jvmErr = testkafka.ReadCommitted(r.bootstrap, r.jvmApp+"-"+suffix, n, time.Minute, time.Second)
-		},
-		func() {
-			goLog, goErr = testkafka.ReadCommitted(r.bootstrap, r.goApp+"-"+suffix, n, time.Minute, time.Second)
-		},
-	)
+	jvmLog, goLog, jvmErr, goErr := readPair(r.bootstrap, r.jvmApp+"-"+suffix, r.goApp+"-"+suffix, n)
 	if jvmErr != nil {
 		t.Fatal(jvmErr)
 	}
