@@ -75,6 +75,13 @@ func defaultSerde(cfg *compat.Config, isKey bool) (serde.Untyped, error) {
 	return u, nil
 }
 
+func serdeFor(s compat.Serde) (serde.Untyped, error) {
+	if s == compat.SerdeUnset {
+		return nil, nil
+	}
+	return serde.ByClassName(s.String())
+}
+
 // DefaultSerdes returns the serdes default.key.serde and default.value.serde
 // name, nil where unset: the serdes the runtime gives stores and nodes that
 // name none. Schema Registry serdes are built from cfg.SchemaRegistry.

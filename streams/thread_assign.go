@@ -1,0 +1,421 @@
+package streams
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/txn"
+)
+
+// rebalanceErr is the fatal error a rebalance left, if any.
+func (t *streamThread) rebalanceErr() error {
+	if t.cbErr != nil {
+		return t.cbErr
+	}
+	if err := t.resetErr.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
+// assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
+// every assignment follows the revocation of everything).
+func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
+	t.inRebalance(func() error { return t.onAssigned(parts) })
+}
+
+// revokedCallback is franz-go's OnPartitionsRevoked (lost false) and
+// OnPartitionsLost (lost true).
+func (t *streamThread) revokedCallback(lost bool) {
+	t.inRebalance(func() error { return t.onRevoked(lost) })
+}
+
+// inRebalance runs one rebalance callback's work once the thread has
+// joined, unless it is closing or an earlier callback failed; a failure
+// (the failpoint's included) is kept in cbErr for the loop to return.
+func (t *streamThread) inRebalance(work func() error) {
+	<-t.joined
+	if t.closing.Load() || t.cbErr != nil {
+		return
+	}
+	t.inCallback = true
+	defer func() { t.inCallback = false }()
+	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
+		t.cbErr = err
+		return
+	}
+	if err := work(); err != nil {
+		t.cbErr = err
+	}
+}
+
+// onAssigned creates the tasks of the assigned partitions: co-partitioned
+// partitions p of a sub-topology's source topics form task <sub>_<p>. It
+// opens their stores and starts restoring them; the task's input stays
+// paused until its stores are restored.
+func (t *streamThread) onAssigned(assigned map[string][]int32) error {
+	var parts []tpKey
+	for topic, ps := range assigned {
+		for _, p := range ps {
+			parts = append(parts, tpKey{topic, p})
+		}
+	}
+	byTask := map[kstreams.TaskID][]tpKey{}
+	var mine []tpKey
+	for _, tp := range parts {
+		sub, ok, err := t.sources.Subtopology(tp.topic)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := t.checkTaskCount(sub, tp); err != nil {
+			return err
+		}
+		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
+		byTask[id] = append(byTask[id], tp)
+		mine = append(mine, tp)
+	}
+	// The committed offsets first: under exactly_once_v2 a transaction
+	// still open (of an instance stopped mid-transaction) holds them, and
+	// the same transaction holds records of the changelogs; the restores
+	// below read the changelogs' ends only once it is done, or they would
+	// stop short of what it may still commit.
+	var committed []committedOffset
+	if len(mine) > 0 {
+		var err error
+		if committed, err = t.committedOffsets(mine); err != nil {
+			return fmt.Errorf("reading the committed partition times: %w", err)
+		}
+	}
+	// Pauses outlive assignments in franz-go: what an earlier assignment
+	// paused is resumed, and what restores now is paused below.
+	if paused := t.consumer.PauseFetchPartitions(nil); len(paused) > 0 {
+		t.consumer.ResumeFetchPartitions(paused)
+	}
+	t.fetchPaused = false // the next process pauses the new tasks' partitions if the instance is paused
+	pause := map[string][]int32{}
+	t.assigned = len(byTask)
+	startAt := map[tpKey]int64{}
+	for _, c := range committed {
+		startAt[c.tp] = c.offset
+	}
+	for id, tps := range byTask {
+		a, err := t.openTask(id, tps, startAt)
+		if err != nil {
+			return err
+		}
+		t.tasks[id] = a
+		for _, tp := range tps {
+			t.byTP[tp] = a
+		}
+		if a.restoring > 0 {
+			for _, tp := range tps {
+				pause[tp.topic] = append(pause[tp.topic], tp.partition)
+			}
+		}
+	}
+	if len(pause) > 0 {
+		t.consumer.PauseFetchPartitions(pause)
+	}
+	// Each partition starts at its committed partition time, as in Kafka
+	// Streams: the extractors see it, and a task's stream time starts there.
+	if len(mine) > 0 {
+		for _, p := range committed {
+			t.restorePartitionTime(p)
+		}
+		t.initWatermarks(mine)
+	}
+	ids := make([]string, 0, len(byTask))
+	for id := range byTask {
+		ids = append(ids, id.String())
+	}
+	slices.Sort(ids)
+	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts))
+	if err := t.assignRestorer(); err != nil {
+		return err
+	}
+	t.s.threadReady(t.idx, len(t.restores) == 0)
+	if t.s.act != nil {
+		t.s.act.OnRebalance(t.idx)
+	}
+	return nil
+}
+
+// checkTaskCount fails an assignment that makes sub-topology sub need more
+// tasks than its changelogs have partitions: a topic its pattern matched
+// only after the start, with more partitions than those it matched then.
+// Kafka Streams fails the same topology on the same check of its internal
+// topics.
+func (t *streamThread) checkTaskCount(sub int, tp tpKey) error {
+	n, ok := t.s.taskCounts[sub]
+	if !ok || int(tp.partition) < n || len(t.s.topo.SourcePatterns(sub)) == 0 {
+		return nil
+	}
+	for _, st := range t.s.topo.Subtopologies()[sub].Stores {
+		if st.Logging {
+			return fmt.Errorf("streams: topic %s, which a pattern source of sub-topology %d matches, has a partition %d, "+
+				"but the sub-topology's changelogs were created with %d partitions at the start: reset the application "+
+				"(delete its internal topics and state) to run it with the topics its patterns match now", tp.topic, sub, tp.partition, n)
+		}
+	}
+	return nil
+}
+
+// watermarksWait bounds the ListOffsets of a new assignment.
+const watermarksWait = 10 * time.Second
+
+// initWatermarks reads the log start and end of newly assigned partitions:
+// a fetch reports them only for a partition it returns records of, and a
+// task deciding whether to wait for an empty partition (max.task.idle.ms)
+// needs them. A failure leaves them unknown, which the task treats as not
+// fetched yet.
+func (t *streamThread) initWatermarks(parts []tpKey) {
+	topics := map[string]bool{}
+	for _, tp := range parts {
+		topics[tp.topic] = true
+	}
+	names := make([]string, 0, len(topics))
+	for n := range topics {
+		names = append(names, n)
+	}
+	ctx, cancel := context.WithTimeout(t.ctx, watermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.consumer)
+	starts, err := adm.ListStartOffsets(ctx, names...)
+	if err != nil {
+		t.log.Debug("listing start offsets of the assignment", "err", err)
+		return
+	}
+	ends, err := t.listEnds(ctx, adm, names)
+	if err != nil {
+		t.log.Debug("listing end offsets of the assignment", "err", err)
+		return
+	}
+	var hws kadm.ListedOffsets
+	if t.s.cfg.ExactlyOnce() {
+		if hws, err = adm.ListEndOffsets(ctx, names...); err != nil {
+			t.log.Debug("listing high watermarks of the assignment", "err", err)
+		}
+	}
+	var open []string
+	for _, tp := range parts {
+		a := t.byTP[tp]
+		lo, ok1 := starts.Lookup(tp.topic, tp.partition)
+		hi, ok2 := ends.Lookup(tp.topic, tp.partition)
+		if a == nil || !ok1 || !ok2 || lo.Err != nil || hi.Err != nil {
+			continue
+		}
+		hw, ok := hws.Lookup(tp.topic, tp.partition)
+		openTxn := ok && hw.Err == nil && hw.Offset > hi.Offset
+		if openTxn {
+			open = append(open, fmt.Sprintf("%s-%d (last stable offset %d, high watermark %d)", tp.topic, tp.partition, hi.Offset, hw.Offset))
+		}
+		for _, q := range a.queues {
+			if q.tp == tp && !q.wmKnown {
+				q.logStart, q.end, q.wmKnown = lo.Offset, hi.Offset, true
+			}
+			if q.tp == tp && openTxn {
+				q.openTxnAt = hi.Offset
+			}
+		}
+	}
+	if len(open) > 0 {
+		slices.Sort(open)
+		// Info, not Warn: another thread's transaction, open while it
+		// processes, is the common case of a rebalance.
+		t.log.Info("waiting for an open transaction on input partitions: read_committed reads them only up to its "+
+			"first record until it completes, or the broker aborts it when its transaction.timeout.ms has passed "+
+			"(another instance's transaction, or one an instance stopped mid-transaction left)", "partitions", open)
+	}
+}
+
+// listEnds lists the fetchable end of topics' partitions: the last stable
+// offset under exactly_once_v2 (read_committed), else the high watermark.
+func (t *streamThread) listEnds(ctx context.Context, adm *kadm.Client, topics []string) (kadm.ListedOffsets, error) {
+	if t.s.cfg.ExactlyOnce() {
+		return adm.ListCommittedOffsets(ctx, topics...)
+	}
+	return adm.ListEndOffsets(ctx, topics...)
+}
+
+// onRevoked commits everything processed (under exactly_once_v2 the open
+// transaction, while this member's generation is still valid) and closes
+// every task. When the assignment was lost (the member was kicked out of
+// the group), nothing can be committed: the tasks close dirty.
+func (t *streamThread) onRevoked(lost bool) error {
+	if len(t.tasks) == 0 {
+		return nil
+	}
+	t.s.threadReady(t.idx, false)
+	if lost {
+		t.log.Warn("assignment lost; closing tasks without committing")
+		t.closeAllDirty()
+		return nil
+	}
+	if err := t.maybeCommit(true); err != nil {
+		t.closeAllDirty()
+		return err
+	}
+	t.closeAllClean()
+	t.log.Info("partitions revoked; tasks closed")
+	return nil
+}
+
+// openTask opens a task's stores and instantiates its processors. startAt
+// holds the group's committed offsets of the task's partitions (absent or
+// -1: none).
+func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpKey]int64) (*activeTask, error) {
+	slices.SortFunc(tps, func(a, b tpKey) int {
+		if a.topic < b.topic {
+			return -1
+		}
+		if a.topic > b.topic {
+			return 1
+		}
+		return 0
+	})
+	if t.s.act != nil {
+		t.s.act.OnTaskOpened(t.idx, id)
+	}
+	a := &activeTask{id: id}
+	a.out = collector{t: t, origin: &txn.Origin{Tag: a}}
+	for _, tp := range tps {
+		at, ok := startAt[tp]
+		if !ok {
+			at = -1
+		}
+		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1, startAt: at, delivered: -1})
+	}
+	stores, err := t.openStores(id)
+	if err != nil {
+		return nil, err
+	}
+	a.stores = stores
+	for _, ts := range stores {
+		needs, err := t.planRestore(a, ts)
+		if err != nil {
+			closeStores(stores)
+			return nil, err
+		}
+		if needs {
+			a.restoring++
+		}
+	}
+	if a.restoring == 0 {
+		if err := t.startTask(a); err != nil {
+			closeStores(stores)
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// startTask builds the task's processors over its (restored) stores.
+func (t *streamThread) startTask(a *activeTask) error {
+	cfg := t.s.cfg
+	byName := map[string]kstreams.StateStore{}
+	for _, ts := range a.stores {
+		byName[ts.spec.Name] = ts.bytes
+	}
+	keySerde, err := defaultSerde(cfg, true)
+	if err != nil {
+		return err
+	}
+	valSerde, err := defaultSerde(cfg, false)
+	if err != nil {
+		return err
+	}
+	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
+		ApplicationID: cfg.ApplicationID, AppConfigs: t.s.appConfigs, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
+		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
+		Stores: byName, Output: a.out, GlobalStores: t.s.globalViews(),
+		ProductionExceptionHandler:        t.production,
+		CacheMaxBytes:                     t.cacheShare(),
+		OnDroppedRecord:                   func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+		DefaultTimestampExtractor:         timestampExtractor(cfg.TimestampExtractor),
+		Logger:                            t.log,
+		OuterJoinEmitIntervalMs:           cfg.OuterJoinEmitInterval.Milliseconds(),
+		WindowedAggregationEmitIntervalMs: cfg.WindowedAggregationEmitInterval.Milliseconds(),
+		ProcessorMetadata:                 a.metadata,
+	})
+	if err != nil {
+		return err
+	}
+	for _, q := range a.queues {
+		if q.partTime >= 0 {
+			task.SetPartitionTime(q.tp.topic, q.partTime)
+		}
+	}
+	if err := task.Init(); err != nil {
+		return err
+	}
+	a.task = task
+	for _, ts := range a.stores {
+		t.s.registerStore(ts)
+	}
+	return nil
+}
+
+// cacheShare is a task's share of statestore.cache.max.bytes: the instance
+// budget split over the stream threads, as Kafka Streams splits it, then over
+// the tasks the thread was assigned.
+func (t *streamThread) cacheShare() int64 {
+	total := t.s.cfg.StatestoreCacheMaxBytes
+	if total <= 0 {
+		return 0
+	}
+	return total / int64(max(1, len(t.s.liveThreads()))) / int64(max(1, t.assigned))
+}
+
+func (t *streamThread) closeAllClean() {
+	for id, a := range t.tasks {
+		t.closeTask(a, false)
+		delete(t.tasks, id)
+	}
+	t.byTP = map[tpKey]*activeTask{}
+	t.dropRestores()
+}
+
+func (t *streamThread) closeAllDirty() {
+	t.captured = nil
+	for id, a := range t.tasks {
+		t.closeTask(a, true)
+		delete(t.tasks, id)
+	}
+	t.byTP = map[tpKey]*activeTask{}
+	t.dropRestores()
+	if t.producer.InTransaction() {
+		defer t.doing("aborting its transaction")()
+		ctx, cancel := context.WithTimeout(t.s.abortCtx, 30*time.Second)
+		defer cancel()
+		_ = t.producer.AbortTransaction(ctx)
+	}
+}
+
+func (t *streamThread) closeTask(a *activeTask, dirty bool) {
+	if a.task != nil {
+		if err := a.task.Close(); err != nil {
+			t.log.Warn("closing task", "task", a.id.String(), "err", err)
+		}
+	}
+	for _, ts := range a.stores {
+		t.s.unregisterStore(ts)
+		if dirty {
+			ts.store.Rollback()
+		}
+		t.s.hks.OnStoreUncommittedBytes(a.id, ts.spec.Name, 0)
+		if ts.changelog != nil {
+			t.committer.ForgetChangelog(*ts.changelog)
+		}
+	}
+	closeStores(a.stores)
+}
