@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gofmt, go vet, go mod tidy and staticcheck: each must be clean, in the
-# production build and with the failpoint and invariants tags.
+# production build and with the failpoint and invariants tags; and the paths
+# docs/DESIGN.md names must exist (scripts/docpaths.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -26,6 +27,9 @@ fi
 cp /tmp/stoatflow-go.mod.$$ go.mod && cp /tmp/stoatflow-go.sum.$$ go.sum
 rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
 
+# docs/DESIGN.md names only paths that exist.
+scripts/docpaths.sh || fail=1
+
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./state/... ./txn/... || fail=1
 
@@ -33,4 +37,4 @@ if ((fail)); then
 	echo "lint: FAILED" >&2
 	exit 1
 fi
-echo "lint: gofmt, go vet, go mod tidy, staticcheck clean" >&2
+echo "lint: gofmt, go vet, go mod tidy, staticcheck, doc paths clean" >&2
