@@ -101,7 +101,11 @@ func (m shutdownAll) IntoSyncAssignment() []kmsg.SyncGroupRequestGroupAssignment
 
 // shutdownByGroup stops the instance once the group handed out the
 // shutdown request: every instance ends in ERROR, as under Kafka Streams.
-// It runs on franz-go's group goroutine and does not wait.
+// It runs on franz-go's group goroutine of a stream thread's main consumer
+// and does not wait: fail calls the state listener, which may call Close,
+// which waits for that consumer to close. The instance's wait group owns
+// the goroutine that fails it, so Done waits for it; the count is not zero
+// meanwhile, as the thread counts in it until its consumer has closed.
 func (s *KafkaStreams) shutdownByGroup() {
 	s.shutdownOnce.Do(func() {
 		close(s.shutdownAnswered)
@@ -109,7 +113,7 @@ func (s *KafkaStreams) shutdownByGroup() {
 			return // requestApplicationShutdown stops the instance with its thread's error
 		}
 		s.log.Error("the application is shutting down: an instance answered a failed stream thread with SHUTDOWN_APPLICATION")
-		go s.fail(ErrApplicationShutdown)
+		s.wg.Go(func() { s.fail(ErrApplicationShutdown) })
 	})
 }
 
@@ -120,7 +124,9 @@ func (s *KafkaStreams) shutdownByGroup() {
 // adds one for it when there is none); its join starts a rebalance, in
 // which the instance's other threads ask too. The instance stops when the
 // group hands the request back, or after shutdownAnswerWait; its error is
-// err.
+// err. The consumer's goroutine counts in the instance's wait group (the
+// failed thread's goroutine, which calls this, still counts in it), so
+// Done and Close wait for the consumer to have closed.
 func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *streamThread, err error) {
 	s.mu.Lock()
 	if s.mu.err == nil {
@@ -136,7 +142,7 @@ func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *s
 		s.fail(err)
 		return
 	}
-	go func() {
+	s.wg.Go(func() {
 		defer messenger.Close()
 		// A join that found the group mid-rebalance, or a coordinator
 		// that kept the old assignment, is tried again.
@@ -157,7 +163,7 @@ func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *s
 			s.fail(err)
 			return
 		}
-	}()
+	})
 }
 
 // shutdownMessenger is a main consumer under thread idx's client ids (and

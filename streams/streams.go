@@ -207,10 +207,18 @@ type KafkaStreams struct {
 	dir       *state.Directory
 	processID string
 	health    *kgolog.Health // what every client of the instance saw of the brokers
-	wg        sync.WaitGroup
-	done      chan struct{}
-	doneOnce  sync.Once
-	threads   []*streamThread
+	// wg counts the instance's goroutines (docs/DESIGN.md, "Goroutines
+	// and their owners"): the stream threads, the global thread, the
+	// consumer asking for the application's shutdown, a fail started from
+	// a rebalance, and the instance's own place until its run context
+	// ends. An Add comes from start before anything waits, from a
+	// goroutine wg counts (or a callback of its clients), or from
+	// AddStreamThread once it has checked that the run context, and with it
+	// the instance's place, holds.
+	wg       sync.WaitGroup
+	done     chan struct{}
+	doneOnce sync.Once
+	threads  []*streamThread
 	// global is the global thread; nil without global stores.
 	global *globalThread
 
@@ -516,6 +524,8 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	for _, t := range threads {
 		s.runThread(runCtx, t)
 	}
+	// The instance's last goroutine finishes it once every other one has
+	// stopped; done is the last thing it does, and Close waits for done.
 	go func() {
 		s.wg.Wait()
 		s.dir.Unlock()
