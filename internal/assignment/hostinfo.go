@@ -50,7 +50,7 @@ func ParseHostInfo(endpoint string) (*HostInfo, error) {
 	}
 	m := hostPort.FindStringSubmatch(endpoint)
 	if m == nil {
-		return nil, fmt.Errorf("%w: Error parsing host address %s. Expected format host:port.", ErrEndpoint, endpoint)
+		return nil, fmt.Errorf("%w: Error parsing host address %s. Expected format host:port", ErrEndpoint, endpoint)
 	}
 	port, err := strconv.ParseInt(m[2], 10, 32)
 	if err != nil {
