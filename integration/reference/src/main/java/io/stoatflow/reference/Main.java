@@ -34,9 +34,25 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * {@code RESTORE-START <store> <topic-partition> <start offset> <end offset>} and
  * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore. With
  * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
+ *
+ * <pre>
+ * java -jar stoatflow-reference.jar TOOL ARGS...
+ * </pre>
+ *
+ * runs one of the {@link #TOOLS} instead, programs that use the jar's classes without a
+ * broker: {@code assignor-vectors} ({@link AssignorVectors}).
  */
 public final class Main {
     private static final Map<String, Function<Map<String, String>, Topology>> APPS = new TreeMap<>();
+
+    /** Programs other than the reference applications, by name: each gets the remaining arguments. */
+    private static final Map<String, Tool> TOOLS = new TreeMap<>();
+
+    /** A program run by name instead of an application. */
+    @FunctionalInterface
+    interface Tool {
+        void main(String[] args) throws Exception;
+    }
 
     /** The application's properties, which a DSL twin builds its topology with (see {@link #build}). */
     private static final Properties PROPS = new Properties();
@@ -94,16 +110,23 @@ public final class Main {
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
         APPS.put("benchssjoin", BenchSsJoin::topology);
         APPS.put("ssjoincrash", BenchSsJoin::crash);
+        TOOLS.put("assignor-vectors", AssignorVectors::main);
     }
 
     private Main() {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length >= 1 && TOOLS.containsKey(args[0])) {
+            TOOLS.get(args[0]).main(List.of(args).subList(1, args.length).toArray(new String[0]));
+            return;
+        }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (args.length < 1 || !APPS.containsKey(args[0])) {
             System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe]");
+            System.err.println("       stoatflow-reference TOOL ARGS...");
             System.err.println("apps: " + APPS.keySet());
+            System.err.println("tools: " + TOOLS.keySet());
             System.exit(2);
         }
         Properties props = PROPS;
