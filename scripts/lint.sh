@@ -27,7 +27,7 @@ cp /tmp/stoatflow-go.mod.$$ go.mod && cp /tmp/stoatflow-go.sum.$$ go.sum
 rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
 
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
-"${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./state/... ./txn/... || fail=1
+"${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./sidecar/internal/... ./state/... ./txn/... || fail=1
 
 if ((fail)); then
 	echo "lint: FAILED" >&2
