@@ -31,7 +31,7 @@ rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
 scripts/docpaths.sh || fail=1
 
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
-"${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./state/... ./txn/... || fail=1
+"${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./sidecar/internal/... ./state/... ./txn/... || fail=1
 
 if ((fail)); then
 	echo "lint: FAILED" >&2

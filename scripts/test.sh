@@ -98,11 +98,11 @@ fi
 pass crash "${tags[@]}" -timeout 40m -run '^TestCrash' "${crash_skip[@]}" ./integration/ &
 crash=$!
 race_pkgs=()
-for p in state txn kstreams streams metrics internal/httpapi; do
+for p in state txn kstreams streams metrics sidecar/internal/httpapi; do
 	[[ -n "$(find "$p" -name '*_test.go' -print -quit 2>/dev/null)" ]] && race_pkgs+=("./$p/...")
 done
 rc=0
-pass invariants "${tags[@]}" -timeout 30m ./internal/... ./state/... ./txn/... ./streams/... || rc=1
+pass invariants "${tags[@]}" -timeout 30m ./internal/... ./sidecar/internal/... ./state/... ./txn/... ./streams/... || rc=1
 if ((rc == 0 && ${#race_pkgs[@]})); then
 	pass race -race -short -timeout 30m -skip "$arms_failpoints" "${race_pkgs[@]}" || rc=1
 fi

@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/stoatflow/stoatflow/internal/topodiff"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/sidecar/internal/topodiff"
 )
 
 // stdinKey carries a test's stdin in the context; the process's otherwise.

@@ -17,9 +17,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
-	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
 )
@@ -35,6 +35,59 @@ var demoLines = [][]string{
 // demoCommitInterval is long enough that the second batch sits uncommitted
 // for a while, visible to READ_UNCOMMITTED queries only.
 const demoCommitInterval = 3 * time.Second
+
+// demoTopologyName is the stoatflow.topology the demo's configuration names:
+// the topology is examples/wordcount's.
+const demoTopologyName = "wordcount"
+
+// demoTopology is the word count of examples/wordcount, the twin of the
+// Kafka Streams word count make demo-jvm runs, built here so that the
+// sidecar imports no example and the demo runs in every sidecar binary,
+// whatever topologies it was given. TestDemoTopologyIsTheWordCountExample
+// keeps the two alike.
+func demoTopology(input, output string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	lines := kstreams.Stream[string, string](b, []string{input})
+	words := kstreams.FlatMapValues(lines, demoWords)
+	counts := kstreams.GroupBy(words, func(_, word string) string { return word }).Count()
+	counts.ToStream().To(output, kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	return b.Build()
+}
+
+// demoWords lowercases line and splits it as examples/wordcount's Words
+// does, and Java's line.toLowerCase(Locale.ROOT).split("\\W+"): a line
+// without a match is one word; trailing empty strings are dropped, a
+// leading one (from leading punctuation) is kept. Every byte other than
+// [0-9A-Za-z_] separates words.
+func demoWords(line string) []string {
+	line = strings.ToLower(line)
+	var words []string
+	start, split := 0, false
+	for i := 0; i < len(line); {
+		if isWordByte(line[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(line) && !isWordByte(line[j]) {
+			j++
+		}
+		words = append(words, line[start:i])
+		start, i, split = j, j, true
+	}
+	if !split {
+		return []string{line}
+	}
+	words = append(words, line[start:])
+	for len(words) > 0 && words[len(words)-1] == "" {
+		words = words[:len(words)-1]
+	}
+	return words
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("demo", stderr)
@@ -94,14 +147,14 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"statestore.cache.max.bytes=0",
 		"replication.factor=1",
 		"state.dir=" + filepath.Join(dir, "state"),
-		"stoatflow.topology=" + wordcount.Name,
+		"stoatflow.topology=" + demoTopologyName,
 		// No KIP-714 client telemetry: nothing in the demo reads it.
 		"enable.metrics.push=false",
 	}, nil)
 	if err := diags.Err(); err != nil {
 		return err
 	}
-	topo, err := wordcount.Build(map[string]string{"input": in, "output": out})
+	topo, err := demoTopology(in, out)
 	if err != nil {
 		return err
 	}
@@ -159,7 +212,7 @@ func demoSteps(ctx context.Context, app *streams.KafkaStreams, topo *kstreams.To
 	printer *countPrinter, stdout io.Writer) error {
 	words := 0
 	for _, l := range demoLines[0] {
-		words += len(wordcount.Words(l))
+		words += len(demoWords(l))
 	}
 	fmt.Fprintf(stdout, "\nWriting %d lines to %s; counts appear as their transactions commit:\n", len(demoLines[0]), in)
 	if err := produceLines(ctx, servers, in, demoLines[0]); err != nil {
@@ -207,7 +260,7 @@ func demoSteps(ctx context.Context, app *streams.KafkaStreams, topo *kstreams.To
 	}
 	fmt.Fprintf(stdout, "  READ_UNCOMMITTED %s = %d   (sees the stream thread's uncommitted write)\n", word, ru)
 	fmt.Fprintf(stdout, "  READ_COMMITTED   %s = %d   (committed data only)\n", word, rc)
-	if err := printer.waitFor(ctx, words+len(wordcount.Words(demoLines[1][0]))); err != nil {
+	if err := printer.waitFor(ctx, words+len(demoWords(demoLines[1][0]))); err != nil {
 		return err
 	}
 	// The output is visible once the transaction commits; the stores commit

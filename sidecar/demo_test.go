@@ -3,10 +3,12 @@ package sidecar
 import (
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/sidecartest"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
@@ -21,6 +23,33 @@ func TestDemoRunsOnEmbeddedBroker(t *testing.T) {
 // TestDemoRunsOnKafka is the same demo against the real broker.
 func TestDemoRunsOnKafka(t *testing.T) {
 	checkDemo(t, "--bootstrap", testkafka.Bootstrap(t))
+}
+
+// TestDemoTopologyIsTheWordCountExample: the demo builds its own word count
+// so that the sidecar imports no example; it must stay examples/wordcount's,
+// the twin of make demo-jvm's Kafka Streams word count: the same
+// describe() and the same words per line.
+func TestDemoTopologyIsTheWordCountExample(t *testing.T) {
+	demo, err := demoTopology("in", "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := wordcount.Build(map[string]string{"input": "in", "output": "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := demo.Describe().String(), example.Describe().String(); got != want {
+		t.Errorf("demo topology:\n%s\nexamples/wordcount:\n%s", got, want)
+	}
+	lines := []string{"", "kafka", "Hello, Kafka Streams!", "  leading space", "trailing..", "a_b c-d", "caf\u00e9 au lait", "x--y__z"}
+	for _, batch := range demoLines {
+		lines = append(lines, batch...)
+	}
+	for _, l := range lines {
+		if got, want := demoWords(l), wordcount.Words(l); !slices.Equal(got, want) {
+			t.Errorf("demoWords(%q) = %q, wordcount.Words gives %q", l, got, want)
+		}
+	}
 }
 
 func checkDemo(t *testing.T, args ...string) {

@@ -22,9 +22,9 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/kgolog"
-	"github.com/stoatflow/stoatflow/internal/shadow"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/metrics"
+	"github.com/stoatflow/stoatflow/sidecar/internal/shadow"
 	"github.com/stoatflow/stoatflow/streams"
 )
 

@@ -2,11 +2,7 @@ package streams_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +12,6 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
-	"github.com/stoatflow/stoatflow/internal/httpapi"
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -288,10 +283,12 @@ func (p *lookup) Close() error { return nil }
 
 // TestKfakeGlobalStoreIsolationAndUncommittedBudget: with commits every eight
 // seconds, an update the global thread applied is in the overlay only:
-// READ_UNCOMMITTED sees it (Go and HTTP), READ_COMMITTED still sees the
-// restored row. An update larger than the global thread's share of
+// READ_UNCOMMITTED sees it, READ_COMMITTED still sees the restored row. An
+// update larger than the global thread's share of
 // statestore.uncommitted.max.bytes (200 / (1 stream thread + 1) = 100
-// bytes) makes it commit at once.
+// bytes) makes it commit at once. sidecar/internal/httpapi's
+// TestKfakeHTTPGlobalStoreAtBothIsolations checks the same through the
+// HTTP routes.
 func TestKfakeGlobalStoreIsolationAndUncommittedBudget(t *testing.T) {
 	_, addr := startBroker(t)
 	createTopics(t, addr, 2, "g", "s", "out")
@@ -299,41 +296,11 @@ func TestKfakeGlobalStoreIsolationAndUncommittedBudget(t *testing.T) {
 	topo := globalJoinTopology(t, "g", "s", "out")
 	ks := startApp(t, topo, appConfig(t, addr, "global-iso", t.TempDir(),
 		"commit.interval.ms=8000", "statestore.uncommitted.max.bytes=200"))
-	srv, err := httpapi.New(httpapi.Config{
-		Listen: "127.0.0.1:0", ApplicationID: "global-iso", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
-		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
-		Partitions: func(context.Context, string) (int, error) { return 2, nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(srv)
-	defer hs.Close()
-	query := func(path string) map[string]any {
-		t.Helper()
-		resp, err := http.Get(hs.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: HTTP %d %s", path, resp.StatusCode, b)
-		}
-		return m
-	}
 
 	testkafka.Produce(t, addr, testkafka.Record{Topic: "g", Partition: testkafka.AnyPartition, Key: []byte("b"), Value: []byte("B2")})
 	waitGlobal(t, ks, "b", "B2", state.ReadUncommitted)
 	if got := globalValue(t, ks, "b", state.ReadCommitted); got != "B" {
 		t.Errorf("READ_COMMITTED b = %q before the global thread committed, want the restored B", got)
-	}
-	if m := query("/stores/g-store/keys/b?isolation=READ_UNCOMMITTED"); m["value"] != "B2" {
-		t.Errorf("HTTP READ_UNCOMMITTED b = %v, want B2", m)
-	}
-	if m := query("/stores/g-store/keys/b?isolation=READ_COMMITTED"); m["value"] != "B" {
-		t.Errorf("HTTP READ_COMMITTED b = %v, want B", m)
 	}
 
 	big := strings.Repeat("x", 300)
@@ -342,10 +309,6 @@ func TestKfakeGlobalStoreIsolationAndUncommittedBudget(t *testing.T) {
 	waitGlobalWithin(t, ks, "c", big, state.ReadCommitted, 3*time.Second)
 	if got := globalValue(t, ks, "b", state.ReadCommitted); got != "B2" {
 		t.Errorf("READ_COMMITTED b = %q after the budget commit, want B2", got)
-	}
-	m := query("/stores/g-store/all?isolation=READ_COMMITTED")
-	if res, _ := m["results"].([]any); len(res) != 2 {
-		t.Errorf("HTTP all: %v, want rows b and c", m)
 	}
 	closeApp(t, ks)
 }

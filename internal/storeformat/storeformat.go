@@ -2,7 +2,7 @@
 // store values and the windowed keys of topics. Every layout is written and
 // read here and nowhere else: kstreams' store views (the write path),
 // state's stores and their ApplyChangelog (the store layout and restore),
-// kstreams/serde's windowed serdes and internal/httpapi (interactive
+// kstreams/serde's windowed serdes and sidecar/internal/httpapi (interactive
 // queries) all call these functions, so the bytes a task writes to a
 // changelog are the bytes restore reads back. Numbers are big-endian, as
 // Java's ByteBuffer writes them.

@@ -1,4 +1,4 @@
-package streams_test
+package httpapi_test
 
 import (
 	"context"
@@ -18,8 +18,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
-	"github.com/stoatflow/stoatflow/internal/httpapi"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
+	"github.com/stoatflow/stoatflow/sidecar/internal/httpapi"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
 )
@@ -31,7 +32,7 @@ import (
 // input is committed every route answers the final counts.
 func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 	_, addr := startBroker(t)
-	createTopics(t, addr, 2, "in", "out")
+	testkafka.CreateTopics(t, addr, 2, "in", "out")
 	topo := countTopology(t, "in", "out")
 	ks := startApp(t, topo, appConfig(t, addr, "http", t.TempDir()))
 	srv, err := httpapi.New(httpapi.Config{
@@ -102,7 +103,7 @@ func TestKfakeHTTPQueriesDuringCommits(t *testing.T) {
 			}
 		}()
 	}
-	startFeeder(t, addr, "in", 30, total).wait(t)
+	feed(t, addr, "in", 30, total)
 	checkCounts(t, readCounts(t, addr, "out", total), want)
 	cancel()
 	wg.Wait()
@@ -220,4 +221,64 @@ func TestKfakeReadyzSaysWhyTheBrokerIsUnreachable(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// TestKfakeHTTPGlobalStoreAtBothIsolations: with commits every eight
+// seconds, an update the global thread applied is in the overlay only:
+// the key route answers it at READ_UNCOMMITTED and the restored row at
+// READ_COMMITTED. Once an update larger than the global thread's share of
+// statestore.uncommitted.max.bytes made it commit, the READ_COMMITTED
+// listing holds both rows. (streams'
+// TestKfakeGlobalStoreIsolationAndUncommittedBudget checks the same
+// through the Go store handles.)
+func TestKfakeHTTPGlobalStoreAtBothIsolations(t *testing.T) {
+	_, addr := startBroker(t)
+	testkafka.CreateTopics(t, addr, 2, "g", "s", "out")
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "g", Partition: testkafka.AnyPartition, Key: []byte("b"), Value: []byte("B")})
+	topo := globalJoinTopology(t, "g", "s", "out")
+	ks := startApp(t, topo, appConfig(t, addr, "global-iso", t.TempDir(),
+		"commit.interval.ms=8000", "statestore.uncommitted.max.bytes=200"))
+	srv, err := httpapi.New(httpapi.Config{
+		Listen: "127.0.0.1:0", ApplicationID: "global-iso", Isolation: state.ReadCommitted, Streams: ks, Topology: topo,
+		DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{}),
+		Partitions: func(context.Context, string) (int, error) { return 2, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	query := func(path string) map[string]any {
+		t.Helper()
+		resp, err := http.Get(hs.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: HTTP %d %s", path, resp.StatusCode, b)
+		}
+		return m
+	}
+
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "g", Partition: testkafka.AnyPartition, Key: []byte("b"), Value: []byte("B2")})
+	waitGlobal(t, ks, "b", "B2", state.ReadUncommitted, 30*time.Second)
+	if m := query("/stores/g-store/keys/b?isolation=READ_UNCOMMITTED"); m["value"] != "B2" {
+		t.Errorf("HTTP READ_UNCOMMITTED b = %v, want B2", m)
+	}
+	if m := query("/stores/g-store/keys/b?isolation=READ_COMMITTED"); m["value"] != "B" {
+		t.Errorf("HTTP READ_COMMITTED b = %v, want B", m)
+	}
+
+	big := strings.Repeat("x", 300)
+	testkafka.Produce(t, addr, testkafka.Record{Topic: "g", Partition: testkafka.AnyPartition, Key: []byte("c"), Value: []byte(big)})
+	// Committed for the budget, well before commit.interval.ms.
+	waitGlobal(t, ks, "c", big, state.ReadCommitted, 3*time.Second)
+	m := query("/stores/g-store/all?isolation=READ_COMMITTED")
+	if res, _ := m["results"].([]any); len(res) != 2 {
+		t.Errorf("HTTP all: %v, want rows b and c", m)
+	}
+	closeApp(t, ks)
 }

@@ -5,13 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stoatflow/stoatflow/internal/topodiff"
+	"github.com/stoatflow/stoatflow/sidecar/internal/topodiff"
 )
 
 func goldens(t testing.TB) []string {
 	var texts []string
 	for _, glob := range []string{"*.describe.txt", "jvm/*.txt", "jvmcapture/*.describe.txt", "kafka/*.txt"} {
-		m, _ := filepath.Glob(filepath.Join("..", "..", "kstreams", "testdata", glob))
+		m, _ := filepath.Glob(filepath.Join("..", "..", "..", "kstreams", "testdata", glob))
 		for _, f := range m {
 			b, err := os.ReadFile(f)
 			if err != nil {

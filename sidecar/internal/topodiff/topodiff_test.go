@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stoatflow/stoatflow/internal/topodiff"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/sidecar/internal/topodiff"
 )
 
 // testdata reads a describe() text of kstreams/testdata: golden files that
@@ -16,7 +16,7 @@ import (
 // byte-identical Describe printed.
 func testdata(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "kstreams", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "kstreams", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestParseWordCount(t *testing.T) {
 func TestParseEveryGolden(t *testing.T) {
 	var files []string
 	for _, glob := range []string{"*.describe.txt", "jvm/*.txt", "jvmcapture/*.describe.txt", "kafka/*.txt"} {
-		m, err := filepath.Glob(filepath.Join("..", "..", "kstreams", "testdata", glob))
+		m, err := filepath.Glob(filepath.Join("..", "..", "..", "kstreams", "testdata", glob))
 		if err != nil {
 			t.Fatal(err)
 		}
