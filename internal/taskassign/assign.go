@@ -67,6 +67,9 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config
 	if err != nil {
 		return false, err
 	}
+	if len(g.clients) == 0 && (len(allTasks) > 0 || len(statefulTasks) > 0) {
+		return false, fmt.Errorf("%w: tasks but no clients", ErrInvalid)
+	}
 	stateful := newTaskSet(statefulTasks...)
 	for _, c := range g.clients {
 		c.active, c.standby, c.warmup = taskSet{}, taskSet{}, taskSet{}
