@@ -187,11 +187,6 @@ func (o *hashOrder[T]) remove(e T) {
 	}
 }
 
-func (o *hashOrder[T]) contains(e T) bool {
-	_, ok := o.index[e]
-	return ok
-}
-
 func (o *hashOrder[T]) len() int { return len(o.index) }
 
 // order returns the elements in Java's iteration order.
