@@ -1,0 +1,480 @@
+package integration
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/internal/taskassign"
+)
+
+// Group states in the oracle's format (AssignorOracle.java in the
+// reference project).
+type oracleGroup struct {
+	ID         int                 `json:"id"`
+	Config     oracleConfig        `json:"config"`
+	Tasks      map[string][]string `json:"tasks"`      // task -> "topic:partition"
+	EndOffsets map[string]int64    `json:"endOffsets"` // stateful task -> end offset sum
+	Leader     string              `json:"leader"`
+	Clients    []oracleClient      `json:"clients"`
+	tasks      map[taskassign.TaskID][]taskassign.TopicPartition
+}
+
+type oracleConfig struct {
+	NumStandby    int      `json:"numStandby"`
+	MaxWarmup     int      `json:"maxWarmup"`
+	AcceptableLag int64    `json:"acceptableLag"`
+	ProbingMs     int64    `json:"probingMs"`
+	Tags          []string `json:"tags,omitempty"`
+}
+
+type oracleClient struct {
+	ID        string            `json:"id"`
+	Tags      map[string]string `json:"tags,omitempty"`
+	Consumers []oracleConsumer  `json:"consumers"`
+}
+
+type oracleConsumer struct {
+	ID    string           `json:"id"`
+	Owned []string         `json:"owned,omitempty"`
+	Sums  map[string]int64 `json:"sums,omitempty"`
+}
+
+// oracleAnswer is one placement, from the JVM or from taskassign.
+type oracleAnswer struct {
+	ID        int                       `json:"id"`
+	Error     string                    `json:"error,omitempty"`
+	Probing   bool                      `json:"probing"`
+	Clients   map[string]oracleClientAt `json:"clients"`
+	Consumers map[string]oracleThreadAt `json:"consumers"`
+}
+
+type oracleClientAt struct {
+	Active  []string `json:"active"`
+	Standby []string `json:"standby"`
+	Warmup  []string `json:"-"` // taskassign only: Kafka does not tell warm-ups from standbys
+}
+
+type oracleThreadAt struct {
+	Active     []string `json:"active"`
+	Partitions []string `json:"partitions"`
+	Standby    []string `json:"standby"`
+	Next       int64    `json:"next"`
+}
+
+// TestAssignmentMatchesKafkaStreams runs Kafka Streams 4.4's own leader
+// code (HighAvailabilityTaskAssignor, then StreamsPartitionAssignor's
+// thread-level distribution and cooperative hold-back, through
+// AssignorOracle in the reference project) and internal/taskassign on the
+// same 1,000 random groups, and requires the same placement in every one:
+// each client's actives and standbys (warm-ups among them) and the
+// probing flag, and each consumer's partitions, active tasks, standbys and
+// follow-up rebalance. The groups vary the clients (1-6), their threads
+// (1-4), sub-topologies (1-4) with 1-12 partitions and one or two source
+// topics, stateful and stateless sub-topologies, previous owners and
+// standbys, lags around acceptable.recovery.lag (with running actives,
+// corrupted and unknown offset sums), num.standby.replicas 0-2,
+// max.warmup.replicas 1-3 (Kafka refuses 0), and client tags with
+// rack.aware.assignment.tags in some. It needs a JDK and Maven, no broker.
+// STOATFLOW_ASSIGN_SEED picks another seed.
+func TestAssignmentMatchesKafkaStreams(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"java", "mvn"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s not found: the assignor comparison needs a JDK 17 and Maven", tool)
+			}
+			t.Skipf("%s not found: the assignor comparison needs a JDK 17 and Maven", tool)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	jar, err := ReferenceJar(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	seed := uint64(20250601)
+	if s := os.Getenv("STOATFLOW_ASSIGN_SEED"); s != "" {
+		if _, err := fmt.Sscan(s, &seed); err != nil {
+			t.Fatalf("STOATFLOW_ASSIGN_SEED=%q: %v", s, err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5EED))
+	const n = 1000
+	groups := make([]*oracleGroup, n)
+	var in bytes.Buffer
+	for i := range groups {
+		groups[i] = randomGroup(rng, i)
+		line, err := json.Marshal(groups[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(line)
+		in.WriteByte('\n')
+	}
+
+	cmd := exec.CommandContext(ctx, "java", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", jar,
+		"org.apache.kafka.streams.processor.internals.AssignorOracle")
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("AssignorOracle: %v\n%s", err, tail(stderr.String(), 20))
+	}
+	var answers []oracleAnswer
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var a oracleAnswer
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("AssignorOracle answer %q: %v", sc.Text(), err)
+		}
+		answers = append(answers, a)
+	}
+	if len(answers) != n {
+		t.Fatalf("AssignorOracle answered %d groups of %d\n%s", len(answers), n, tail(stderr.String(), 20))
+	}
+	t.Logf("%d groups, the JVM answered in %v", n, time.Since(start).Round(time.Millisecond))
+
+	matched, probing, heldBack, warmups := 0, 0, 0, 0
+	for i, g := range groups {
+		want := answers[i]
+		got := goAssign(g)
+		if want.Error != "" || got.Error != "" {
+			t.Fatalf("group %d: Kafka error %q, taskassign error %q\ninput: %s", i, want.Error, got.Error, mustJSON(g))
+		}
+		if diff := compareAnswers(got, want); diff != "" {
+			t.Fatalf("group %d differs after %d matching groups: %s\ninput: %s\nKafka:      %s\ntaskassign: %s",
+				i, matched, diff, mustJSON(g), mustJSON(want), mustJSON(got))
+		}
+		matched++
+		if want.Probing {
+			probing++
+		}
+		for _, c := range want.Consumers {
+			if c.Next == 0 {
+				heldBack++
+				break
+			}
+		}
+		for _, c := range got.Clients {
+			if len(c.Warmup) > 0 {
+				warmups++
+				break
+			}
+		}
+	}
+	t.Logf("%d of %d groups placed identically (%d with a probing rebalance, %d with warm-ups, %d holding tasks back)",
+		matched, n, probing, warmups, heldBack)
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// compareAnswers describes the first difference, or returns "".
+func compareAnswers(got, want oracleAnswer) string {
+	if got.Probing != want.Probing {
+		return fmt.Sprintf("probing rebalance: Kafka %v, taskassign %v", want.Probing, got.Probing)
+	}
+	for _, id := range slices.Sorted(mapsKeys(want.Clients)) {
+		w, g := want.Clients[id], got.Clients[id]
+		if !slices.Equal(w.Active, g.Active) {
+			return fmt.Sprintf("client %s active: Kafka %v, taskassign %v", id, w.Active, g.Active)
+		}
+		if !slices.Equal(w.Standby, g.Standby) {
+			return fmt.Sprintf("client %s standby: Kafka %v, taskassign %v (warm-ups %v)", id, w.Standby, g.Standby, g.Warmup)
+		}
+		for _, t := range g.Warmup {
+			if !slices.Contains(w.Standby, t) {
+				return fmt.Sprintf("client %s warm-up %s is no standby in Kafka's %v", id, t, w.Standby)
+			}
+		}
+	}
+	if len(got.Clients) != len(want.Clients) {
+		return fmt.Sprintf("%d clients in Kafka's answer, %d in taskassign's", len(want.Clients), len(got.Clients))
+	}
+	for _, id := range slices.Sorted(mapsKeys(want.Consumers)) {
+		w, g := want.Consumers[id], got.Consumers[id]
+		if !slices.Equal(w.Partitions, g.Partitions) || !slices.Equal(w.Active, g.Active) {
+			return fmt.Sprintf("consumer %s active: Kafka %v on %v, taskassign %v on %v", id, w.Active, w.Partitions, g.Active, g.Partitions)
+		}
+		if !slices.Equal(w.Standby, g.Standby) {
+			return fmt.Sprintf("consumer %s standby: Kafka %v, taskassign %v", id, w.Standby, g.Standby)
+		}
+		if w.Next != g.Next {
+			return fmt.Sprintf("consumer %s next rebalance: Kafka %d, taskassign %d", id, w.Next, g.Next)
+		}
+	}
+	if len(got.Consumers) != len(want.Consumers) {
+		return fmt.Sprintf("%d consumers in Kafka's answer, %d in taskassign's", len(want.Consumers), len(got.Consumers))
+	}
+	return ""
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func taskStrings(ts []taskassign.TaskID) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.String()
+	}
+	return out
+}
+
+// goAssign is taskassign's answer for a group.
+func goAssign(g *oracleGroup) oracleAnswer {
+	fail := func(err error) oracleAnswer { return oracleAnswer{ID: g.ID, Error: err.Error()} }
+	taskForPartition := map[taskassign.TopicPartition]taskassign.TaskID{}
+	var all []taskassign.TaskID
+	for t, tps := range g.tasks {
+		all = append(all, t)
+		for _, tp := range tps {
+			taskForPartition[tp] = t
+		}
+	}
+	end := map[taskassign.TaskID]int64{}
+	var stateful []taskassign.TaskID
+	for s, v := range g.EndOffsets {
+		t, err := taskassign.ParseTaskID(s)
+		if err != nil {
+			return fail(err)
+		}
+		end[t] = v
+		stateful = append(stateful, t)
+	}
+	var clients []*taskassign.ClientState
+	byID := map[string]*taskassign.ClientState{}
+	for _, oc := range g.Clients {
+		id, err := taskassign.ParseProcessID(oc.ID)
+		if err != nil {
+			return fail(err)
+		}
+		c := taskassign.NewClientState(id, oc.Tags)
+		for _, co := range oc.Consumers {
+			var owned []taskassign.TopicPartition
+			for _, p := range co.Owned {
+				owned = append(owned, parsePartition(p))
+			}
+			sums := map[taskassign.TaskID]int64{}
+			for s, v := range co.Sums {
+				t, err := taskassign.ParseTaskID(s)
+				if err != nil {
+					return fail(err)
+				}
+				sums[t] = v
+			}
+			c.AddConsumer(co.ID, owned, sums, "")
+		}
+		if err := c.Init(taskForPartition, end); err != nil {
+			return fail(err)
+		}
+		clients = append(clients, c)
+		byID[oc.ID] = c
+	}
+	cfg := taskassign.DefaultConfig()
+	cfg.NumStandbyReplicas = g.Config.NumStandby
+	cfg.MaxWarmupReplicas = g.Config.MaxWarmup
+	cfg.AcceptableRecoveryLag = g.Config.AcceptableLag
+	cfg.ProbingRebalanceIntervalMs = g.Config.ProbingMs
+	cfg.RackAwareAssignmentTags = g.Config.Tags
+	probing, err := taskassign.Assign(clients, all, stateful, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	a := oracleAnswer{ID: g.ID, Probing: probing, Clients: map[string]oracleClientAt{}, Consumers: map[string]oracleThreadAt{}}
+	for _, c := range clients {
+		a.Clients[c.ProcessID().String()] = oracleClientAt{
+			Active:  taskStrings(c.ActiveTasks()),
+			Standby: taskStrings(c.StandbyTasks()),
+			Warmup:  taskStrings(c.WarmupTasks()),
+		}
+	}
+	if leader := byID[g.Leader]; probing && leader != nil {
+		leader.SetFollowupRebalance(true)
+	}
+	threads, _, err := taskassign.AssignThreads(clients, g.tasks, stateful)
+	if err != nil {
+		return fail(err)
+	}
+	for member, ca := range threads {
+		at := oracleThreadAt{Active: taskStrings(ca.Active), Standby: taskStrings(ca.Standby), Next: -1}
+		for _, tp := range ca.Partitions {
+			at.Partitions = append(at.Partitions, fmt.Sprintf("%s:%d", tp.Topic, tp.Partition))
+		}
+		switch ca.Followup {
+		case taskassign.FollowupNow:
+			at.Next = 0
+		case taskassign.FollowupProbing:
+			at.Next = g.Config.ProbingMs
+		}
+		a.Consumers[member] = at
+	}
+	return a
+}
+
+func parsePartition(s string) taskassign.TopicPartition {
+	i := strings.LastIndexByte(s, ':')
+	var p int32
+	fmt.Sscan(s[i+1:], &p) //nolint:errcheck // written by randomGroup
+	return taskassign.TopicPartition{Topic: s[:i], Partition: p}
+}
+
+// randomGroup draws one group: its topology, configuration, clients and
+// what they owned and reported from a previous generation.
+func randomGroup(rng *rand.Rand, id int) *oracleGroup {
+	g := &oracleGroup{ID: id, Tasks: map[string][]string{}, EndOffsets: map[string]int64{},
+		tasks: map[taskassign.TaskID][]taskassign.TopicPartition{}}
+	lags := []int64{0, 10, 100, 1000, 10000}
+	g.Config = oracleConfig{
+		NumStandby:    rng.IntN(3),
+		MaxWarmup:     1 + rng.IntN(3),
+		AcceptableLag: lags[rng.IntN(len(lags))],
+		ProbingMs:     60000 + int64(rng.IntN(10))*60000,
+	}
+	if rng.IntN(20) == 0 {
+		g.Config.AcceptableLag = math.MaxInt64
+	}
+	tagged := rng.IntN(4) == 0
+	if tagged {
+		g.Config.Tags = []string{"zone", "cluster"}[:1+rng.IntN(2)]
+	}
+
+	subtopologies := 1 + rng.IntN(4)
+	var allTasks, statefulTasks []taskassign.TaskID
+	for s := range subtopologies {
+		partitions := 1 + rng.IntN(12)
+		topics := 1 + rng.IntN(2)
+		stateful := rng.IntN(10) < 6
+		for p := range partitions {
+			t := taskassign.TaskID{Subtopology: int32(s), Partition: int32(p)}
+			for k := range topics {
+				tp := taskassign.TopicPartition{Topic: fmt.Sprintf("in-%d-%c", s, 'a'+k), Partition: int32(p)}
+				g.tasks[t] = append(g.tasks[t], tp)
+				g.Tasks[t.String()] = append(g.Tasks[t.String()], fmt.Sprintf("%s:%d", tp.Topic, tp.Partition))
+			}
+			allTasks = append(allTasks, t)
+			if stateful {
+				var end int64
+				if rng.IntN(8) > 0 {
+					end = int64(rng.IntN(50000))
+				}
+				g.EndOffsets[t.String()] = end
+				statefulTasks = append(statefulTasks, t)
+			}
+		}
+	}
+
+	nClients := 1 + rng.IntN(6)
+	zones, clusters := []string{"eu-1a", "eu-1b", "eu-1c"}, []string{"k8s-1", "k8s-2"}
+	for c := range nClients {
+		var pid [16]byte
+		for i := range pid {
+			pid[i] = byte(rng.IntN(256))
+		}
+		oc := oracleClient{ID: taskassign.ProcessID(pid).String()}
+		if tagged {
+			oc.Tags = map[string]string{"zone": zones[rng.IntN(len(zones))], "cluster": clusters[rng.IntN(len(clusters))]}
+			if rng.IntN(10) == 0 {
+				delete(oc.Tags, "cluster")
+			}
+		}
+		threads := 1 + rng.IntN(4)
+		for k := range threads {
+			oc.Consumers = append(oc.Consumers, oracleConsumer{ID: fmt.Sprintf("member-%d-%d-%04x", c, k, rng.IntN(1<<16))})
+		}
+		g.Clients = append(g.Clients, oc)
+	}
+	g.Leader = g.Clients[rng.IntN(nClients)].ID
+
+	// A previous generation: some tasks had an owner, some clients kept
+	// state of stateful tasks. Within a client a task is reported by one
+	// consumer only (Kafka merges the reports in a hash order).
+	fresh := rng.IntN(6) == 0 // a group starting from nothing
+	reported := map[[2]int]bool{}
+	for _, t := range allTasks {
+		if fresh || rng.IntN(5) == 0 {
+			continue
+		}
+		ci := rng.IntN(nClients)
+		oc := &g.Clients[ci]
+		co := &oc.Consumers[rng.IntN(len(oc.Consumers))]
+		if rng.IntN(12) > 0 { // owned, unless it was revoked already
+			co.Owned = append(co.Owned, g.Tasks[t.String()]...)
+		}
+		if end, ok := g.EndOffsets[t.String()]; ok {
+			if co.Sums == nil {
+				co.Sums = map[string]int64{}
+			}
+			if rng.IntN(8) > 0 {
+				co.Sums[t.String()] = taskassign.LatestOffset
+			} else {
+				co.Sums[t.String()] = randomOffsetSum(rng, end, g.Config.AcceptableLag)
+			}
+			reported[[2]int{ci, int(t.Subtopology)<<16 | int(t.Partition)}] = true
+		}
+	}
+	for _, t := range statefulTasks {
+		end := g.EndOffsets[t.String()]
+		for ci := range g.Clients {
+			key := [2]int{ci, int(t.Subtopology)<<16 | int(t.Partition)}
+			if fresh || reported[key] || rng.IntN(3) > 0 {
+				continue
+			}
+			reported[key] = true
+			oc := &g.Clients[ci]
+			co := &oc.Consumers[rng.IntN(len(oc.Consumers))]
+			if co.Sums == nil {
+				co.Sums = map[string]int64{}
+			}
+			co.Sums[t.String()] = randomOffsetSum(rng, end, g.Config.AcceptableLag)
+		}
+	}
+	return g
+}
+
+// randomOffsetSum is a standby's or restoring task's offset sum: a lag
+// just under, at or over the acceptable one, sometimes far behind, past
+// the end (a corrupted task) or unknown.
+func randomOffsetSum(rng *rand.Rand, end, acceptable int64) int64 {
+	if acceptable == math.MaxInt64 {
+		acceptable = 1000
+	}
+	var lag int64
+	switch rng.IntN(10) {
+	case 0:
+		return end + 1 + int64(rng.IntN(100))
+	case 1:
+		return taskassign.UnknownOffsetSum
+	case 2, 3:
+		lag = int64(rng.IntN(int(end) + 1))
+	default:
+		lag = acceptable + int64(rng.IntN(5)) - 2
+	}
+	return max(end-lag, 0)
+}

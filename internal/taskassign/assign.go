@@ -1,0 +1,301 @@
+// Package taskassign computes the task placement of a Kafka Streams 4.4
+// group leader on the classic consumer-group protocol, so that a
+// StoatFlow instance that leads a group shared with Kafka Streams JVM
+// instances hands out exactly what a JVM leader would.
+//
+// Assign is the client-level placement of Kafka Streams' default
+// HighAvailabilityTaskAssignor: stateful actives spread over clients by
+// capacity, standbys (least loaded, or spread over client tags), actives
+// kept on caught-up clients while warm-up replicas restore on the clients
+// they should move to, stateless tasks last. AssignThreads then spreads
+// each client's tasks over its consumers and holds back tasks whose
+// partitions another consumer still owns (cooperative rebalancing).
+//
+// Identical placement needs identical tie-breaking: the clients are
+// ordered as Java orders UUIDs (signed halves), tasks as TaskId.compareTo,
+// and the priority queues and hash sets Kafka iterates are reproduced
+// step by step (javacoll.go). The differential test
+// integration.TestAssignmentMatchesKafkaStreams checks the result against
+// the 4.4 jar on random groups. Rack-aware assignment
+// (rack.aware.assignment.strategy other than none) is not implemented.
+package taskassign
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// group is the clients of one assignment in process-id order (Kafka's
+// TreeMap<ProcessId, ClientState>).
+type group struct {
+	clients []*ClientState
+	byID    map[ProcessID]*ClientState
+	ids     []ProcessID
+}
+
+func newGroup(clients []*ClientState) (*group, error) {
+	g := &group{clients: slices.Clone(clients), byID: map[ProcessID]*ClientState{}}
+	slices.SortFunc(g.clients, func(a, b *ClientState) int { return a.id.Compare(b.id) })
+	for _, c := range g.clients {
+		if _, dup := g.byID[c.id]; dup {
+			return nil, fmt.Errorf("%w: process id %s twice", ErrInvalid, c.id)
+		}
+		if c.capacity <= 0 {
+			return nil, fmt.Errorf("%w: client %s has no consumers", ErrInvalid, c.id)
+		}
+		g.byID[c.id] = c
+		g.ids = append(g.ids, c.id)
+	}
+	return g, nil
+}
+
+// Assign places allTasks on the clients as Kafka Streams 4.4's
+// HighAvailabilityTaskAssignor does (rack-aware strategy none), and
+// reports whether a probing rebalance is needed: some task stays on a
+// caught-up client, or a standby waits, until a warm-up catches up.
+// statefulTasks are the tasks with changelogs; every client must have a
+// lag for each (Init or NewClientStateFromLags). The placement is left in
+// the clients (ActiveTasks, StandbyTasks, WarmupTasks); earlier placements
+// on them are cleared first.
+func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config) (probingRebalanceNeeded bool, err error) {
+	if err := cfg.Validate(); err != nil {
+		return false, err
+	}
+	g, err := newGroup(clients)
+	if err != nil {
+		return false, err
+	}
+	if len(g.clients) == 0 && (len(allTasks) > 0 || len(statefulTasks) > 0) {
+		return false, fmt.Errorf("%w: tasks but no clients", ErrInvalid)
+	}
+	stateful := newTaskSet(statefulTasks...)
+	for _, c := range g.clients {
+		c.active, c.standby, c.warmup = taskSet{}, taskSet{}, taskSet{}
+		for _, t := range stateful.s {
+			if _, ok := c.lags[t]; !ok {
+				return false, fmt.Errorf("%w: client %s has no lag for stateful task %s", ErrInvalid, c.id, t)
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			msg, ok := r.(assignError)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("%w: %s", ErrInvalid, string(msg))
+		}
+	}()
+
+	g.assignActiveStateful(stateful.s)
+	g.assignStandbys(stateful.s, cfg)
+
+	caughtUp := g.caughtUpClients(stateful.s, cfg.AcceptableRecoveryLag)
+	byLag := g.clientsByLag(stateful.s)
+	m := &movements{g: g, caughtUp: caughtUp, byLag: byLag,
+		warmups: map[ProcessID]*taskSet{}, remainingWarmups: cfg.MaxWarmupReplicas}
+	activeMoves := m.assignActiveMovements()
+	standbyMoves := m.assignStandbyMovements()
+
+	all := newTaskSet(allTasks...)
+	var stateless []TaskID
+	for _, t := range all.s {
+		if !stateful.contains(t) {
+			stateless = append(stateless, t)
+		}
+	}
+	g.assignStateless(stateless)
+	return activeMoves+standbyMoves > 0, nil
+}
+
+// assignActiveStateful deals the stateful tasks round robin over the
+// clients, then balances them by load. Stickiness comes later, from the
+// movements back to caught-up clients.
+func (g *group) assignActiveStateful(stateful []TaskID) {
+	for i, t := range stateful {
+		g.clients[i%len(g.clients)].assignActive(t)
+	}
+	g.balance(
+		func(c *ClientState) *taskSet { return &c.active },
+		(*ClientState).unassignActive,
+		(*ClientState).assignActive,
+		func(_, _ *ClientState) bool { return true },
+	)
+}
+
+// balance moves tasks from each client to each other while that lowers
+// the skew of their loads, until nothing moves.
+func (g *group) balance(tasks func(*ClientState) *taskSet, unassign, assign func(*ClientState, TaskID),
+	allowed func(src, dst *ClientState) bool) {
+	for again := true; again; {
+		again = false
+		for _, src := range g.clients {
+			for _, dst := range g.clients {
+				if src.id == dst.id {
+					continue
+				}
+				candidates := tasks(src).items()
+				for i := 0; i < len(candidates) && shouldMove(src, dst); i++ {
+					t := candidates[i]
+					if !dst.hasAssigned(t) && allowed(src, dst) {
+						unassign(src, t)
+						assign(dst, t)
+						again = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func shouldMove(src, dst *ClientState) bool {
+	skew := src.assignedLoad() - dst.assignedLoad()
+	if skew <= 0 {
+		return false
+	}
+	atDst := (float64(dst.assignedCount()) + 1.0) / float64(dst.capacity)
+	atSrc := (float64(src.assignedCount()) - 1.0) / float64(src.capacity)
+	proposed := atSrc - atDst
+	if proposed < 0 {
+		return false
+	}
+	return proposed < skew
+}
+
+func (g *group) assignStandbys(stateful []TaskID, cfg Config) {
+	if cfg.NumStandbyReplicas == 0 {
+		return
+	}
+	allowed := func(_, _ *ClientState) bool { return true }
+	if len(cfg.RackAwareAssignmentTags) > 0 {
+		g.assignStandbysByTags(stateful, cfg)
+		allowed = sameTags
+	} else {
+		g.assignStandbysLeastLoaded(stateful, cfg.NumStandbyReplicas)
+	}
+	g.balance(
+		func(c *ClientState) *taskSet { return &c.standby },
+		(*ClientState).unassignStandby,
+		(*ClientState).assignStandby,
+		allowed,
+	)
+}
+
+// sameTags is the tag-aware standby balance's rule: a standby moves only
+// to a client that has every client tag of the source, with its value.
+func sameTags(src, dst *ClientState) bool {
+	for k, v := range src.tags {
+		if w, ok := dst.tags[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// caughtUpClients gives, per stateful task, the clients that may take it
+// as active without restoring much: those that ran it, those within
+// acceptable.recovery.lag, every client when that is unbounded.
+func (g *group) caughtUpClients(stateful []TaskID, acceptable int64) map[TaskID][]ProcessID {
+	out := make(map[TaskID][]ProcessID, len(stateful))
+	for _, t := range stateful {
+		var ids []ProcessID
+		for _, c := range g.clients {
+			lag := c.lagFor(t)
+			if lag == LatestOffset || acceptable == math.MaxInt64 || (lag >= 0 && lag <= acceptable) {
+				ids = append(ids, c.id)
+			}
+		}
+		out[t] = ids
+	}
+	return out
+}
+
+// clientsByLag orders, per stateful task, the clients by lag, then id.
+func (g *group) clientsByLag(stateful []TaskID) map[TaskID][]ProcessID {
+	out := make(map[TaskID][]ProcessID, len(stateful))
+	for _, t := range stateful {
+		ids := slices.Clone(g.ids)
+		slices.SortFunc(ids, func(a, b ProcessID) int {
+			if c := cmp.Compare(g.byID[a].lagFor(t), g.byID[b].lagFor(t)); c != 0 {
+				return c
+			}
+			return a.Compare(b)
+		})
+		out[t] = ids
+	}
+	return out
+}
+
+// assignStateless gives each stateless task, in order, to the client with
+// the least active load.
+func (g *group) assignStateless(stateless []TaskID) {
+	set := newConstrainedPrioritySet(
+		func(ProcessID, TaskID) bool { return true },
+		func(id ProcessID) float64 { return g.byID[id].activeLoad() },
+	)
+	set.offerAll(g.ids)
+	for _, t := range stateless {
+		id, _ := set.poll(t, nil)
+		g.byID[id].assignActive(t)
+		set.offer(id)
+	}
+}
+
+// constrainedPrioritySet hands out the least loaded client (then the
+// smallest id) that meets a constraint, as Kafka's ConstrainedPrioritySet:
+// a Java priority queue whose weights are read at each comparison.
+type constrainedPrioritySet struct {
+	q          *javaPQ[ProcessID]
+	constraint func(ProcessID, TaskID) bool
+	queued     map[ProcessID]bool
+}
+
+func newConstrainedPrioritySet(constraint func(ProcessID, TaskID) bool, weight func(ProcessID) float64) *constrainedPrioritySet {
+	return &constrainedPrioritySet{
+		q: newJavaPQ(func(a, b ProcessID) int {
+			if c := cmp.Compare(weight(a), weight(b)); c != 0 {
+				return c
+			}
+			return a.Compare(b)
+		}),
+		constraint: constraint,
+		queued:     map[ProcessID]bool{},
+	}
+}
+
+// poll removes and returns the first client that meets the constraint and
+// extra (nil: no extra constraint); the clients passed over go back, in
+// the order of the hash set Kafka collects them in.
+func (s *constrainedPrioritySet) poll(t TaskID, extra func(ProcessID) bool) (ProcessID, bool) {
+	skipped := newHashOrder(ProcessID.javaHash)
+	for s.q.size() > 0 {
+		id, _ := s.q.poll()
+		delete(s.queued, id)
+		if s.constraint(id, t) && (extra == nil || extra(id)) {
+			s.offerAll(skipped.order())
+			return id, true
+		}
+		skipped.add(id)
+	}
+	s.offerAll(skipped.order())
+	return ProcessID{}, false
+}
+
+func (s *constrainedPrioritySet) offerAll(ids []ProcessID) {
+	for _, id := range ids {
+		s.offer(id)
+	}
+}
+
+// offer queues a client, re-queuing it when it is queued already so its
+// new weight counts.
+func (s *constrainedPrioritySet) offer(id ProcessID) {
+	if s.queued[id] {
+		s.q.remove(id)
+	} else {
+		s.queued[id] = true
+	}
+	s.q.offer(id)
+}
