@@ -187,6 +187,35 @@ func TestProcessID(t *testing.T) {
 	}
 }
 
+func TestProcessIDCompareIsJavaUUIDOrder(t *testing.T) {
+	// The first five in the order of a TreeSet<UUID> on OpenJDK 17 (the
+	// most significant halves compared signed); the last three differ in
+	// the least significant half only, which compareTo compares signed too.
+	sorted := []string{
+		"80000000-0000-0000-0000-000000000002",
+		"ffffffff-ffff-ffff-ffff-fffffffffff0",
+		"00000000-0000-0000-0000-000000000001",
+		"0000000f-0000-0000-0000-000000000000",
+		"12345678-9abc-def0-8234-56789abcdef0",
+		"12345678-9abc-def0-0234-56789abcdef0",
+		"12345678-9abc-def0-1234-56789abcdef0",
+	}
+	var ids []ProcessID
+	for _, s := range slices.Backward(sorted) {
+		p, err := ParseProcessID(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p)
+	}
+	slices.SortFunc(ids, ProcessID.Compare)
+	for i, p := range ids {
+		if p.String() != sorted[i] {
+			t.Fatalf("sorted %v, want %v", ids, sorted)
+		}
+	}
+}
+
 // latestSubscription is a subscription in the shape Kafka Streams 4.4
 // sends, to be shaped for lower versions with AtVersion.
 func latestSubscription() SubscriptionInfo {

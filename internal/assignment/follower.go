@@ -4,12 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // TopicPartition is a partition of a topic.
 type TopicPartition struct {
 	Topic     string
 	Partition int32
+}
+
+// String returns the partition as Kafka's TopicPartition.toString writes
+// it: "topic-partition".
+func (tp TopicPartition) String() string {
+	return tp.Topic + "-" + strconv.Itoa(int(tp.Partition))
 }
 
 // ComparePartitions orders partitions by topic (Java's string order), then

@@ -1,6 +1,8 @@
 package assignment
 
 import (
+	"cmp"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -23,6 +25,18 @@ func (p ProcessID) String() string {
 	b[23] = '-'
 	hex.Encode(b[24:], p[10:])
 	return string(b[:])
+}
+
+// Compare orders process ids as Java's UUID.compareTo, the order of Kafka
+// Streams' TreeMaps and sorted sets of clients: the most significant
+// halves compared as signed 64-bit numbers, then the least significant
+// ones. It is not the order of the bytes or of the strings: an id whose
+// first hex digit is 8 or more sorts before one starting with 0-7.
+func (p ProcessID) Compare(o ProcessID) int {
+	if c := cmp.Compare(int64(binary.BigEndian.Uint64(p[:8])), int64(binary.BigEndian.Uint64(o[:8]))); c != 0 {
+		return c
+	}
+	return cmp.Compare(int64(binary.BigEndian.Uint64(p[8:])), int64(binary.BigEndian.Uint64(o[8:])))
 }
 
 // ParseProcessID parses a UUID in its canonical 8-4-4-4-12 hex form.
