@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/taskassign"
 )
 
@@ -27,7 +28,7 @@ type oracleGroup struct {
 	EndOffsets map[string]int64    `json:"endOffsets"` // stateful task -> end offset sum
 	Leader     string              `json:"leader"`
 	Clients    []oracleClient      `json:"clients"`
-	tasks      map[taskassign.TaskID][]taskassign.TopicPartition
+	tasks      map[assignment.TaskID][]assignment.TopicPartition
 }
 
 type oracleConfig struct {
@@ -239,7 +240,7 @@ func mapsKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-func taskStrings(ts []taskassign.TaskID) []string {
+func taskStrings(ts []assignment.TaskID) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.String()
@@ -250,18 +251,18 @@ func taskStrings(ts []taskassign.TaskID) []string {
 // goAssign is taskassign's answer for a group.
 func goAssign(g *oracleGroup) oracleAnswer {
 	fail := func(err error) oracleAnswer { return oracleAnswer{ID: g.ID, Error: err.Error()} }
-	taskForPartition := map[taskassign.TopicPartition]taskassign.TaskID{}
-	var all []taskassign.TaskID
+	taskForPartition := map[assignment.TopicPartition]assignment.TaskID{}
+	var all []assignment.TaskID
 	for t, tps := range g.tasks {
 		all = append(all, t)
 		for _, tp := range tps {
 			taskForPartition[tp] = t
 		}
 	}
-	end := map[taskassign.TaskID]int64{}
-	var stateful []taskassign.TaskID
+	end := map[assignment.TaskID]int64{}
+	var stateful []assignment.TaskID
 	for s, v := range g.EndOffsets {
-		t, err := taskassign.ParseTaskID(s)
+		t, err := assignment.ParseTaskID(s)
 		if err != nil {
 			return fail(err)
 		}
@@ -271,25 +272,27 @@ func goAssign(g *oracleGroup) oracleAnswer {
 	var clients []*taskassign.ClientState
 	byID := map[string]*taskassign.ClientState{}
 	for _, oc := range g.Clients {
-		id, err := taskassign.ParseProcessID(oc.ID)
+		id, err := assignment.ParseProcessID(oc.ID)
 		if err != nil {
 			return fail(err)
 		}
 		c := taskassign.NewClientState(id, oc.Tags)
 		for _, co := range oc.Consumers {
-			var owned []taskassign.TopicPartition
+			var owned []assignment.TopicPartition
 			for _, p := range co.Owned {
 				owned = append(owned, parsePartition(p))
 			}
-			sums := map[taskassign.TaskID]int64{}
+			sums := map[assignment.TaskID]int64{}
 			for s, v := range co.Sums {
-				t, err := taskassign.ParseTaskID(s)
+				t, err := assignment.ParseTaskID(s)
 				if err != nil {
 					return fail(err)
 				}
 				sums[t] = v
 			}
-			c.AddConsumer(co.ID, owned, sums, "")
+			if err := c.AddConsumer(co.ID, owned, sums, ""); err != nil {
+				return fail(err)
+			}
 		}
 		if err := c.Init(taskForPartition, end); err != nil {
 			return fail(err)
@@ -338,18 +341,18 @@ func goAssign(g *oracleGroup) oracleAnswer {
 	return a
 }
 
-func parsePartition(s string) taskassign.TopicPartition {
+func parsePartition(s string) assignment.TopicPartition {
 	i := strings.LastIndexByte(s, ':')
 	var p int32
 	fmt.Sscan(s[i+1:], &p) //nolint:errcheck // written by randomGroup
-	return taskassign.TopicPartition{Topic: s[:i], Partition: p}
+	return assignment.TopicPartition{Topic: s[:i], Partition: p}
 }
 
 // randomGroup draws one group: its topology, configuration, clients and
 // what they owned and reported from a previous generation.
 func randomGroup(rng *rand.Rand, id int) *oracleGroup {
 	g := &oracleGroup{ID: id, Tasks: map[string][]string{}, EndOffsets: map[string]int64{},
-		tasks: map[taskassign.TaskID][]taskassign.TopicPartition{}}
+		tasks: map[assignment.TaskID][]assignment.TopicPartition{}}
 	lags := []int64{0, 10, 100, 1000, 10000}
 	g.Config = oracleConfig{
 		NumStandby:    rng.IntN(3),
@@ -366,15 +369,15 @@ func randomGroup(rng *rand.Rand, id int) *oracleGroup {
 	}
 
 	subtopologies := 1 + rng.IntN(4)
-	var allTasks, statefulTasks []taskassign.TaskID
+	var allTasks, statefulTasks []assignment.TaskID
 	for s := range subtopologies {
 		partitions := 1 + rng.IntN(12)
 		topics := 1 + rng.IntN(2)
 		stateful := rng.IntN(10) < 6
 		for p := range partitions {
-			t := taskassign.TaskID{Subtopology: int32(s), Partition: int32(p)}
+			t := assignment.TaskID{Subtopology: int32(s), Partition: int32(p)}
 			for k := range topics {
-				tp := taskassign.TopicPartition{Topic: fmt.Sprintf("in-%d-%c", s, 'a'+k), Partition: int32(p)}
+				tp := assignment.TopicPartition{Topic: fmt.Sprintf("in-%d-%c", s, 'a'+k), Partition: int32(p)}
 				g.tasks[t] = append(g.tasks[t], tp)
 				g.Tasks[t.String()] = append(g.Tasks[t.String()], fmt.Sprintf("%s:%d", tp.Topic, tp.Partition))
 			}
@@ -397,7 +400,7 @@ func randomGroup(rng *rand.Rand, id int) *oracleGroup {
 		for i := range pid {
 			pid[i] = byte(rng.IntN(256))
 		}
-		oc := oracleClient{ID: taskassign.ProcessID(pid).String()}
+		oc := oracleClient{ID: assignment.ProcessID(pid).String()}
 		if tagged {
 			oc.Tags = map[string]string{"zone": zones[rng.IntN(len(zones))], "cluster": clusters[rng.IntN(len(clusters))]}
 			if rng.IntN(10) == 0 {
@@ -432,7 +435,7 @@ func randomGroup(rng *rand.Rand, id int) *oracleGroup {
 				co.Sums = map[string]int64{}
 			}
 			if rng.IntN(8) > 0 {
-				co.Sums[t.String()] = taskassign.LatestOffset
+				co.Sums[t.String()] = assignment.LatestOffset
 			} else {
 				co.Sums[t.String()] = randomOffsetSum(rng, end, g.Config.AcceptableLag)
 			}
@@ -470,7 +473,7 @@ func randomOffsetSum(rng *rand.Rand, end, acceptable int64) int64 {
 	case 0:
 		return end + 1 + int64(rng.IntN(100))
 	case 1:
-		return taskassign.UnknownOffsetSum
+		return assignment.UnknownOffsetSum
 	case 2, 3:
 		lag = int64(rng.IntN(int(end) + 1))
 	default:

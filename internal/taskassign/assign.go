@@ -16,8 +16,12 @@
 // and the priority queues and hash sets Kafka iterates are reproduced
 // step by step (javacoll.go). The differential test
 // integration.TestAssignmentMatchesKafkaStreams checks the result against
-// the 4.4 jar on random groups. Rack-aware assignment
-// (rack.aware.assignment.strategy other than none) is not implemented.
+// the 4.4 jar on random groups.
+//
+// Tasks, process ids and partitions are package assignment's types, as the
+// members' subscriptions carry them. Rack-aware assignment
+// (rack.aware.assignment.strategy other than none) is not implemented,
+// and tasks of named topologies are refused (ErrUnsupported).
 package taskassign
 
 import (
@@ -25,18 +29,20 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // group is the clients of one assignment in process-id order (Kafka's
 // TreeMap<ProcessId, ClientState>).
 type group struct {
 	clients []*ClientState
-	byID    map[ProcessID]*ClientState
-	ids     []ProcessID
+	byID    map[assignment.ProcessID]*ClientState
+	ids     []assignment.ProcessID
 }
 
 func newGroup(clients []*ClientState) (*group, error) {
-	g := &group{clients: slices.Clone(clients), byID: map[ProcessID]*ClientState{}}
+	g := &group{clients: slices.Clone(clients), byID: map[assignment.ProcessID]*ClientState{}}
 	slices.SortFunc(g.clients, func(a, b *ClientState) int { return a.id.Compare(b.id) })
 	for _, c := range g.clients {
 		if _, dup := g.byID[c.id]; dup {
@@ -58,9 +64,16 @@ func newGroup(clients []*ClientState) (*group, error) {
 // statefulTasks are the tasks with changelogs; every client must have a
 // lag for each (Init or NewClientStateFromLags). The placement is left in
 // the clients (ActiveTasks, StandbyTasks, WarmupTasks); earlier placements
-// on them are cleared first.
-func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config) (probingRebalanceNeeded bool, err error) {
+// on them are cleared first. A task of a named topology, in the arguments
+// or in a client, is refused with ErrUnsupported.
+func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID, cfg Config) (probingRebalanceNeeded bool, err error) {
 	if err := cfg.Validate(); err != nil {
+		return false, err
+	}
+	if err := checkUnnamedAll(allTasks); err != nil {
+		return false, err
+	}
+	if err := checkUnnamedAll(statefulTasks); err != nil {
 		return false, err
 	}
 	g, err := newGroup(clients)
@@ -72,6 +85,9 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config
 	}
 	stateful := newTaskSet(statefulTasks...)
 	for _, c := range g.clients {
+		if err := c.checkUnnamed(); err != nil {
+			return false, err
+		}
 		c.active, c.standby, c.warmup = taskSet{}, taskSet{}, taskSet{}
 		for _, t := range stateful.s {
 			if _, ok := c.lags[t]; !ok {
@@ -95,12 +111,12 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config
 	caughtUp := g.caughtUpClients(stateful.s, cfg.AcceptableRecoveryLag)
 	byLag := g.clientsByLag(stateful.s)
 	m := &movements{g: g, caughtUp: caughtUp, byLag: byLag,
-		warmups: map[ProcessID]*taskSet{}, remainingWarmups: cfg.MaxWarmupReplicas}
+		warmups: map[assignment.ProcessID]*taskSet{}, remainingWarmups: cfg.MaxWarmupReplicas}
 	activeMoves := m.assignActiveMovements()
 	standbyMoves := m.assignStandbyMovements()
 
 	all := newTaskSet(allTasks...)
-	var stateless []TaskID
+	var stateless []assignment.TaskID
 	for _, t := range all.s {
 		if !stateful.contains(t) {
 			stateless = append(stateless, t)
@@ -113,7 +129,7 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []TaskID, cfg Config
 // assignActiveStateful deals the stateful tasks round robin over the
 // clients, then balances them by load. Stickiness comes later, from the
 // movements back to caught-up clients.
-func (g *group) assignActiveStateful(stateful []TaskID) {
+func (g *group) assignActiveStateful(stateful []assignment.TaskID) {
 	for i, t := range stateful {
 		g.clients[i%len(g.clients)].assignActive(t)
 	}
@@ -127,7 +143,7 @@ func (g *group) assignActiveStateful(stateful []TaskID) {
 
 // balance moves tasks from each client to each other while that lowers
 // the skew of their loads, until nothing moves.
-func (g *group) balance(tasks func(*ClientState) *taskSet, unassign, assign func(*ClientState, TaskID),
+func (g *group) balance(tasks func(*ClientState) *taskSet, unassign, assign func(*ClientState, assignment.TaskID),
 	allowed func(src, dst *ClientState) bool) {
 	for again := true; again; {
 		again = false
@@ -164,7 +180,7 @@ func shouldMove(src, dst *ClientState) bool {
 	return proposed < skew
 }
 
-func (g *group) assignStandbys(stateful []TaskID, cfg Config) {
+func (g *group) assignStandbys(stateful []assignment.TaskID, cfg Config) {
 	if cfg.NumStandbyReplicas == 0 {
 		return
 	}
@@ -197,13 +213,13 @@ func sameTags(src, dst *ClientState) bool {
 // caughtUpClients gives, per stateful task, the clients that may take it
 // as active without restoring much: those that ran it, those within
 // acceptable.recovery.lag, every client when that is unbounded.
-func (g *group) caughtUpClients(stateful []TaskID, acceptable int64) map[TaskID][]ProcessID {
-	out := make(map[TaskID][]ProcessID, len(stateful))
+func (g *group) caughtUpClients(stateful []assignment.TaskID, acceptable int64) map[assignment.TaskID][]assignment.ProcessID {
+	out := make(map[assignment.TaskID][]assignment.ProcessID, len(stateful))
 	for _, t := range stateful {
-		var ids []ProcessID
+		var ids []assignment.ProcessID
 		for _, c := range g.clients {
 			lag := c.lagFor(t)
-			if lag == LatestOffset || acceptable == math.MaxInt64 || (lag >= 0 && lag <= acceptable) {
+			if lag == assignment.LatestOffset || acceptable == math.MaxInt64 || (lag >= 0 && lag <= acceptable) {
 				ids = append(ids, c.id)
 			}
 		}
@@ -213,11 +229,11 @@ func (g *group) caughtUpClients(stateful []TaskID, acceptable int64) map[TaskID]
 }
 
 // clientsByLag orders, per stateful task, the clients by lag, then id.
-func (g *group) clientsByLag(stateful []TaskID) map[TaskID][]ProcessID {
-	out := make(map[TaskID][]ProcessID, len(stateful))
+func (g *group) clientsByLag(stateful []assignment.TaskID) map[assignment.TaskID][]assignment.ProcessID {
+	out := make(map[assignment.TaskID][]assignment.ProcessID, len(stateful))
 	for _, t := range stateful {
 		ids := slices.Clone(g.ids)
-		slices.SortFunc(ids, func(a, b ProcessID) int {
+		slices.SortFunc(ids, func(a, b assignment.ProcessID) int {
 			if c := cmp.Compare(g.byID[a].lagFor(t), g.byID[b].lagFor(t)); c != 0 {
 				return c
 			}
@@ -230,10 +246,10 @@ func (g *group) clientsByLag(stateful []TaskID) map[TaskID][]ProcessID {
 
 // assignStateless gives each stateless task, in order, to the client with
 // the least active load.
-func (g *group) assignStateless(stateless []TaskID) {
+func (g *group) assignStateless(stateless []assignment.TaskID) {
 	set := newConstrainedPrioritySet(
-		func(ProcessID, TaskID) bool { return true },
-		func(id ProcessID) float64 { return g.byID[id].activeLoad() },
+		func(assignment.ProcessID, assignment.TaskID) bool { return true },
+		func(id assignment.ProcessID) float64 { return g.byID[id].activeLoad() },
 	)
 	set.offerAll(g.ids)
 	for _, t := range stateless {
@@ -247,29 +263,29 @@ func (g *group) assignStateless(stateless []TaskID) {
 // smallest id) that meets a constraint, as Kafka's ConstrainedPrioritySet:
 // a Java priority queue whose weights are read at each comparison.
 type constrainedPrioritySet struct {
-	q          *javaPQ[ProcessID]
-	constraint func(ProcessID, TaskID) bool
-	queued     map[ProcessID]bool
+	q          *javaPQ[assignment.ProcessID]
+	constraint func(assignment.ProcessID, assignment.TaskID) bool
+	queued     map[assignment.ProcessID]bool
 }
 
-func newConstrainedPrioritySet(constraint func(ProcessID, TaskID) bool, weight func(ProcessID) float64) *constrainedPrioritySet {
+func newConstrainedPrioritySet(constraint func(assignment.ProcessID, assignment.TaskID) bool, weight func(assignment.ProcessID) float64) *constrainedPrioritySet {
 	return &constrainedPrioritySet{
-		q: newJavaPQ(func(a, b ProcessID) int {
+		q: newJavaPQ(func(a, b assignment.ProcessID) int {
 			if c := cmp.Compare(weight(a), weight(b)); c != 0 {
 				return c
 			}
 			return a.Compare(b)
 		}),
 		constraint: constraint,
-		queued:     map[ProcessID]bool{},
+		queued:     map[assignment.ProcessID]bool{},
 	}
 }
 
 // poll removes and returns the first client that meets the constraint and
 // extra (nil: no extra constraint); the clients passed over go back, in
 // the order of the hash set Kafka collects them in.
-func (s *constrainedPrioritySet) poll(t TaskID, extra func(ProcessID) bool) (ProcessID, bool) {
-	skipped := newHashOrder(ProcessID.javaHash)
+func (s *constrainedPrioritySet) poll(t assignment.TaskID, extra func(assignment.ProcessID) bool) (assignment.ProcessID, bool) {
+	skipped := newHashOrder(processHash)
 	for s.q.size() > 0 {
 		id, _ := s.q.poll()
 		delete(s.queued, id)
@@ -280,10 +296,10 @@ func (s *constrainedPrioritySet) poll(t TaskID, extra func(ProcessID) bool) (Pro
 		skipped.add(id)
 	}
 	s.offerAll(skipped.order())
-	return ProcessID{}, false
+	return assignment.ProcessID{}, false
 }
 
-func (s *constrainedPrioritySet) offerAll(ids []ProcessID) {
+func (s *constrainedPrioritySet) offerAll(ids []assignment.ProcessID) {
 	for _, id := range ids {
 		s.offer(id)
 	}
@@ -291,7 +307,7 @@ func (s *constrainedPrioritySet) offerAll(ids []ProcessID) {
 
 // offer queues a client, re-queuing it when it is queued already so its
 // new weight counts.
-func (s *constrainedPrioritySet) offer(id ProcessID) {
+func (s *constrainedPrioritySet) offer(id assignment.ProcessID) {
 	if s.queued[id] {
 		s.q.remove(id)
 	} else {

@@ -1,15 +1,19 @@
 package taskassign
 
 import (
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // The cases below are Kafka 4.4's HighAvailabilityTaskAssignorTest (rack-
 // aware strategy none) with the results that test expects.
 
-func task(sub, p int32) TaskID { return TaskID{Subtopology: sub, Partition: p} }
+func task(sub, p int32) assignment.TaskID { return assignment.TaskID{Subtopology: sub, Partition: p} }
 
 var (
 	t00, t01, t02, t03 = task(0, 0), task(0, 1), task(0, 2), task(0, 3)
@@ -18,14 +22,14 @@ var (
 )
 
 // pid is Kafka's test process id for n: new UUID(0, n).
-func pid(n byte) ProcessID {
-	var p ProcessID
+func pid(n byte) assignment.ProcessID {
+	var p assignment.ProcessID
 	p[15] = n
 	return p
 }
 
-func lagsOf(tasks []TaskID, lag int64) map[TaskID]int64 {
-	m := map[TaskID]int64{}
+func lagsOf(tasks []assignment.TaskID, lag int64) map[assignment.TaskID]int64 {
+	m := map[assignment.TaskID]int64{}
 	for _, t := range tasks {
 		m[t] = lag
 	}
@@ -34,7 +38,7 @@ func lagsOf(tasks []TaskID, lag int64) map[TaskID]int64 {
 
 // caughtUpOn is Kafka's getMockClientWithPreviousCaughtUpTasks: lag 0 on
 // the given tasks, Long.MAX_VALUE on the other stateful ones, capacity 1.
-func caughtUpOn(n byte, caughtUp, stateful []TaskID) *ClientState {
+func caughtUpOn(n byte, caughtUp, stateful []assignment.TaskID) *ClientState {
 	lags := lagsOf(stateful, math.MaxInt64)
 	for _, t := range caughtUp {
 		lags[t] = 0
@@ -54,7 +58,7 @@ func config(acceptable int64, warmups, standbys int) Config {
 func withoutStandbys() Config { return config(100, 2, 0) }
 func withStandbys() Config    { return config(100, 2, 1) }
 
-func mustAssign(t *testing.T, clients []*ClientState, all, stateful []TaskID, cfg Config) bool {
+func mustAssign(t *testing.T, clients []*ClientState, all, stateful []assignment.TaskID, cfg Config) bool {
 	t.Helper()
 	probing, err := Assign(clients, all, stateful, cfg)
 	if err != nil {
@@ -63,10 +67,10 @@ func mustAssign(t *testing.T, clients []*ClientState, all, stateful []TaskID, cf
 	return probing
 }
 
-func checkTasks(t *testing.T, what string, got []TaskID, want ...TaskID) {
+func checkTasks(t *testing.T, what string, got []assignment.TaskID, want ...assignment.TaskID) {
 	t.Helper()
 	want = slices.Clone(want)
-	slices.SortFunc(want, TaskID.Compare)
+	slices.SortFunc(want, assignment.TaskID.Compare)
 	if !slices.Equal(got, want) {
 		t.Errorf("%s: %v, want %v", what, got, want)
 	}
@@ -79,7 +83,7 @@ func checkProbing(t *testing.T, got, want bool) {
 	}
 }
 
-var nine = []TaskID{t00, t01, t02, t10, t11, t12, t20, t21, t22}
+var nine = []assignment.TaskID{t00, t01, t02, t10, t11, t12, t20, t21, t22}
 
 func TestStickyForActiveAndStandbyWhileWarmingUp(t *testing.T) {
 	c1 := NewClientStateFromLags(pid(1), 1, nine, nil, lagsOf(nine, 0), nil)
@@ -113,15 +117,15 @@ func TestSkipWarmupsWhenAcceptableLagIsMax(t *testing.T) {
 func TestActiveStatefulTasksEvenOverClientsAndThreads(t *testing.T) {
 	cases := []struct {
 		name       string
-		tasks      []TaskID
+		tasks      []assignment.TaskID
 		capacities []int
 		wantActive []int // per client; nil: balanced within one
 	}{
 		{"clients divide tasks", nine, []int{1, 1, 1}, []int{3, 3, 3}},
 		{"threads divide tasks", nine, []int{3, 3, 3}, []int{3, 3, 3}},
 		{"clients do not divide tasks", nine, []int{1, 1}, nil},
-		{"uneven threads", []TaskID{t00, t01, t02, t10, t11, t12}, []int{1, 2, 3}, []int{1, 2, 3}},
-		{"more clients than tasks", []TaskID{t00, t01}, []int{1, 1, 1}, nil},
+		{"uneven threads", []assignment.TaskID{t00, t01, t02, t10, t11, t12}, []int{1, 2, 3}, []int{1, 2, 3}},
+		{"more clients than tasks", []assignment.TaskID{t00, t01}, []int{1, 1, 1}, nil},
 		{"as many threads per client as tasks", nine, []int{9, 9, 9}, []int{3, 3, 3}},
 		{"best effort over clients", nine, []int{6, 3}, []int{6, 3}},
 	}
@@ -156,7 +160,7 @@ func TestActiveStatefulTasksEvenOverClientsAndThreads(t *testing.T) {
 }
 
 func TestWarmupsWhenBalancedOverThreadsButNotOverClients(t *testing.T) {
-	all := []TaskID{t00, t01, t10, t11}
+	all := []assignment.TaskID{t00, t01, t10, t11}
 	caughtUp := NewClientStateFromLags(pid(1), 5, all, nil, lagsOf(all, 0), nil)
 	behind1 := NewClientStateFromLags(pid(2), 5, nil, nil, lagsOf(all, math.MaxInt64), nil)
 	behind2 := NewClientStateFromLags(pid(3), 5, nil, nil, lagsOf(all, math.MaxInt64), nil)
@@ -170,12 +174,12 @@ func TestWarmupsWhenBalancedOverThreadsButNotOverClients(t *testing.T) {
 }
 
 func TestActivesSpreadOnceClientsWarmedUp(t *testing.T) {
-	all := []TaskID{t00, t01, t10, t11}
+	all := []assignment.TaskID{t00, t01, t10, t11}
 	lags1, lags2 := lagsOf(all, math.MaxInt64), lagsOf(all, math.MaxInt64)
 	lags1[t01], lags2[t10] = 0, 0
 	caughtUp := NewClientStateFromLags(pid(1), 5, all, nil, lagsOf(all, 0), nil)
-	warm1 := NewClientStateFromLags(pid(2), 5, nil, []TaskID{t01}, lags1, nil)
-	warm2 := NewClientStateFromLags(pid(3), 5, nil, []TaskID{t10}, lags2, nil)
+	warm1 := NewClientStateFromLags(pid(2), 5, nil, []assignment.TaskID{t01}, lags1, nil)
+	warm2 := NewClientStateFromLags(pid(3), 5, nil, []assignment.TaskID{t10}, lags2, nil)
 	probing := mustAssign(t, []*ClientState{caughtUp, warm1, warm2}, all, all, config(0, len(all)/3+1, 0))
 	checkProbing(t, probing, false)
 	for _, c := range []*ClientState{caughtUp, warm1, warm2} {
@@ -186,17 +190,17 @@ func TestActivesSpreadOnceClientsWarmedUp(t *testing.T) {
 }
 
 func TestUnassignedActiveTasksAreAssigned(t *testing.T) {
-	c1 := NewClientStateFromLags(pid(1), 1, []TaskID{t00}, nil, map[TaskID]int64{t00: 0}, nil)
-	probing := mustAssign(t, []*ClientState{c1}, []TaskID{t00, t01}, []TaskID{t00}, withoutStandbys())
+	c1 := NewClientStateFromLags(pid(1), 1, []assignment.TaskID{t00}, nil, map[assignment.TaskID]int64{t00: 0}, nil)
+	probing := mustAssign(t, []*ClientState{c1}, []assignment.TaskID{t00, t01}, []assignment.TaskID{t00}, withoutStandbys())
 	checkProbing(t, probing, false)
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), t00, t01)
 	checkTasks(t, "client 1 standby", c1.StandbyTasks())
 }
 
 func TestUnassignedStandbyTasksAreAssigned(t *testing.T) {
-	c1 := NewClientStateFromLags(pid(1), 1, []TaskID{t00}, nil, map[TaskID]int64{t00: 0}, nil)
-	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[TaskID]int64{t00: 0}, nil)
-	probing := mustAssign(t, []*ClientState{c1, c2}, []TaskID{t00}, []TaskID{t00}, withStandbys())
+	c1 := NewClientStateFromLags(pid(1), 1, []assignment.TaskID{t00}, nil, map[assignment.TaskID]int64{t00: 0}, nil)
+	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, nil)
+	probing := mustAssign(t, []*ClientState{c1, c2}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, withStandbys())
 	checkProbing(t, probing, false)
 	if c2.standby.len() == 0 {
 		t.Error("client 2 has no standby")
@@ -204,9 +208,9 @@ func TestUnassignedStandbyTasksAreAssigned(t *testing.T) {
 }
 
 func TestActiveMovesBackToCaughtUpClient(t *testing.T) {
-	c1 := NewClientStateFromLags(pid(1), 1, []TaskID{t00}, nil, map[TaskID]int64{t00: 500}, nil)
-	c2 := NewClientStateFromLags(pid(2), 1, []TaskID{t01}, nil, map[TaskID]int64{t00: 0}, nil)
-	probing := mustAssign(t, []*ClientState{c1, c2}, []TaskID{t00, t01}, []TaskID{t00}, withoutStandbys())
+	c1 := NewClientStateFromLags(pid(1), 1, []assignment.TaskID{t00}, nil, map[assignment.TaskID]int64{t00: 500}, nil)
+	c2 := NewClientStateFromLags(pid(2), 1, []assignment.TaskID{t01}, nil, map[assignment.TaskID]int64{t00: 0}, nil)
+	probing := mustAssign(t, []*ClientState{c1, c2}, []assignment.TaskID{t00, t01}, []assignment.TaskID{t00}, withoutStandbys())
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), t01)
 	checkTasks(t, "client 2 active", c2.ActiveTasks(), t00)
 	checkTasks(t, "client 1 warm-up", c1.WarmupTasks(), t00)
@@ -214,10 +218,10 @@ func TestActiveMovesBackToCaughtUpClient(t *testing.T) {
 }
 
 func TestActiveGoesToMostCaughtUpClient(t *testing.T) {
-	c1 := NewClientStateFromLags(pid(1), 1, nil, nil, map[TaskID]int64{t00: math.MaxInt64}, nil)
-	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[TaskID]int64{t00: 1000}, nil)
-	c3 := NewClientStateFromLags(pid(3), 1, nil, nil, map[TaskID]int64{t00: 500}, nil)
-	probing := mustAssign(t, []*ClientState{c1, c2, c3}, []TaskID{t00}, []TaskID{t00}, withStandbys())
+	c1 := NewClientStateFromLags(pid(1), 1, nil, nil, map[assignment.TaskID]int64{t00: math.MaxInt64}, nil)
+	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[assignment.TaskID]int64{t00: 1000}, nil)
+	c3 := NewClientStateFromLags(pid(3), 1, nil, nil, map[assignment.TaskID]int64{t00: 500}, nil)
+	probing := mustAssign(t, []*ClientState{c1, c2, c3}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, withStandbys())
 	checkTasks(t, "client 1 active", c1.ActiveTasks())
 	checkTasks(t, "client 2 active", c2.ActiveTasks())
 	checkTasks(t, "client 3 active", c3.ActiveTasks(), t00)
@@ -229,9 +233,9 @@ func TestActiveGoesToMostCaughtUpClient(t *testing.T) {
 }
 
 func TestStandbysForStatefulTasks(t *testing.T) {
-	stateful := []TaskID{t00, t01}
-	c1 := caughtUpOn(1, []TaskID{t00}, stateful)
-	c2 := caughtUpOn(2, []TaskID{t01}, stateful)
+	stateful := []assignment.TaskID{t00, t01}
+	c1 := caughtUpOn(1, []assignment.TaskID{t00}, stateful)
+	c2 := caughtUpOn(2, []assignment.TaskID{t01}, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, withStandbys())
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), t00)
 	checkTasks(t, "client 2 active", c2.ActiveTasks(), t01)
@@ -243,7 +247,7 @@ func TestStandbysForStatefulTasks(t *testing.T) {
 func TestNoStandbysForStatelessTasks(t *testing.T) {
 	c1 := caughtUpOn(1, nil, nil)
 	c2 := caughtUpOn(2, nil, nil)
-	probing := mustAssign(t, []*ClientState{c1, c2}, []TaskID{t00, t01}, nil, withStandbys())
+	probing := mustAssign(t, []*ClientState{c1, c2}, []assignment.TaskID{t00, t01}, nil, withStandbys())
 	for _, c := range []*ClientState{c1, c2} {
 		if c.active.len() != 1 || c.standby.len() != 0 {
 			t.Errorf("client %s: active %v standby %v", c.id, c.ActiveTasks(), c.StandbyTasks())
@@ -253,7 +257,7 @@ func TestNoStandbysForStatelessTasks(t *testing.T) {
 }
 
 func TestWarmupWithoutStandbyReplicas(t *testing.T) {
-	stateful := []TaskID{t00, t01}
+	stateful := []assignment.TaskID{t00, t01}
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, withoutStandbys())
@@ -267,7 +271,7 @@ func TestWarmupWithoutStandbyReplicas(t *testing.T) {
 }
 
 func TestNoMoreThanMaxWarmupReplicas(t *testing.T) {
-	stateful := []TaskID{t00, t01, t02, t03}
+	stateful := []assignment.TaskID{t00, t01, t02, t03}
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, config(100, 1, 0))
@@ -281,7 +285,7 @@ func TestNoMoreThanMaxWarmupReplicas(t *testing.T) {
 }
 
 func TestWarmupAndStandbyNotOnTheSameClient(t *testing.T) {
-	stateful := []TaskID{t00, t01, t02, t03}
+	stateful := []assignment.TaskID{t00, t01, t02, t03}
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, config(100, 1, 1))
@@ -293,7 +297,7 @@ func TestWarmupAndStandbyNotOnTheSameClient(t *testing.T) {
 }
 
 func TestNoStandbysWithInsufficientCapacity(t *testing.T) {
-	stateful := []TaskID{t00, t01}
+	stateful := []assignment.TaskID{t00, t01}
 	c1 := caughtUpOn(1, stateful, stateful)
 	probing := mustAssign(t, []*ClientState{c1}, stateful, stateful, withStandbys())
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), t00, t01)
@@ -302,7 +306,7 @@ func TestNoStandbysWithInsufficientCapacity(t *testing.T) {
 }
 
 func TestActivesOnClientNotCaughtUpIfNoneIs(t *testing.T) {
-	stateful := []TaskID{t00, t01}
+	stateful := []assignment.TaskID{t00, t01}
 	c1 := caughtUpOn(1, nil, stateful)
 	probing := mustAssign(t, []*ClientState{c1}, stateful, stateful, withStandbys())
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), t00, t01)
@@ -311,7 +315,7 @@ func TestActivesOnClientNotCaughtUpIfNoneIs(t *testing.T) {
 }
 
 func TestNoMoreThanMaxWarmupReplicasWithStandbys(t *testing.T) {
-	stateful := []TaskID{t00, t01, t02, t03}
+	stateful := []assignment.TaskID{t00, t01, t02, t03}
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
 	c3 := caughtUpOn(3, nil, stateful)
@@ -326,7 +330,7 @@ func TestNoMoreThanMaxWarmupReplicasWithStandbys(t *testing.T) {
 }
 
 func TestStatelessTasksBalanceTotalLoad(t *testing.T) {
-	stateful := []TaskID{t00, t01, t02, t03}
+	stateful := []assignment.TaskID{t00, t01, t02, t03}
 	all := append(slices.Clone(stateful), t10, t11, t12)
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
@@ -339,7 +343,7 @@ func TestStatelessTasksBalanceTotalLoad(t *testing.T) {
 }
 
 func TestStatefulActivesOnAllClients(t *testing.T) {
-	all := []TaskID{t00, t01, t02, t03, t10, t11, t12, t13, t20}
+	all := []assignment.TaskID{t00, t01, t02, t03, t10, t11, t12, t13, t20}
 	c1 := NewClientStateFromLags(pid(1), 100, nil, nil, lagsOf(all, 0), nil)
 	c2 := NewClientStateFromLags(pid(2), 50, nil, nil, lagsOf(all, 0), nil)
 	c3 := NewClientStateFromLags(pid(3), 1, nil, nil, lagsOf(all, 0), nil)
@@ -353,9 +357,9 @@ func TestStatefulActivesOnAllClients(t *testing.T) {
 }
 
 func TestPreviousAssignmentReused(t *testing.T) {
-	stateful := []TaskID{t00, t01, t02, t03}
-	c1 := caughtUpOn(1, []TaskID{t00, t02}, stateful)
-	c2 := caughtUpOn(2, []TaskID{t01, t03}, stateful)
+	stateful := []assignment.TaskID{t00, t01, t02, t03}
+	c1 := caughtUpOn(1, []assignment.TaskID{t00, t02}, stateful)
+	c2 := caughtUpOn(2, []assignment.TaskID{t01, t03}, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, withoutStandbys())
 	checkProbing(t, probing, false)
 	checkTasks(t, "client 1 active", c1.ActiveTasks(), c1.PrevActiveTasks()...)
@@ -365,14 +369,14 @@ func TestPreviousAssignmentReused(t *testing.T) {
 func TestNoWarmupsForStatelessTasks(t *testing.T) {
 	c1 := caughtUpOn(1, nil, nil)
 	c2 := caughtUpOn(2, nil, nil)
-	probing := mustAssign(t, []*ClientState{c1, c2}, []TaskID{t00, t01, t02, t03}, nil, withoutStandbys())
+	probing := mustAssign(t, []*ClientState{c1, c2}, []assignment.TaskID{t00, t01, t02, t03}, nil, withoutStandbys())
 	checkProbing(t, probing, false)
 	checkTasks(t, "client 1 standby", c1.StandbyTasks())
 	checkTasks(t, "client 2 standby", c2.StandbyTasks())
 }
 
 func TestProbingWhenWarmupsAssigned(t *testing.T) {
-	stateful := []TaskID{t00, t01}
+	stateful := []assignment.TaskID{t00, t01}
 	c1 := caughtUpOn(1, stateful, stateful)
 	c2 := caughtUpOn(2, nil, stateful)
 	probing := mustAssign(t, []*ClientState{c1, c2}, stateful, stateful, withoutStandbys())
@@ -383,7 +387,7 @@ func TestProbingWhenWarmupsAssigned(t *testing.T) {
 }
 
 func TestStatelessTasksEvenWithoutStatefulTasks(t *testing.T) {
-	all := []TaskID{t00, t01, t02, t03, t10, t11, t12}
+	all := []assignment.TaskID{t00, t01, t02, t03, t10, t11, t12}
 	for _, capacities := range [][]int{{7, 7, 7}, {2, 2, 2}, {1, 2, 3}} {
 		var clients []*ClientState
 		for i, capacity := range capacities {
@@ -409,13 +413,13 @@ func TestClientTagsSpreadStandbys(t *testing.T) {
 	tags := func(zone, cluster string) map[string]string {
 		return map[string]string{"zone": zone, "cluster": cluster}
 	}
-	all := []TaskID{t00}
-	c1 := NewClientStateFromLags(pid(1), 1, all, nil, map[TaskID]int64{t00: LatestOffset}, tags("a", "k1"))
-	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[TaskID]int64{t00: 0}, tags("b", "k1"))
-	c3 := NewClientStateFromLags(pid(3), 1, nil, nil, map[TaskID]int64{t00: 0}, tags("c", "k1"))
-	c4 := NewClientStateFromLags(pid(4), 1, nil, nil, map[TaskID]int64{t00: 0}, tags("a", "k2"))
-	c5 := NewClientStateFromLags(pid(5), 1, nil, nil, map[TaskID]int64{t00: 0}, tags("b", "k2"))
-	c6 := NewClientStateFromLags(pid(6), 1, nil, nil, map[TaskID]int64{t00: 0}, tags("c", "k2"))
+	all := []assignment.TaskID{t00}
+	c1 := NewClientStateFromLags(pid(1), 1, all, nil, map[assignment.TaskID]int64{t00: assignment.LatestOffset}, tags("a", "k1"))
+	c2 := NewClientStateFromLags(pid(2), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, tags("b", "k1"))
+	c3 := NewClientStateFromLags(pid(3), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, tags("c", "k1"))
+	c4 := NewClientStateFromLags(pid(4), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, tags("a", "k2"))
+	c5 := NewClientStateFromLags(pid(5), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, tags("b", "k2"))
+	c6 := NewClientStateFromLags(pid(6), 1, nil, nil, map[assignment.TaskID]int64{t00: 0}, tags("c", "k2"))
 	cfg := config(100, 2, 2)
 	cfg.RackAwareAssignmentTags = []string{"zone", "cluster"}
 	probing := mustAssign(t, []*ClientState{c1, c2, c3, c4, c5, c6}, all, all, cfg)
@@ -436,14 +440,14 @@ func TestClientTagsSpreadStandbys(t *testing.T) {
 
 func TestAssignRejectsBadInput(t *testing.T) {
 	c := NewClientStateFromLags(pid(1), 1, nil, nil, nil, nil)
-	if _, err := Assign([]*ClientState{c}, []TaskID{t00}, []TaskID{t00}, DefaultConfig()); err == nil {
+	if _, err := Assign([]*ClientState{c}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, DefaultConfig()); err == nil {
 		t.Error("a stateful task without lag: no error")
 	}
 	zero := NewClientStateFromLags(pid(2), 0, nil, nil, nil, nil)
-	if _, err := Assign([]*ClientState{zero}, []TaskID{t00}, nil, DefaultConfig()); err == nil {
+	if _, err := Assign([]*ClientState{zero}, []assignment.TaskID{t00}, nil, DefaultConfig()); err == nil {
 		t.Error("a client without capacity: no error")
 	}
-	if _, err := Assign(nil, []TaskID{t00}, nil, DefaultConfig()); err == nil {
+	if _, err := Assign(nil, []assignment.TaskID{t00}, nil, DefaultConfig()); err == nil {
 		t.Error("no clients: no error")
 	}
 	cfg := DefaultConfig()
@@ -451,4 +455,46 @@ func TestAssignRejectsBadInput(t *testing.T) {
 	if _, err := Assign([]*ClientState{c}, nil, nil, cfg); err == nil {
 		t.Error("min_traffic: no error")
 	}
+}
+
+// TestNamedTopologyIsRefused guards that a task of a named topology is
+// refused with ErrUnsupported wherever tasks enter, instead of reaching
+// an order or a hash that only holds for unnamed tasks.
+func TestNamedTopologyIsRefused(t *testing.T) {
+	named := assignment.TaskID{Subtopology: 0, Partition: 1, NamedTopology: "orders"}
+	unsupported := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "orders__0_1") {
+			t.Errorf("%s: %v, want ErrUnsupported naming the task", what, err)
+		}
+	}
+	lags := map[assignment.TaskID]int64{t00: 0}
+	c := func() *ClientState { return NewClientStateFromLags(pid(1), 1, nil, nil, lags, nil) }
+	cfg := DefaultConfig()
+
+	_, err := Assign([]*ClientState{c()}, []assignment.TaskID{t00, named}, []assignment.TaskID{t00}, cfg)
+	unsupported("Assign all tasks", err)
+	_, err = Assign([]*ClientState{c()}, []assignment.TaskID{t00}, []assignment.TaskID{named}, cfg)
+	unsupported("Assign stateful tasks", err)
+	for what, client := range map[string]*ClientState{
+		"previous active":  NewClientStateFromLags(pid(1), 1, []assignment.TaskID{named}, nil, lags, nil),
+		"previous standby": NewClientStateFromLags(pid(1), 1, nil, []assignment.TaskID{named}, lags, nil),
+		"lag":              NewClientStateFromLags(pid(1), 1, nil, nil, map[assignment.TaskID]int64{t00: 0, named: 0}, nil),
+	} {
+		_, err = Assign([]*ClientState{client}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, cfg)
+		unsupported("Assign with a client's "+what, err)
+	}
+
+	fresh := NewClientState(pid(2), nil)
+	unsupported("AddConsumer", fresh.AddConsumer("m", nil, map[assignment.TaskID]int64{named: assignment.LatestOffset}, ""))
+	if fresh.Capacity() != 0 || len(fresh.Consumers()) != 0 {
+		t.Errorf("a refused consumer was added: capacity %d, consumers %v", fresh.Capacity(), fresh.Consumers())
+	}
+	unsupported("Init task for partition", fresh.Init(map[assignment.TopicPartition]assignment.TaskID{tp("in", 1): named}, nil))
+	unsupported("Init end offset sums", fresh.Init(nil, map[assignment.TaskID]int64{named: 10}))
+
+	_, _, err = AssignThreads(nil, map[assignment.TaskID][]assignment.TopicPartition{named: {tp("in", 1)}}, nil)
+	unsupported("AssignThreads partitions", err)
+	_, _, err = AssignThreads(nil, nil, []assignment.TaskID{named})
+	unsupported("AssignThreads stateful tasks", err)
 }

@@ -4,16 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-)
 
-// Offset sums with a meaning of their own in a member's subscription.
-const (
-	// LatestOffset is the offset sum a member reports for a task it runs
-	// as an active (Kafka's Task.LATEST_OFFSET): caught up by definition.
-	LatestOffset int64 = -2
-	// UnknownOffsetSum is the offset sum of a task whose progress the
-	// member does not know (SubscriptionInfo.UNKNOWN_OFFSET_SUM).
-	UnknownOffsetSum int64 = -3
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // ClientState is one Kafka Streams instance (one process id) as the
@@ -24,18 +16,18 @@ const (
 // Streams' leader does from the subscriptions; or with
 // NewClientStateFromLags when the lags are already known.
 type ClientState struct {
-	id       ProcessID
+	id       assignment.ProcessID
 	tags     map[string]string
 	capacity int
 
 	consumers       []string // in String.compareTo order
-	ownedPartitions map[TopicPartition]string
-	prevByConsumer  map[string][]TaskID // the tasks each consumer reported an offset sum for
+	ownedPartitions map[assignment.TopicPartition]string
+	prevByConsumer  map[string][]assignment.TaskID // the tasks each consumer reported an offset sum for
 	racks           map[string]string
-	offsetSums      map[TaskID]int64
+	offsetSums      map[assignment.TaskID]int64
 
 	prevActive, prevStandby taskSet
-	lags                    map[TaskID]int64
+	lags                    map[assignment.TaskID]int64
 	initialized             bool
 
 	active, standby, warmup taskSet
@@ -44,30 +36,30 @@ type ClientState struct {
 
 // NewClientState returns a client without consumers. tags are its
 // client.tag.* values.
-func NewClientState(id ProcessID, tags map[string]string) *ClientState {
+func NewClientState(id assignment.ProcessID, tags map[string]string) *ClientState {
 	return &ClientState{
 		id:              id,
 		tags:            maps.Clone(tags),
-		ownedPartitions: map[TopicPartition]string{},
-		prevByConsumer:  map[string][]TaskID{},
+		ownedPartitions: map[assignment.TopicPartition]string{},
+		prevByConsumer:  map[string][]assignment.TaskID{},
 		racks:           map[string]string{},
-		offsetSums:      map[TaskID]int64{},
-		lags:            map[TaskID]int64{},
+		offsetSums:      map[assignment.TaskID]int64{},
+		lags:            map[assignment.TaskID]int64{},
 	}
 }
 
 // NewClientStateFromLags returns a client of the given capacity whose
 // previous tasks and lags are known, as Kafka's assignor tests build them.
 // Consumers are not known, so it serves client-level placement only.
-func NewClientStateFromLags(id ProcessID, capacity int, prevActive, prevStandby []TaskID,
-	lags map[TaskID]int64, tags map[string]string) *ClientState {
+func NewClientStateFromLags(id assignment.ProcessID, capacity int, prevActive, prevStandby []assignment.TaskID,
+	lags map[assignment.TaskID]int64, tags map[string]string) *ClientState {
 	c := NewClientState(id, tags)
 	c.capacity = capacity
 	c.prevActive = newTaskSet(prevActive...)
 	c.prevStandby = newTaskSet(prevStandby...)
 	c.lags = maps.Clone(lags)
 	if c.lags == nil {
-		c.lags = map[TaskID]int64{}
+		c.lags = map[assignment.TaskID]int64{}
 	}
 	c.initialized = true
 	return c
@@ -77,8 +69,13 @@ func NewClientStateFromLags(id ProcessID, capacity int, prevActive, prevStandby 
 // owned before this rebalance (the OwnedPartitions of its subscription),
 // the offset sums it reported per stateful task, and its rack (empty when
 // unset). Each consumer adds one to the capacity. When two consumers
-// report the same task, the later one's offset sum counts.
-func (c *ClientState) AddConsumer(memberID string, owned []TopicPartition, offsetSums map[TaskID]int64, rack string) {
+// report the same task, the later one's offset sum counts. A task of a
+// named topology is refused with ErrUnsupported, and the client is left
+// as it was.
+func (c *ClientState) AddConsumer(memberID string, owned []assignment.TopicPartition, offsetSums map[assignment.TaskID]int64, rack string) error {
+	if err := checkUnnamedKeys(offsetSums); err != nil {
+		return fmt.Errorf("consumer %s: %w", memberID, err)
+	}
 	i, found := slices.BinarySearchFunc(c.consumers, memberID, javaStringCompare)
 	if !found {
 		c.consumers = slices.Insert(c.consumers, i, memberID)
@@ -88,26 +85,37 @@ func (c *ClientState) AddConsumer(memberID string, owned []TopicPartition, offse
 		c.ownedPartitions[tp] = memberID
 	}
 	maps.Copy(c.offsetSums, offsetSums)
-	prev := make([]TaskID, 0, len(offsetSums))
+	prev := make([]assignment.TaskID, 0, len(offsetSums))
 	for t := range offsetSums {
 		prev = append(prev, t)
 	}
-	slices.SortFunc(prev, TaskID.Compare)
+	slices.SortFunc(prev, assignment.TaskID.Compare)
 	c.prevByConsumer[memberID] = prev
 	c.racks[memberID] = rack
+	return nil
 }
 
 // Init derives the previous tasks and the lags, as Kafka Streams' leader
 // does before assigning: a task is previously active when one of the
-// client's consumers owned one of its partitions or reported LatestOffset
-// for it, previously standby when another offset sum was reported; the
-// lag on each stateful task (the keys of endOffsetSums) is its end offset
-// sum minus the reported offset sum, LatestOffset when reported so, the
-// end offset sum when nothing was reported or the reported sum is past the
-// end (a corrupted task restores from scratch).
-func (c *ClientState) Init(taskForPartition map[TopicPartition]TaskID, endOffsetSums map[TaskID]int64) error {
+// client's consumers owned one of its partitions or reported
+// assignment.LatestOffset for it, previously standby when another offset
+// sum was reported; the lag on each stateful task (the keys of
+// endOffsetSums) is its end offset sum minus the reported offset sum,
+// LatestOffset or UnknownOffsetSum when reported so, the end offset sum
+// when nothing was reported or the reported sum is past the end (a
+// corrupted task restores from scratch). A task of a named topology is
+// refused with ErrUnsupported.
+func (c *ClientState) Init(taskForPartition map[assignment.TopicPartition]assignment.TaskID, endOffsetSums map[assignment.TaskID]int64) error {
 	if c.initialized {
 		return fmt.Errorf("%w: client %s initialized twice", ErrInvalid, c.id)
+	}
+	for _, t := range taskForPartition {
+		if err := checkUnnamed(t); err != nil {
+			return err
+		}
+	}
+	if err := checkUnnamedKeys(endOffsetSums); err != nil {
+		return err
 	}
 	for tp := range c.ownedPartitions {
 		if t, ok := taskForPartition[tp]; ok {
@@ -118,7 +126,7 @@ func (c *ClientState) Init(taskForPartition map[TopicPartition]TaskID, endOffset
 		if c.prevActive.contains(t) {
 			continue
 		}
-		if sum == LatestOffset {
+		if sum == assignment.LatestOffset {
 			c.prevActive.add(t)
 		} else {
 			c.prevStandby.add(t)
@@ -127,7 +135,7 @@ func (c *ClientState) Init(taskForPartition map[TopicPartition]TaskID, endOffset
 	for t, end := range endOffsetSums {
 		sum := c.offsetSums[t]
 		switch {
-		case sum == LatestOffset, sum == UnknownOffsetSum:
+		case sum == assignment.LatestOffset, sum == assignment.UnknownOffsetSum:
 			c.lags[t] = sum
 		case end < sum:
 			c.lags[t] = end
@@ -140,7 +148,7 @@ func (c *ClientState) Init(taskForPartition map[TopicPartition]TaskID, endOffset
 }
 
 // ProcessID is the client's process id.
-func (c *ClientState) ProcessID() ProcessID { return c.id }
+func (c *ClientState) ProcessID() assignment.ProcessID { return c.id }
 
 // Capacity is the number of the client's consumers (stream threads).
 func (c *ClientState) Capacity() int { return c.capacity }
@@ -152,29 +160,30 @@ func (c *ClientState) Tags() map[string]string { return maps.Clone(c.tags) }
 func (c *ClientState) Consumers() []string { return slices.Clone(c.consumers) }
 
 // PrevActiveTasks are the tasks the client ran as active before, sorted.
-func (c *ClientState) PrevActiveTasks() []TaskID { return c.prevActive.items() }
+func (c *ClientState) PrevActiveTasks() []assignment.TaskID { return c.prevActive.items() }
 
 // PrevStandbyTasks are the other tasks the client reported state for.
-func (c *ClientState) PrevStandbyTasks() []TaskID { return c.prevStandby.items() }
+func (c *ClientState) PrevStandbyTasks() []assignment.TaskID { return c.prevStandby.items() }
 
-// Lag is the client's lag on a stateful task: LatestOffset when it ran
-// the task as active, UnknownOffsetSum when unknown.
-func (c *ClientState) Lag(t TaskID) (int64, bool) {
+// Lag is the client's lag on a stateful task: assignment.LatestOffset
+// when it ran the task as active, assignment.UnknownOffsetSum when
+// unknown.
+func (c *ClientState) Lag(t assignment.TaskID) (int64, bool) {
 	l, ok := c.lags[t]
 	return l, ok
 }
 
 // ActiveTasks are the tasks Assign placed on the client as active, sorted.
-func (c *ClientState) ActiveTasks() []TaskID { return c.active.items() }
+func (c *ClientState) ActiveTasks() []assignment.TaskID { return c.active.items() }
 
 // StandbyTasks are the tasks Assign placed on the client as standby,
 // warm-ups included (they travel to the member as standbys), sorted.
-func (c *ClientState) StandbyTasks() []TaskID { return c.standby.items() }
+func (c *ClientState) StandbyTasks() []assignment.TaskID { return c.standby.items() }
 
 // WarmupTasks are the standbys that are warm-up replicas: placed so that
 // the client can take the task over once caught up, counted against
 // max.warmup.replicas.
-func (c *ClientState) WarmupTasks() []TaskID { return c.warmup.items() }
+func (c *ClientState) WarmupTasks() []assignment.TaskID { return c.warmup.items() }
 
 // FollowupRebalance reports whether this client carries the probing
 // rebalance deadline (set by AssignThreads' caller for the leader's own
@@ -185,7 +194,18 @@ func (c *ClientState) FollowupRebalance() bool { return c.followupRebalance }
 // carries the probing rebalance deadline.
 func (c *ClientState) SetFollowupRebalance(v bool) { c.followupRebalance = v }
 
-func (c *ClientState) lagFor(t TaskID) int64 {
+// checkUnnamed refuses a client that knows a task of a named topology
+// (one built by NewClientStateFromLags; AddConsumer and Init check theirs).
+func (c *ClientState) checkUnnamed() error {
+	for _, err := range []error{checkUnnamedAll(c.prevActive.s), checkUnnamedAll(c.prevStandby.s), checkUnnamedKeys(c.lags)} {
+		if err != nil {
+			return fmt.Errorf("client %s: %w", c.id, err)
+		}
+	}
+	return nil
+}
+
+func (c *ClientState) lagFor(t assignment.TaskID) int64 {
 	l, ok := c.lags[t]
 	if !ok {
 		panic(assignError(fmt.Sprintf("no lag of client %s for task %s", c.id, t)))
@@ -193,7 +213,7 @@ func (c *ClientState) lagFor(t TaskID) int64 {
 	return l
 }
 
-func (c *ClientState) isStateful(t TaskID) bool {
+func (c *ClientState) isStateful(t assignment.TaskID) bool {
 	_, ok := c.lags[t]
 	return ok
 }
@@ -208,31 +228,31 @@ func (c *ClientState) activeLoad() float64 {
 	return float64(c.active.len()) / float64(c.capacity)
 }
 
-func (c *ClientState) hasAssigned(t TaskID) bool {
+func (c *ClientState) hasAssigned(t assignment.TaskID) bool {
 	return c.active.contains(t) || c.standby.contains(t)
 }
 
-func (c *ClientState) assignActive(t TaskID) {
+func (c *ClientState) assignActive(t assignment.TaskID) {
 	if c.hasAssigned(t) {
 		panic(assignError(fmt.Sprintf("task %s already assigned to client %s", t, c.id)))
 	}
 	c.active.add(t)
 }
 
-func (c *ClientState) unassignActive(t TaskID) {
+func (c *ClientState) unassignActive(t assignment.TaskID) {
 	if !c.active.remove(t) {
 		panic(assignError(fmt.Sprintf("active task %s not assigned to client %s", t, c.id)))
 	}
 }
 
-func (c *ClientState) assignStandby(t TaskID) {
+func (c *ClientState) assignStandby(t assignment.TaskID) {
 	if c.hasAssigned(t) {
 		panic(assignError(fmt.Sprintf("task %s already assigned to client %s", t, c.id)))
 	}
 	c.standby.add(t)
 }
 
-func (c *ClientState) unassignStandby(t TaskID) {
+func (c *ClientState) unassignStandby(t assignment.TaskID) {
 	if !c.standby.remove(t) {
 		panic(assignError(fmt.Sprintf("standby task %s not assigned to client %s", t, c.id)))
 	}

@@ -7,10 +7,10 @@ import (
 
 var (
 	// ErrInvalid marks input the assignor cannot work with: a client
-	// without capacity, a stateful task without a lag, a malformed id.
+	// without capacity, a stateful task without a lag, a process id twice.
 	ErrInvalid = errors.New("taskassign: invalid input")
-	// ErrUnsupported marks a configuration this package does not compute
-	// yet (rack-aware assignment).
+	// ErrUnsupported marks input this package does not compute yet: a
+	// rack-aware assignment strategy, a task of a named topology.
 	ErrUnsupported = errors.New("taskassign: unsupported")
 )
 

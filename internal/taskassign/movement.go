@@ -3,6 +3,8 @@ package taskassign
 import (
 	"cmp"
 	"slices"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // movements returns actives and standbys that the balanced placement put
@@ -11,16 +13,16 @@ import (
 // once caught up.
 type movements struct {
 	g                *group
-	caughtUp         map[TaskID][]ProcessID // sorted by id
-	byLag            map[TaskID][]ProcessID
-	warmups          map[ProcessID]*taskSet // warm-ups placed for active movements
-	remainingWarmups int                    // may go below zero, as Kafka's counter does
+	caughtUp         map[assignment.TaskID][]assignment.ProcessID // sorted by id
+	byLag            map[assignment.TaskID][]assignment.ProcessID
+	warmups          map[assignment.ProcessID]*taskSet // warm-ups placed for active movements
+	remainingWarmups int                               // may go below zero, as Kafka's counter does
 }
 
 // movement is a task on a destination client that lacks its state.
 type movement struct {
-	task        TaskID
-	destination ProcessID
+	task        assignment.TaskID
+	destination assignment.ProcessID
 	numCaughtUp int
 }
 
@@ -31,14 +33,14 @@ func compareMovements(a, b movement) int {
 	return a.task.Compare(b.task)
 }
 
-func (m *movements) isCaughtUp(t TaskID, id ProcessID) bool {
-	_, ok := slices.BinarySearchFunc(m.caughtUp[t], id, ProcessID.Compare)
+func (m *movements) isCaughtUp(t assignment.TaskID, id assignment.ProcessID) bool {
+	_, ok := slices.BinarySearchFunc(m.caughtUp[t], id, assignment.ProcessID.Compare)
 	return ok
 }
 
 // needsMove: the client is not caught up on the task and the most caught
 // up client has a smaller lag.
-func (m *movements) needsMove(t TaskID, id ProcessID) bool {
+func (m *movements) needsMove(t assignment.TaskID, id assignment.ProcessID) bool {
 	if m.isCaughtUp(t, id) {
 		return false
 	}
@@ -48,14 +50,14 @@ func (m *movements) needsMove(t TaskID, id ProcessID) bool {
 
 func (m *movements) caughtUpByLoad() *constrainedPrioritySet {
 	return newConstrainedPrioritySet(
-		func(id ProcessID, t TaskID) bool { return m.isCaughtUp(t, id) },
-		func(id ProcessID) float64 { return m.g.byID[id].assignedLoad() },
+		func(id assignment.ProcessID, t assignment.TaskID) bool { return m.isCaughtUp(t, id) },
+		func(id assignment.ProcessID) float64 { return m.g.byID[id].assignedLoad() },
 	)
 }
 
 // mostCaughtUp is the first client by lag, ahead of the destination, that
 // meets eligible (nil: any).
-func (m *movements) mostCaughtUp(t TaskID, destination ProcessID, eligible func(ProcessID) bool) (ProcessID, bool) {
+func (m *movements) mostCaughtUp(t assignment.TaskID, destination assignment.ProcessID, eligible func(assignment.ProcessID) bool) (assignment.ProcessID, bool) {
 	for _, id := range m.byLag[t] {
 		if id == destination {
 			break
@@ -64,10 +66,10 @@ func (m *movements) mostCaughtUp(t TaskID, destination ProcessID, eligible func(
 			return id, true
 		}
 	}
-	return ProcessID{}, false
+	return assignment.ProcessID{}, false
 }
 
-func (m *movements) warmupsOf(id ProcessID) *taskSet {
+func (m *movements) warmupsOf(id assignment.ProcessID) *taskSet {
 	w := m.warmups[id]
 	if w == nil {
 		w = &taskSet{}
@@ -95,14 +97,14 @@ func (m *movements) assignActiveMovements() int {
 	needed := queue.size()
 	for mv, ok := queue.poll(); ok; mv, ok = queue.poll() {
 		dst := m.g.byID[mv.destination]
-		if src, ok := set.poll(mv.task, func(id ProcessID) bool { return m.g.byID[id].standby.contains(mv.task) }); ok {
+		if src, ok := set.poll(mv.task, func(id assignment.ProcessID) bool { return m.g.byID[id].standby.contains(mv.task) }); ok {
 			swapStandbyAndActive(mv.task, m.g.byID[src], dst)
-			set.offerAll([]ProcessID{src, mv.destination})
+			set.offerAll([]assignment.ProcessID{src, mv.destination})
 			continue
 		}
 		if src, ok := set.poll(mv.task, nil); ok {
 			m.moveActive(mv.task, m.g.byID[src], dst)
-			set.offerAll([]ProcessID{src, mv.destination})
+			set.offerAll([]assignment.ProcessID{src, mv.destination})
 			continue
 		}
 		src, ok := m.mostCaughtUp(mv.task, mv.destination, nil)
@@ -114,7 +116,7 @@ func (m *movements) assignActiveMovements() int {
 		} else {
 			m.moveActive(mv.task, m.g.byID[src], dst)
 		}
-		set.offerAll([]ProcessID{src, mv.destination})
+		set.offerAll([]assignment.ProcessID{src, mv.destination})
 	}
 	return needed
 }
@@ -139,7 +141,7 @@ func (m *movements) assignStandbyMovements() int {
 	}
 	needed := 0
 	for mv, ok := queue.poll(); ok; mv, ok = queue.poll() {
-		eligible := func(id ProcessID) bool { return !m.g.byID[id].hasAssigned(mv.task) }
+		eligible := func(id assignment.ProcessID) bool { return !m.g.byID[id].hasAssigned(mv.task) }
 		src, found := set.poll(mv.task, eligible)
 		if !found {
 			src, found = m.mostCaughtUp(mv.task, mv.destination, eligible)
@@ -154,7 +156,7 @@ func (m *movements) assignStandbyMovements() int {
 		} else {
 			dst.unassignStandby(mv.task)
 		}
-		set.offerAll([]ProcessID{src, mv.destination})
+		set.offerAll([]assignment.ProcessID{src, mv.destination})
 		needed++
 	}
 	return needed
@@ -168,7 +170,7 @@ func (m *movements) takeWarmup() bool {
 	return left
 }
 
-func (m *movements) moveActive(t TaskID, src, dst *ClientState) {
+func (m *movements) moveActive(t assignment.TaskID, src, dst *ClientState) {
 	src.assignActive(t)
 	dst.unassignActive(t)
 	if m.takeWarmup() {
@@ -178,7 +180,7 @@ func (m *movements) moveActive(t TaskID, src, dst *ClientState) {
 	}
 }
 
-func swapStandbyAndActive(t TaskID, src, dst *ClientState) {
+func swapStandbyAndActive(t assignment.TaskID, src, dst *ClientState) {
 	src.unassignStandby(t)
 	src.assignActive(t)
 	dst.unassignActive(t)

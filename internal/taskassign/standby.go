@@ -1,11 +1,13 @@
 package taskassign
 
+import "github.com/stoatflow/stoatflow/internal/assignment"
+
 // assignStandbysLeastLoaded places up to n standbys of each stateful task,
 // in task order, each on the least loaded client without the task.
-func (g *group) assignStandbysLeastLoaded(stateful []TaskID, n int) {
+func (g *group) assignStandbysLeastLoaded(stateful []assignment.TaskID, n int) {
 	set := g.leastLoadedWithoutTask()
 	set.offerAll(g.ids)
-	remaining := make(map[TaskID]int, len(stateful))
+	remaining := make(map[assignment.TaskID]int, len(stateful))
 	for _, t := range stateful {
 		remaining[t] = n
 	}
@@ -16,14 +18,14 @@ func (g *group) assignStandbysLeastLoaded(stateful []TaskID, n int) {
 
 func (g *group) leastLoadedWithoutTask() *constrainedPrioritySet {
 	return newConstrainedPrioritySet(
-		func(id ProcessID, t TaskID) bool { return !g.byID[id].hasAssigned(t) },
-		func(id ProcessID) float64 { return g.byID[id].assignedLoad() },
+		func(id assignment.ProcessID, t assignment.TaskID) bool { return !g.byID[id].hasAssigned(t) },
+		func(id assignment.ProcessID) float64 { return g.byID[id].assignedLoad() },
 	)
 }
 
 // placeStandbys gives the task its remaining standbys on the least loaded
 // clients that do not have it, as far as there are such clients.
-func (g *group) placeStandbys(set *constrainedPrioritySet, remaining map[TaskID]int, t TaskID) {
+func (g *group) placeStandbys(set *constrainedPrioritySet, remaining map[assignment.TaskID]int, t assignment.TaskID) {
 	for remaining[t] > 0 {
 		id, ok := set.poll(t, nil)
 		if !ok {
@@ -42,20 +44,20 @@ type tagEntry struct{ key, value string }
 // active and of the standbys placed before, least loaded first; a tag
 // whose values are all used stops counting. Standbys that find no such
 // client go to the least loaded clients at the end.
-func (g *group) assignStandbysByTags(stateful []TaskID, cfg Config) {
+func (g *group) assignStandbysByTags(stateful []assignment.TaskID, cfg Config) {
 	n := cfg.NumStandbyReplicas
 	configured := map[string]bool{}
 	for _, k := range cfg.RackAwareAssignmentTags {
 		configured[k] = true
 	}
-	remaining := make(map[TaskID]int, len(stateful))
-	pending := newHashOrder(TaskID.javaHash) // the iteration order of Kafka's HashMap of remaining standbys
+	remaining := make(map[assignment.TaskID]int, len(stateful))
+	pending := newHashOrder(taskHash) // the iteration order of Kafka's HashMap of remaining standbys
 	for _, t := range stateful {
 		remaining[t] = n
 		pending.add(t)
 	}
 	valuesOfKey := map[string]map[string]bool{}
-	clientsOfEntry := map[tagEntry]map[ProcessID]bool{}
+	clientsOfEntry := map[tagEntry]map[assignment.ProcessID]bool{}
 	for _, c := range g.clients {
 		for k, v := range c.tags {
 			if valuesOfKey[k] == nil {
@@ -64,7 +66,7 @@ func (g *group) assignStandbysByTags(stateful []TaskID, cfg Config) {
 			valuesOfKey[k][v] = true
 			e := tagEntry{k, v}
 			if clientsOfEntry[e] == nil {
-				clientsOfEntry[e] = map[ProcessID]bool{}
+				clientsOfEntry[e] = map[assignment.ProcessID]bool{}
 			}
 			clientsOfEntry[e][c.id] = true
 		}
@@ -79,7 +81,7 @@ func (g *group) assignStandbysByTags(stateful []TaskID, cfg Config) {
 			set.offerAll(g.ids)
 			usedClients := 1 // the active's
 			left := remaining[t]
-			used := map[tagEntry]map[ProcessID]bool{}
+			used := map[tagEntry]map[assignment.ProcessID]bool{}
 			last := c.id
 			for {
 				for k, v := range g.byID[last].tags {
@@ -95,7 +97,7 @@ func (g *group) assignStandbysByTags(stateful []TaskID, cfg Config) {
 						used[tagEntry{k, v}] = clientsOfEntry[tagEntry{k, v}]
 					}
 				}
-				id, ok := set.poll(t, func(id ProcessID) bool {
+				id, ok := set.poll(t, func(id assignment.ProcessID) bool {
 					for _, ids := range used {
 						if ids[id] {
 							return false

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // Followup is the follow-up rebalance a consumer's assignment asks for
@@ -26,16 +28,16 @@ type ConsumerAssignment struct {
 	// Partitions are its partitions in Kafka's order (topic, then
 	// partition), and Active the task of each, as AssignmentInfo pairs
 	// them: a task appears once per partition.
-	Partitions []TopicPartition
-	Active     []TaskID
+	Partitions []assignment.TopicPartition
+	Active     []assignment.TaskID
 	// Standby are its standby tasks (warm-ups included), sorted.
-	Standby []TaskID
+	Standby []assignment.TaskID
 	// HeldBack are tasks placed on it but not given yet, because another
 	// consumer still owns one of their partitions: they come in the
 	// follow-up rebalance, after the owner revoked them. A held-back
 	// stateful task the client kept state for is given as a standby
 	// meanwhile.
-	HeldBack []TaskID
+	HeldBack []assignment.TaskID
 	// Followup is the follow-up rebalance it asks for.
 	Followup Followup
 }
@@ -49,11 +51,17 @@ type ConsumerAssignment struct {
 // have been built with AddConsumer and Init. The first consumer of a
 // client marked with SetFollowupRebalance carries the probing deadline.
 // followupNeeded reports whether any consumer asks for a follow-up
-// rebalance.
-func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicPartition, statefulTasks []TaskID) (
+// rebalance. A task of a named topology is refused with ErrUnsupported.
+func AssignThreads(clients []*ClientState, partitionsForTask map[assignment.TaskID][]assignment.TopicPartition, statefulTasks []assignment.TaskID) (
 	assignments map[string]ConsumerAssignment, followupNeeded bool, err error) {
+	if err := checkUnnamedKeys(partitionsForTask); err != nil {
+		return nil, false, err
+	}
+	if err := checkUnnamedAll(statefulTasks); err != nil {
+		return nil, false, err
+	}
 	stateful := newTaskSet(statefulTasks...)
-	owned := map[TopicPartition]bool{}
+	owned := map[assignment.TopicPartition]bool{}
 	for _, c := range clients {
 		for tp := range c.ownedPartitions {
 			owned[tp] = true
@@ -64,7 +72,7 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 		if len(c.consumers) == 0 {
 			return nil, false, fmt.Errorf("%w: client %s has no consumers", ErrInvalid, c.id)
 		}
-		var statefulActive, statelessActive []TaskID
+		var statefulActive, statelessActive []assignment.TaskID
 		for _, t := range c.active.s {
 			if c.isStateful(t) {
 				statefulActive = append(statefulActive, t)
@@ -75,7 +83,7 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 		load := map[string]int{}
 		// Kafka collects the actives into hash sets, and each queue starts
 		// in that set's order.
-		activeByConsumer, err := c.assignToThreads(javaHashSetOrder(statefulActive, TaskID.javaHash), true, load)
+		activeByConsumer, err := c.assignToThreads(javaHashSetOrder(statefulActive, taskHash), true, load)
 		if err != nil {
 			return nil, false, err
 		}
@@ -83,7 +91,7 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 		if err != nil {
 			return nil, false, err
 		}
-		statelessByConsumer, err := c.assignToThreads(javaHashSetOrder(statelessActive, TaskID.javaHash), false, load)
+		statelessByConsumer, err := c.assignToThreads(javaHashSetOrder(statelessActive, taskHash), false, load)
 		if err != nil {
 			return nil, false, err
 		}
@@ -97,8 +105,8 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 			var held taskSet
 			tasks := append(activeByConsumer[consumer], statelessByConsumer[consumer]...)
 			type assigned struct {
-				tp   TopicPartition
-				task TaskID
+				tp   assignment.TopicPartition
+				task assignment.TaskID
 			}
 			var parts []assigned
 			for _, t := range tasks {
@@ -113,7 +121,7 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 				}
 				parts = append(parts, mine...)
 			}
-			slices.SortStableFunc(parts, func(x, y assigned) int { return compareTopicPartitions(x.tp, y.tp) })
+			slices.SortStableFunc(parts, func(x, y assigned) int { return assignment.ComparePartitions(x.tp, y.tp) })
 			for _, p := range parts {
 				a.Partitions = append(a.Partitions, p.tp)
 				a.Active = append(a.Active, p.task)
@@ -143,14 +151,14 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[TaskID][]TopicP
 
 // prevTasksByLag are the stateful tasks the consumer reported state for,
 // least lag first, then in task order.
-func (c *ClientState) prevTasksByLag(consumer string) []TaskID {
-	var out []TaskID
+func (c *ClientState) prevTasksByLag(consumer string) []assignment.TaskID {
+	var out []assignment.TaskID
 	for _, t := range c.prevByConsumer[consumer] {
 		if c.isStateful(t) {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b TaskID) int {
+	slices.SortFunc(out, func(a, b assignment.TaskID) int {
 		la, lb := c.lags[a], c.lags[b]
 		switch {
 		case la < lb:
@@ -167,16 +175,16 @@ func (c *ClientState) prevTasksByLag(consumer string) []TaskID {
 // reaches the same count, counting what load says they have already; with
 // stateful, a consumer first takes the tasks it reported state for. tasks
 // are in the order Kafka's queue is built from. load is updated.
-func (c *ClientState) assignToThreads(tasks []TaskID, stateful bool, load map[string]int) (map[string][]TaskID, error) {
-	assignment := make(map[string][]TaskID, len(c.consumers))
+func (c *ClientState) assignToThreads(tasks []assignment.TaskID, stateful bool, load map[string]int) (map[string][]assignment.TaskID, error) {
+	byConsumer := make(map[string][]assignment.TaskID, len(c.consumers))
 	total := len(tasks)
 	for _, n := range load {
 		total += n
 	}
 	minPerThread := total / len(c.consumers)
-	unassigned := newJavaPQFrom(tasks, TaskID.Compare)
+	unassigned := newJavaPQFrom(tasks, assignment.TaskID.Compare)
 	var toFill []string
-	previousOwner := map[TaskID]string{} // tasks skipped in the first pass
+	previousOwner := map[assignment.TaskID]string{} // tasks skipped in the first pass
 
 	if unassigned.size() > 0 {
 		for _, consumer := range c.consumers {
@@ -186,15 +194,15 @@ func (c *ClientState) assignToThreads(tasks []TaskID, stateful bool, load map[st
 					if !unassigned.contains(t) {
 						continue
 					}
-					if len(assignment[consumer]) < target {
-						assignment[consumer] = append(assignment[consumer], t)
+					if len(byConsumer[consumer]) < target {
+						byConsumer[consumer] = append(byConsumer[consumer], t)
 						unassigned.remove(t)
 					} else {
 						previousOwner[t] = consumer
 					}
 				}
 			}
-			if len(assignment[consumer]) < target {
+			if len(byConsumer[consumer]) < target {
 				toFill = append(toFill, consumer)
 			}
 		}
@@ -206,23 +214,23 @@ func (c *ClientState) assignToThreads(tasks []TaskID, stateful bool, load map[st
 			}
 			consumer := toFill[0]
 			toFill = toFill[1:]
-			assignment[consumer] = append(assignment[consumer], t)
-			if len(assignment[consumer])+load[consumer] < minPerThread {
+			byConsumer[consumer] = append(byConsumer[consumer], t)
+			if len(byConsumer[consumer])+load[consumer] < minPerThread {
 				toFill = append(toFill, consumer)
 			}
 		}
 
 		if unassigned.size() > 0 {
 			for _, consumer := range c.consumers {
-				if len(assignment[consumer])+load[consumer] == minPerThread {
+				if len(byConsumer[consumer])+load[consumer] == minPerThread {
 					toFill = append(toFill, consumer)
 				}
 			}
-			skipped := slices.SortedFunc(maps.Keys(previousOwner), TaskID.Compare)
+			skipped := slices.SortedFunc(maps.Keys(previousOwner), assignment.TaskID.Compare)
 			for _, t := range skipped {
 				consumer := previousOwner[t]
 				if i := slices.Index(toFill, consumer); i >= 0 && unassigned.contains(t) {
-					assignment[consumer] = append(assignment[consumer], t)
+					byConsumer[consumer] = append(byConsumer[consumer], t)
 					unassigned.remove(t)
 					toFill = slices.Delete(toFill, i, i+1)
 				}
@@ -234,12 +242,12 @@ func (c *ClientState) assignToThreads(tasks []TaskID, stateful bool, load map[st
 				}
 				consumer := toFill[0]
 				toFill = toFill[1:]
-				assignment[consumer] = append(assignment[consumer], t)
+				byConsumer[consumer] = append(byConsumer[consumer], t)
 			}
 		}
 	}
 	for _, consumer := range c.consumers {
-		load[consumer] += len(assignment[consumer])
+		load[consumer] += len(byConsumer[consumer])
 	}
-	return assignment, nil
+	return byConsumer, nil
 }

@@ -3,23 +3,27 @@ package taskassign
 import (
 	"fmt"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
-func tp(topic string, p int32) TopicPartition { return TopicPartition{Topic: topic, Partition: p} }
+func tp(topic string, p int32) assignment.TopicPartition {
+	return assignment.TopicPartition{Topic: topic, Partition: p}
+}
 
 // oneTopic maps task 0_p to partition p of topic "in".
-func oneTopic(tasks ...TaskID) (map[TaskID][]TopicPartition, map[TopicPartition]TaskID) {
-	byTask := map[TaskID][]TopicPartition{}
-	byPartition := map[TopicPartition]TaskID{}
+func oneTopic(tasks ...assignment.TaskID) (map[assignment.TaskID][]assignment.TopicPartition, map[assignment.TopicPartition]assignment.TaskID) {
+	byTask := map[assignment.TaskID][]assignment.TopicPartition{}
+	byPartition := map[assignment.TopicPartition]assignment.TaskID{}
 	for _, t := range tasks {
-		byTask[t] = []TopicPartition{tp("in", t.Partition)}
+		byTask[t] = []assignment.TopicPartition{tp("in", t.Partition)}
 		byPartition[tp("in", t.Partition)] = t
 	}
 	return byTask, byPartition
 }
 
-func endOffsets(sum int64, tasks ...TaskID) map[TaskID]int64 {
-	m := map[TaskID]int64{}
+func endOffsets(sum int64, tasks ...assignment.TaskID) map[assignment.TaskID]int64 {
+	m := map[assignment.TaskID]int64{}
 	for _, t := range tasks {
 		m[t] = sum
 	}
@@ -31,11 +35,11 @@ func describe(a ConsumerAssignment) string {
 }
 
 func TestThreadsKeepTheirTasks(t *testing.T) {
-	all := []TaskID{t00, t01, t02, t03}
+	all := []assignment.TaskID{t00, t01, t02, t03}
 	byTask, byPartition := oneTopic(all...)
 	c := NewClientState(pid(1), nil)
-	c.AddConsumer("a", []TopicPartition{tp("in", 0), tp("in", 1)}, map[TaskID]int64{t00: LatestOffset, t01: LatestOffset}, "")
-	c.AddConsumer("b", nil, nil, "")
+	addConsumer(t, c, "a", []assignment.TopicPartition{tp("in", 0), tp("in", 1)}, map[assignment.TaskID]int64{t00: assignment.LatestOffset, t01: assignment.LatestOffset})
+	addConsumer(t, c, "b", nil, nil)
 	if err := c.Init(byPartition, endOffsets(100, all...)); err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +63,12 @@ func TestThreadsKeepTheirTasks(t *testing.T) {
 }
 
 func TestTaskStillOwnedElsewhereIsHeldBack(t *testing.T) {
-	all := []TaskID{t00, t01}
+	all := []assignment.TaskID{t00, t01}
 	byTask, byPartition := oneTopic(all...)
 	x := NewClientState(pid(1), nil)
-	x.AddConsumer("x", []TopicPartition{tp("in", 0), tp("in", 1)}, nil, "")
+	addConsumer(t, x, "x", []assignment.TopicPartition{tp("in", 0), tp("in", 1)}, nil)
 	y := NewClientState(pid(2), nil)
-	y.AddConsumer("y", nil, nil, "")
+	addConsumer(t, y, "y", nil, nil)
 	for _, c := range []*ClientState{x, y} {
 		if err := c.Init(byPartition, nil); err != nil {
 			t.Fatal(err)
@@ -90,12 +94,12 @@ func TestTaskStillOwnedElsewhereIsHeldBack(t *testing.T) {
 }
 
 func TestHeldBackTaskWithStateStaysAStandby(t *testing.T) {
-	all := []TaskID{t00, t01}
+	all := []assignment.TaskID{t00, t01}
 	byTask, byPartition := oneTopic(all...)
 	x := NewClientState(pid(1), nil)
-	x.AddConsumer("x", []TopicPartition{tp("in", 0), tp("in", 1)}, map[TaskID]int64{t00: LatestOffset, t01: LatestOffset}, "")
+	addConsumer(t, x, "x", []assignment.TopicPartition{tp("in", 0), tp("in", 1)}, map[assignment.TaskID]int64{t00: assignment.LatestOffset, t01: assignment.LatestOffset})
 	y := NewClientState(pid(2), nil)
-	y.AddConsumer("y", nil, map[TaskID]int64{t01: 100}, "")
+	addConsumer(t, y, "y", nil, map[assignment.TaskID]int64{t01: 100})
 	for _, c := range []*ClientState{x, y} {
 		if err := c.Init(byPartition, endOffsets(100, all...)); err != nil {
 			t.Fatal(err)
@@ -121,12 +125,12 @@ func TestHeldBackTaskWithStateStaysAStandby(t *testing.T) {
 func TestInitComputesLags(t *testing.T) {
 	_, byPartition := oneTopic(t00, t01, t02, t03)
 	c := NewClientState(pid(1), nil)
-	c.AddConsumer("a", []TopicPartition{tp("in", 0)}, map[TaskID]int64{t00: LatestOffset, t01: 40, t02: 500}, "")
-	c.AddConsumer("b", nil, map[TaskID]int64{t03: UnknownOffsetSum}, "")
+	addConsumer(t, c, "a", []assignment.TopicPartition{tp("in", 0)}, map[assignment.TaskID]int64{t00: assignment.LatestOffset, t01: 40, t02: 500})
+	addConsumer(t, c, "b", nil, map[assignment.TaskID]int64{t03: assignment.UnknownOffsetSum})
 	if err := c.Init(byPartition, endOffsets(100, t00, t01, t02, t03, t10)); err != nil {
 		t.Fatal(err)
 	}
-	want := map[TaskID]int64{t00: LatestOffset, t01: 60, t02: 100, t03: UnknownOffsetSum, t10: 100}
+	want := map[assignment.TaskID]int64{t00: assignment.LatestOffset, t01: 60, t02: 100, t03: assignment.UnknownOffsetSum, t10: 100}
 	for task, w := range want {
 		if l, _ := c.Lag(task); l != w {
 			t.Errorf("lag on %s: %d, want %d", task, l, w)
@@ -136,5 +140,13 @@ func TestInitComputesLags(t *testing.T) {
 	checkTasks(t, "previous standbys", c.PrevStandbyTasks(), t01, t02, t03)
 	if c.Capacity() != 2 {
 		t.Errorf("capacity %d, want 2", c.Capacity())
+	}
+}
+
+// addConsumer adds a consumer without a rack.
+func addConsumer(t *testing.T, c *ClientState, member string, owned []assignment.TopicPartition, sums map[assignment.TaskID]int64) {
+	t.Helper()
+	if err := c.AddConsumer(member, owned, sums, ""); err != nil {
+		t.Fatal(err)
 	}
 }
