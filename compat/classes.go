@@ -38,6 +38,12 @@ var serdeClasses = map[string]Serde{
 	serdesPrefix + "VoidSerde":       SerdeVoid,
 	serdesPrefix + "UUIDSerde":       SerdeUUID,
 	serdesPrefix + "BooleanSerde":    SerdeBoolean,
+
+	ClassSpecificAvroSerde:    SerdeSpecificAvro,
+	ClassGenericAvroSerde:     SerdeGenericAvro,
+	ClassPrimitiveAvroSerde:   SerdePrimitiveAvro,
+	ClassKafkaProtobufSerde:   SerdeProtobuf,
+	ClassKafkaJSONSchemaSerde: SerdeJSONSchema,
 }
 
 // String returns the Kafka class name of the serde, or "null" when unset.

@@ -45,14 +45,6 @@ const (
 	ClassKafkaJSONSchemaSerde = "io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde"
 )
 
-func init() {
-	serdeClasses[ClassSpecificAvroSerde] = SerdeSpecificAvro
-	serdeClasses[ClassGenericAvroSerde] = SerdeGenericAvro
-	serdeClasses[ClassPrimitiveAvroSerde] = SerdePrimitiveAvro
-	serdeClasses[ClassKafkaProtobufSerde] = SerdeProtobuf
-	serdeClasses[ClassKafkaJSONSchemaSerde] = SerdeJSONSchema
-}
-
 // IsSchemaRegistry reports whether the serde is one of the Schema Registry
 // serdes, built from Config.SchemaRegistry.
 func (s Serde) IsSchemaRegistry() bool {
