@@ -255,16 +255,18 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 		StoreSubtopology: storeSub,
 	})
 	a.reg.SetClientState(streams.Created)
-	defKey, defVal, err := streams.DefaultSerdes(cfg)
-	if err != nil {
-		return nil, err
-	}
 	a.parts = &partitionCounter{cfg: cfg, topo: topo, log: log}
 	ks, err := streams.New(topo, cfg, streams.WithLogger(log), streams.WithHooks(a.reg))
 	if err != nil {
 		return nil, err
 	}
 	a.streams = ks
+	// Queries read with the instance's own default serdes: one registry
+	// client and schema cache with its tasks.
+	defKey, defVal, err := ks.DefaultSerdes()
+	if err != nil {
+		return nil, err
+	}
 	a.srv, err = httpapi.New(httpapi.Config{
 		Listen: cfg.HTTPListen, AuthToken: cfg.HTTPAuthToken.Value(),
 		TLSCertFile: cfg.HTTPTLSCertFile, TLSKeyFile: cfg.HTTPTLSKeyFile,

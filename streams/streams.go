@@ -17,6 +17,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
 )
@@ -203,6 +204,12 @@ type KafkaStreams struct {
 	// newProduction makes each stream thread's production exception
 	// handler, configured with appConfigs.
 	newProduction func() kstreams.ProductionExceptionHandler
+	// serdes are the Schema Registry default serdes, built on first use
+	// (defaultSerde) and shared by the instance's tasks.
+	serdes struct {
+		sync.Mutex
+		key, value serde.Untyped
+	}
 
 	dir       *state.Directory
 	processID string
