@@ -117,6 +117,11 @@ func (h ProcessingHandler) String() string {
 	return "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"
 }
 
+// defaultProductionHandlerClass is Kafka's DefaultProductionExceptionHandler,
+// which production.exception.handler names by default and which is always
+// bound (kstreams.DefaultProductionExceptionHandlerClass).
+const defaultProductionHandlerClass = "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler"
+
 // TimestampExtractor is the built-in TimestampExtractor in use.
 type TimestampExtractor int
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -129,6 +130,7 @@ type options struct {
 	hooks      Hooks
 	capture    *Capture
 	production func() kstreams.ProductionExceptionHandler
+	handlers   kstreams.ProductionHandlers
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -173,6 +175,15 @@ func WithHooks(h Hooks) Option { return func(o *options) { o.hooks = h } }
 // StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG set in code).
 func WithProductionExceptionHandler(newHandler func() kstreams.ProductionExceptionHandler) Option {
 	return func(o *options) { o.production = newHandler }
+}
+
+// WithProductionHandlers gives the Go handlers of the Java classes
+// production.exception.handler may name: the instance's stream threads
+// each get one of the class the configuration names. Without it only
+// Kafka's default class has a handler. The configuration should have been
+// loaded knowing the same classes (compat.WithProductionHandlerClasses).
+func WithProductionHandlers(h kstreams.ProductionHandlers) Option {
+	return func(o *options) { o.handlers = maps.Clone(h) }
 }
 
 // KafkaStreams runs a Topology against Kafka with the semantics of Kafka
@@ -272,12 +283,15 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.newProduction = o.production
 	if s.newProduction == nil {
+		if err := o.handlers.Validate(); err != nil {
+			return nil, fmt.Errorf("streams: %w", err)
+		}
 		class := cmp.Or(cfg.ProductionExceptionHandler, kstreams.DefaultProductionExceptionHandlerClass)
-		if _, ok := kstreams.NewProductionExceptionHandler(class); !ok {
-			return nil, fmt.Errorf("streams: production.exception.handler = %s: no Go handler is registered under this class (kstreams.RegisterProductionExceptionHandler)", class)
+		if _, ok := o.handlers.New(class); !ok {
+			return nil, fmt.Errorf("streams: production.exception.handler = %s: no Go handler is bound to this class (streams.WithProductionHandlers)", class)
 		}
 		s.newProduction = func() kstreams.ProductionExceptionHandler {
-			h, _ := kstreams.NewProductionExceptionHandler(class)
+			h, _ := o.handlers.New(class)
 			return h
 		}
 	}
