@@ -38,6 +38,12 @@ var serdeClasses = map[string]Serde{
 	serdesPrefix + "VoidSerde":       SerdeVoid,
 	serdesPrefix + "UUIDSerde":       SerdeUUID,
 	serdesPrefix + "BooleanSerde":    SerdeBoolean,
+
+	ClassSpecificAvroSerde:    SerdeSpecificAvro,
+	ClassGenericAvroSerde:     SerdeGenericAvro,
+	ClassPrimitiveAvroSerde:   SerdePrimitiveAvro,
+	ClassKafkaProtobufSerde:   SerdeProtobuf,
+	ClassKafkaJSONSchemaSerde: SerdeJSONSchema,
 }
 
 // String returns the Kafka class name of the serde, or "null" when unset.
@@ -110,6 +116,11 @@ func (h ProcessingHandler) String() string {
 	}
 	return "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"
 }
+
+// defaultProductionHandlerClass is Kafka's DefaultProductionExceptionHandler,
+// which production.exception.handler names by default and which is always
+// bound (kstreams.DefaultProductionExceptionHandlerClass).
+const defaultProductionHandlerClass = "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler"
 
 // TimestampExtractor is the built-in TimestampExtractor in use.
 type TimestampExtractor int

@@ -81,9 +81,9 @@ type Config struct {
 	ProcessingExceptionHandlerGlobal bool
 	// ProductionExceptionHandler is the class production.exception.handler
 	// (or the deprecated default.production.exception.handler) names:
-	// Kafka's DefaultProductionExceptionHandler (the default), or a class a
-	// Go handler is registered under (kstreams.RegisterProductionExceptionHandler);
-	// kstreams.NewProductionExceptionHandler makes one.
+	// Kafka's DefaultProductionExceptionHandler (the default), or a class
+	// the program has a Go handler for (WithProductionHandlerClasses); the
+	// kstreams.ProductionHandlers given to the runtime make one.
 	ProductionExceptionHandler string
 	// TimestampExtractor (default.timestamp.extractor; default FailOnInvalidTimestamp).
 	TimestampExtractor TimestampExtractor
@@ -175,7 +175,8 @@ type Config struct {
 	// at once, as the Java producer sends a full batch.
 	ProducerBatchBytes int
 
-	// Topology names the registered Go topology to run (stoatflow.topology; default "").
+	// Topology names the Go topology to run, one of those the program gives
+	// the sidecar (stoatflow.topology; default "").
 	Topology string
 	// EmbeddedBroker runs an in-process broker (stoatflow.embedded-broker; default false).
 	EmbeddedBroker bool

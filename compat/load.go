@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 	"github.com/stoatflow/stoatflow/properties"
 )
 
@@ -43,6 +44,7 @@ func (l *loader) emitInterval(key, value string, d *time.Duration) {
 // loader carries the state of one Load.
 type loader struct {
 	p      *properties.Properties
+	opts   loadOptions
 	diags  Diagnostics
 	values map[string]Value // effective values of catalog keys
 	set    map[string]bool  // catalog keys given in the input (and parsed)
@@ -72,16 +74,52 @@ func (l *loader) warnf(key, hint, format string, args ...any) {
 	l.add(SeverityWarning, key, fmt.Sprintf(format, args...), hint)
 }
 
-// Load turns properties into a Config, checking every key with Kafka's rules.
-// It returns the Config (filled with defaults where a value was bad, so it can
-// still be printed) and every finding; the Config must not be run when
+// A LoadOption gives Load what the program binds to the Java classes an
+// application's configuration may name, for it to resolve them against:
+// the loader has no other source of bindings, and nothing binds a class by
+// being imported.
+type LoadOption func(*loadOptions)
+
+type loadOptions struct {
+	// productionHandlers are the classes besides Kafka's default that
+	// production.exception.handler may name.
+	productionHandlers []string
+	schemaClasses      registry.Classes
+}
+
+// WithProductionHandlerClasses names the Java classes, besides Kafka's
+// default, that production.exception.handler may name: those the program
+// has Go handlers for (kstreams.ProductionHandlers.Classes), which it gives
+// the runtime as well (streams.WithProductionHandlers). Any other class is
+// an error.
+func WithProductionHandlerClasses(classes ...string) LoadOption {
+	return func(o *loadOptions) { o.productionHandlers = append(o.productionHandlers, classes...) }
+}
+
+// WithSchemaClasses binds the Java classes specific.protobuf.key.type,
+// specific.protobuf.value.type, json.key.type and json.value.type may name
+// to Go types. The Config keeps a copy for the serdes it builds
+// (SchemaRegistryConfig.NewSerde).
+func WithSchemaClasses(c registry.Classes) LoadOption {
+	return func(o *loadOptions) {
+		o.schemaClasses = registry.Classes{Protobuf: maps.Clone(c.Protobuf), JSONSchema: maps.Clone(c.JSONSchema)}
+	}
+}
+
+// Load turns properties into a Config, checking every key with Kafka's rules
+// and resolving the Java classes it names against opts. It returns the
+// Config (filled with defaults where a value was bad, so it can still be
+// printed) and every finding; the Config must not be run when
 // Diagnostics.HasErrors. Config-provider references must already be resolved
 // (properties.Resolve).
-func Load(p *properties.Properties) (*Config, Diagnostics) {
+func Load(p *properties.Properties, opts ...LoadOption) (*Config, Diagnostics) {
 	if p == nil {
 		p = properties.New()
 	}
 	l := &loader{p: p, values: map[string]Value{}, set: map[string]bool{}, bad: map[string]bool{}}
+	for _, opt := range opts {
+		opt(&l.opts)
+	}
 	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{},
 		OuterJoinEmitInterval: time.Second, WindowedAggregationEmitInterval: time.Second,
 		StoreFlushMaxLagRecords: map[string]int64{}, StoreFlushMaxLag: map[string]time.Duration{}}
@@ -463,23 +501,22 @@ func classSetting[T any](l *loader, key string, table map[string]T, def T, sever
 }
 
 // productionHandler resolves production.exception.handler: Kafka's default,
-// or a class with a registered Go handler.
+// or a class the program has a Go handler for (WithProductionHandlerClasses).
 func (l *loader) productionHandler() string {
 	v := l.values[ProductionExceptionHandlerConfig]
 	if v.Null {
-		return kstreams.DefaultProductionExceptionHandlerClass
+		return defaultProductionHandlerClass
 	}
-	classes := kstreams.ProductionExceptionHandlerClasses()
-	if slices.Contains(classes, v.Str) {
+	if v.Str == defaultProductionHandlerClass || slices.Contains(l.opts.productionHandlers, v.Str) {
 		return v.Str
 	}
 	if !l.bad[ProductionExceptionHandlerConfig] {
 		l.add(SeverityError, ProductionExceptionHandlerConfig,
-			fmt.Sprintf("%s = %s names a Java class with no Go handler registered", ProductionExceptionHandlerConfig, v.Str),
-			"a custom handler decides which failed records are skipped, so StoatFlow cannot ignore it: register its Go counterpart under this class name with "+
-				"kstreams.RegisterProductionExceptionHandler (in a sidecar of your own, sidecar.Main), or use the built-in "+shortClass(kstreams.DefaultProductionExceptionHandlerClass))
+			fmt.Sprintf("%s = %s names a Java class with no Go handler bound to it", ProductionExceptionHandlerConfig, v.Str),
+			"a custom handler decides which failed records are skipped, so StoatFlow cannot ignore it: bind its Go counterpart to this class name in the "+
+				"kstreams.ProductionHandlers given to sidecar.WithProductionHandlers (in a sidecar of your own, sidecar.Main), or use the built-in "+shortClass(defaultProductionHandlerClass))
 	}
-	return kstreams.DefaultProductionExceptionHandlerClass
+	return defaultProductionHandlerClass
 }
 
 // fill copies the effective values into the typed fields.
@@ -684,10 +721,10 @@ func editDistance(a, b string, max int) int {
 
 // LoadFiles reads the .properties files in order, applies the --set style
 // overrides ("key=value", later wins), resolves config-provider references with
-// env (nil: the real environment and files) and loads the result. Failures to
+// env (nil: the real environment and files) and loads the result with opts. Failures to
 // read or resolve are returned as error Diagnostics with their positions, so a
 // caller has one list to print. The Config is nil only when nothing could be read.
-func LoadFiles(files, sets []string, env *properties.Environment) (*Config, Diagnostics) {
+func LoadFiles(files, sets []string, env *properties.Environment, opts ...LoadOption) (*Config, Diagnostics) {
 	p, err := properties.Load(files, sets)
 	if err != nil {
 		d := Diagnostic{Severity: SeverityError, Message: strings.TrimPrefix(err.Error(), "properties: "),
@@ -708,7 +745,7 @@ func LoadFiles(files, sets []string, env *properties.Environment) (*Config, Diag
 	for _, pe := range perrs {
 		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Msg})
 	}
-	c, more := Load(p)
+	c, more := Load(p, opts...)
 	ds = append(ds, more...)
 	sortDiagnostics(ds)
 	return c, ds

@@ -11,13 +11,13 @@ import (
 
 const base = "application.id=app\nbootstrap.servers=127.0.0.1:9092\n"
 
-func load(t *testing.T, src string) (*Config, Diagnostics) {
+func load(t *testing.T, src string, opts ...LoadOption) (*Config, Diagnostics) {
 	t.Helper()
 	p, err := properties.Parse("t.properties", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Load(p)
+	return Load(p, opts...)
 }
 
 // validSamples are valid non-default values for every catalog key whose
@@ -212,7 +212,7 @@ var badInputs = []badCase{
 	{"default.timestamp.extractor", "com.acme.EventTimeExtractor", "default.timestamp.extractor = com.acme.EventTimeExtractor names a Java class with no Go equivalent"},
 	{"deserialization.exception.handler", "com.acme.Handler", "deserialization.exception.handler = com.acme.Handler names a Java class with no Go equivalent"},
 	{"processing.exception.handler", "com.acme.Handler", "processing.exception.handler = com.acme.Handler names a Java class with no Go equivalent"},
-	{"production.exception.handler", "com.acme.Handler", "production.exception.handler = com.acme.Handler names a Java class with no Go handler registered"},
+	{"production.exception.handler", "com.acme.Handler", "production.exception.handler = com.acme.Handler names a Java class with no Go handler bound to it"},
 	{"dsl.store.suppliers.class", "com.acme.Suppliers", "dsl.store.suppliers.class = com.acme.Suppliers names a Java class with no Go equivalent"},
 	{"default.list.key.serde.inner", "org.apache.kafka.common.serialization.Serdes$StringSerde", "default.list.key.serde.inner = org.apache.kafka.common.serialization.Serdes$StringSerde configures Serdes$ListSerde, which StoatFlow does not provide as a default serde"},
 	{"windowed.inner.class.serde", "x", "windowed.inner.class.serde = x is for windowed deserializers of plain consumers and must not be set in a Kafka Streams application"},

@@ -30,9 +30,9 @@ const (
 	// specific.protobuf.value.type, or else of the type registered under the
 	// full name of each record's message).
 	SerdeProtobuf
-	// SerdeJSONSchema is KafkaJsonSchemaSerde (values: the Go type bound to
-	// json.key.type or json.value.type with
-	// registry.RegisterJSONSchemaClass).
+	// SerdeJSONSchema is KafkaJsonSchemaSerde (values: the Go type
+	// json.key.type or json.value.type names, bound in the registry.Classes
+	// given to Load with WithSchemaClasses).
 	SerdeJSONSchema
 )
 
@@ -44,14 +44,6 @@ const (
 	ClassKafkaProtobufSerde   = "io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde"
 	ClassKafkaJSONSchemaSerde = "io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde"
 )
-
-func init() {
-	serdeClasses[ClassSpecificAvroSerde] = SerdeSpecificAvro
-	serdeClasses[ClassGenericAvroSerde] = SerdeGenericAvro
-	serdeClasses[ClassPrimitiveAvroSerde] = SerdePrimitiveAvro
-	serdeClasses[ClassKafkaProtobufSerde] = SerdeProtobuf
-	serdeClasses[ClassKafkaJSONSchemaSerde] = SerdeJSONSchema
-}
 
 // IsSchemaRegistry reports whether the serde is one of the Schema Registry
 // serdes, built from Config.SchemaRegistry.
@@ -106,15 +98,15 @@ var registryKeys = []*Key{
 	{Name: ValueSubjectNameStrategyConfig, Type: TypeClass, Default: registry.ClassTopicNameStrategy,
 		Doc: "Subject name strategy of record values."},
 	{Name: SpecificProtobufKeyTypeConfig, Type: TypeClass, NullDefault: true,
-		Doc: "Java class of the Protobuf keys KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound with registry.RegisterProtobufClass."},
+		Doc: "Java class of the Protobuf keys KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound in the program's registry.Classes."},
 	{Name: SpecificProtobufValueTypeConfig, Type: TypeClass, NullDefault: true,
-		Doc: "Java class of the Protobuf values KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound with registry.RegisterProtobufClass."},
+		Doc: "Java class of the Protobuf values KafkaProtobufSerde reads: a Go message whose generated Java class it is, or one bound in the program's registry.Classes."},
 	{Name: DeriveTypeConfig, Type: TypeBoolean, Default: "false",
 		Doc: "Without a specific.protobuf type, read each record into the type named by its schema. StoatFlow does so in any case: a Go program has no DynamicMessage."},
 	{Name: JSONKeyTypeConfig, Type: TypeClass, NullDefault: true,
-		Doc: "Java class of the keys KafkaJsonSchemaSerde reads and writes, bound to a Go type with registry.RegisterJSONSchemaClass."},
+		Doc: "Java class of the keys KafkaJsonSchemaSerde reads and writes, bound to a Go type in the program's registry.Classes."},
 	{Name: JSONValueTypeConfig, Type: TypeClass, NullDefault: true,
-		Doc: "Java class of the values KafkaJsonSchemaSerde reads and writes, bound to a Go type with registry.RegisterJSONSchemaClass."},
+		Doc: "Java class of the values KafkaJsonSchemaSerde reads and writes, bound to a Go type in the program's registry.Classes."},
 	{Name: registrySSLPrefix + "ssl.truststore.location", Type: TypeString, NullDefault: true,
 		Doc: "Trust store (JKS, PKCS12 or PEM) for the registry's certificate."},
 	{Name: registrySSLPrefix + "ssl.truststore.password", Type: TypePassword, NullDefault: true,
@@ -174,6 +166,9 @@ type SchemaRegistryConfig struct {
 	KeyJSONClass, ValueJSONClass string
 
 	tls *tlsSpec // nil without schema.registry.ssl.* keys and an http URL
+	// classes are the bindings the configuration was loaded with
+	// (WithSchemaClasses), which NewSerde builds the class serdes from.
+	classes registry.Classes
 }
 
 // String prints the registry settings without the secret.
@@ -240,6 +235,7 @@ func (l *loader) schemaRegistry(c *Config) {
 		info, infoKey = v["schema.registry.basic.auth.user.info"].Str, "schema.registry.basic.auth.user.info"
 	}
 	r.BasicAuthUserInfo = NewSecret(info)
+	r.classes = l.opts.schemaClasses
 	r.AutoRegisterSchemas = v[AutoRegisterSchemasConfig].Bool
 	r.UseLatestVersion = v[UseLatestVersionConfig].Bool
 	r.NormalizeSchemas = v[NormalizeSchemasConfig].Bool
@@ -322,8 +318,8 @@ func (l *loader) protobufClass(serdeKey string, isKey bool, r *SchemaRegistryCon
 	if cls == "" || l.bad[typeKey] {
 		return
 	}
-	if _, err := registry.ProtobufTypeByClass(cls); err != nil {
-		l.errorf(typeKey, "link in the Go package generated from the class's .proto file, or bind the class with registry.RegisterProtobufClass",
+	if _, err := l.opts.schemaClasses.ProtobufTypeByClass(cls); err != nil {
+		l.errorf(typeKey, "link in the Go package generated from the class's .proto file, or bind the class in the registry.Classes given to sidecar.WithSchemaClasses",
 			"%s = %s (for %s = %s) names no Go Protobuf message: %s", typeKey, cls, serdeKey, ClassKafkaProtobufSerde,
 			strings.TrimPrefix(err.Error(), "registry: "))
 		return
@@ -343,13 +339,13 @@ func (l *loader) jsonClass(serdeKey string, isKey bool, r *SchemaRegistryConfig)
 	}
 	cls := strings.TrimSpace(l.values[typeKey].Str)
 	if cls == "" {
-		l.errorf(serdeKey, "add "+typeKey+"=<the Java class of the values> and bind it to a Go type with registry.RegisterJSONSchemaClass",
+		l.errorf(serdeKey, "add "+typeKey+"=<the Java class of the values> and bind it to a Go type in the registry.Classes given to sidecar.WithSchemaClasses",
 			"%s = %s needs %s: a Go program reads JSON into a type, and the schema is derived from it", serdeKey, ClassKafkaJSONSchemaSerde, typeKey)
 		return
 	}
-	if err := registry.CheckJSONSchemaClass(cls); err != nil {
-		hint := "bind the class with registry.RegisterJSONSchemaClass[YourType](\"" + cls + "\")"
-		if known := registry.JSONSchemaClasses(); len(known) > 0 {
+	if err := l.opts.schemaClasses.CheckJSONSchemaClass(cls); err != nil {
+		hint := "bind the class in the registry.Classes given to sidecar.WithSchemaClasses: JSONSchema: {\"" + cls + "\": registry.JSONSchemaOf[YourType]()}"
+		if known := l.opts.schemaClasses.JSONSchemaClasses(); len(known) > 0 {
 			hint += "; bound classes: " + strings.Join(known, ", ")
 		}
 		l.errorf(typeKey, hint, "%s = %s (for %s = %s) is bound to no Go type", typeKey, cls, serdeKey, ClassKafkaJSONSchemaSerde)
@@ -360,7 +356,7 @@ func (l *loader) jsonClass(serdeKey string, isKey bool, r *SchemaRegistryConfig)
 
 // NewSerde builds the Schema Registry serde s for keys (isKey) or values
 // on client: the Protobuf and JSON Schema serdes of the classes this
-// configuration names.
+// configuration names, bound by the registry.Classes it was loaded with.
 func (c SchemaRegistryConfig) NewSerde(s Serde, isKey bool, client schemaregistry.Client) (serde.Untyped, error) {
 	sc := c.SerdeConfig(isKey)
 	switch s {
@@ -369,13 +365,13 @@ func (c SchemaRegistryConfig) NewSerde(s Serde, isKey bool, client schemaregistr
 		if isKey {
 			cls = c.KeyProtobufClass
 		}
-		return registry.NewProtobufOfClass(client, sc, cls)
+		return c.classes.NewProtobufOfClass(client, sc, cls)
 	case SerdeJSONSchema:
 		cls := c.ValueJSONClass
 		if isKey {
 			cls = c.KeyJSONClass
 		}
-		return registry.NewJSONSchemaOfClass(client, sc, cls)
+		return c.classes.NewJSONSchemaOfClass(client, sc, cls)
 	}
 	return nil, fmt.Errorf("compat: %s is not built by SchemaRegistryConfig.NewSerde", s)
 }

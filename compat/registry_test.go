@@ -88,7 +88,7 @@ func TestRegistryKeysBadInputs(t *testing.T) {
 		{"json schema no type", "default.value.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde\nschema.registry.url=http://a:1\n", "default.value.serde", "needs json.value.type"},
 		{"json schema unbound type", "default.key.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde\nschema.registry.url=http://a:1\njson.key.type=com.acme.Unbound\n", "json.key.type", "com.acme.Unbound (for default.key.serde = io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde) is bound to no Go type"},
 	} {
-		_, diags := load(t, base+tc.src)
+		_, diags := load(t, base+tc.src, withInvoice)
 		found := false
 		for _, d := range diags {
 			if d.Severity == SeverityError && d.Key == tc.key && strings.Contains(d.Message, tc.want) {
@@ -121,11 +121,8 @@ type invoice struct {
 	Number string `json:"number"`
 }
 
-func init() {
-	if err := registry.RegisterJSONSchemaClass[invoice](jsonClass); err != nil {
-		panic(err)
-	}
-}
+// withInvoice binds jsonClass to invoice.
+var withInvoice = WithSchemaClasses(registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{jsonClass: registry.JSONSchemaOf[invoice]()}})
 
 // protoClickType registers a message io.stoatflow.compat.Click in a file
 // clicks.proto with java_package com.acme.proto, whose Java class is
@@ -158,12 +155,17 @@ func protoClickType(t *testing.T) {
 // records into the type their schema names.
 func TestProtobufAndJSONSchemaSerdesOfAJVMApplication(t *testing.T) {
 	protoClickType(t)
-	c, diags := load(t, base+`default.key.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde
-json.key.type=`+jsonClass+`
+	src := base + `default.key.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde
+json.key.type=` + jsonClass + `
 default.value.serde=io.confluent.kafka.streams.serdes.protobuf.KafkaProtobufSerde
 specific.protobuf.value.type=com.acme.proto.Clicks$Click
 schema.registry.url=http://registry.example:8081
-`)
+`
+	// The class is bound only in the Classes given to Load.
+	if _, diags := load(t, src); len(diags.Errors()) != 1 || diags.Errors()[0].Key != JSONKeyTypeConfig {
+		t.Fatalf("without the binding: %v, want one error on %s", diags, JSONKeyTypeConfig)
+	}
+	c, diags := load(t, src, withInvoice)
 	if len(diags) != 0 {
 		t.Fatalf("findings: %v", diags)
 	}

@@ -65,7 +65,7 @@ var stoatflowKeys = []*Key{
 	{Name: StrictConfig, Type: TypeBoolean, Default: "false", Importance: Medium,
 		Doc: "Treat unknown keys as errors instead of warnings."},
 	{Name: TopologyConfig, Type: TypeString, Default: "", Importance: High,
-		Doc: "Name of the registered Go topology to run, e.g. wordcount."},
+		Doc: "Name of the Go topology to run, one of those the sidecar's main package gives it, e.g. wordcount."},
 	{Name: EmbeddedBrokerConfig, Type: TypeBoolean, Default: "false", Importance: Low,
 		Doc: "Run an in-process Kafka-protocol broker (for demos and tests only) instead of connecting to bootstrap.servers."},
 	{Name: HTTPListenConfig, Type: TypeString, Default: DefaultHTTPListen, Validator: hostPortValidator, Importance: Medium,

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/examples"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
@@ -85,14 +87,20 @@ func runChild(raw string) int {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 2
 	}
-	cfg, err := LoadConfig(spec.Files, spec.Set)
+	handlers := examples.ProductionHandlers()
+	cfg, err := LoadConfig(spec.Files, spec.Set, compat.WithProductionHandlerClasses(handlers.Classes()...))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 2
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, spec.Topology, spec.Args, cfg, streams.WithHooks(&childHooks{}))
+	build, ok := topologies[spec.Topology]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "child: no topology", spec.Topology)
+		return 2
+	}
+	ks, err := StartStoatFlow(ctx, build, spec.Args, cfg, streams.WithHooks(&childHooks{}), streams.WithProductionHandlers(handlers))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1

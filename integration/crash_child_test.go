@@ -30,7 +30,7 @@ const queryInterval = 20 * time.Millisecond
 // look each one up in the committed output. It returns a function that
 // stops the queries and waits for them.
 func startQueries(ks *streams.KafkaStreams, spec childSpec) (stop func()) {
-	build, ok := kstreams.LookupTopology(spec.Topology)
+	build, ok := topologies[spec.Topology]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "child: queries: no topology", spec.Topology)
 		return func() {}

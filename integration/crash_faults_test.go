@@ -598,14 +598,13 @@ func (p *failOnPoison) Process(r kstreams.TypedRecord[string, string]) error {
 	return p.ctx.Forward(kstreams.TypedRecord[string, string]{Key: r.Key, Value: r.Value + "!", Timestamp: r.Timestamp})
 }
 
-func init() {
-	kstreams.RegisterTopology(poisonProcessing, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
-		out := kstreams.ProcessTyped(s, func() kstreams.TypedProcessor[string, string, string, string] { return &failOnPoison{} }, "poison-check")
-		out.To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
-		return b.Build()
-	})
+// buildPoisonProcessing builds the poisonProcessing topology.
+func buildPoisonProcessing(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	out := kstreams.ProcessTyped(s, func() kstreams.TypedProcessor[string, string, string, string] { return &failOnPoison{} }, "poison-check")
+	out.To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
 }
 
 // TestPoisonRecordUnderProcessingHandlers: a record whose processing fails
@@ -637,8 +636,7 @@ func TestPoisonRecordUnderProcessingHandlers(t *testing.T) {
 			counters := NewCounters()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			f, _ := kstreams.LookupTopology(poisonProcessing)
-			topo, err := f(map[string]string{"input": in, "output": out})
+			topo, err := buildPoisonProcessing(map[string]string{"input": in, "output": out})
 			if err != nil {
 				t.Fatal(err)
 			}

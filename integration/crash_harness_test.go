@@ -233,10 +233,7 @@ func newCrashRun(t *testing.T, w crashWorkload, guarantee string, extraSet map[s
 	}
 	r.spec = childSpec{Topology: w.topology, Args: r.args, Query: true,
 		Files: []string{filepath.Join(root, "examples", w.example, "streams.properties")}, Set: set}
-	build, ok := kstreams.LookupTopology(w.topology)
-	if !ok {
-		t.Fatalf("topology %s is not registered", w.topology)
-	}
+	build := topology(t, w.topology)
 	if r.topo, err = build(r.args); err != nil {
 		t.Fatal(err)
 	}

@@ -16,17 +16,16 @@ import (
 // Long.
 const suppressCrashName = "suppresscrash"
 
-func init() {
-	kstreams.RegisterTopology(suppressCrashName, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		events := kstreams.Stream[string, string](b, []string{args["input"]})
-		counts := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(100*time.Millisecond)).
-			Count(kstreams.MaterializedAs[string, int64]("counts"))
-		produced := kstreams.ProducedWith[kstreams.Windowed[string], int64](serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 100}, serde.Long{})
-		counts.ToStream().To(args["raw"], produced)
-		counts.Suppress(kstreams.UntilWindowCloses(kstreams.Unbounded()).WithName("final")).ToStream().To(args["output"], produced)
-		return b.Build()
-	})
+// buildSuppressCrash builds the suppressCrashName topology.
+func buildSuppressCrash(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream[string, string](b, []string{args["input"]})
+	counts := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(100*time.Millisecond)).
+		Count(kstreams.MaterializedAs[string, int64]("counts"))
+	produced := kstreams.ProducedWith[kstreams.Windowed[string], int64](serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 100}, serde.Long{})
+	counts.ToStream().To(args["raw"], produced)
+	counts.Suppress(kstreams.UntilWindowCloses(kstreams.Unbounded()).WithName("final")).ToStream().To(args["output"], produced)
+	return b.Build()
 }
 
 var suppressCrashWorkload = crashWorkload{

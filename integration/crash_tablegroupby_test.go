@@ -15,17 +15,16 @@ import (
 // repartition topic regroup-regions-repartition.
 const regroupCrashName = "regroupcrash"
 
-func init() {
-	kstreams.RegisterTopology(regroupCrashName, func(args map[string]string) (*kstreams.Topology, error) {
-		s := serde.String{}
-		b := kstreams.NewStreamsBuilder()
-		users := kstreams.Table(b, args["input"], kstreams.ConsumedWith[string, string](s, s), kstreams.MaterializedAs[string, string]("regroup-users"))
-		byRegion := kstreams.GroupTableBy(users, func(user, region string) (string, string) { return region, user },
-			kstreams.Grouped[string, string]{Name: "regroup-regions", KeySerde: s, ValueSerde: s})
-		byRegion.Count(kstreams.MaterializedAs[string, int64]("region-counts")).ToStream().
-			To(args["output"], kstreams.ProducedWith[string, int64](s, serde.Long{}))
-		return b.Build()
-	})
+// buildRegroupCrash builds the regroupCrashName topology.
+func buildRegroupCrash(args map[string]string) (*kstreams.Topology, error) {
+	s := serde.String{}
+	b := kstreams.NewStreamsBuilder()
+	users := kstreams.Table(b, args["input"], kstreams.ConsumedWith[string, string](s, s), kstreams.MaterializedAs[string, string]("regroup-users"))
+	byRegion := kstreams.GroupTableBy(users, func(user, region string) (string, string) { return region, user },
+		kstreams.Grouped[string, string]{Name: "regroup-regions", KeySerde: s, ValueSerde: s})
+	byRegion.Count(kstreams.MaterializedAs[string, int64]("region-counts")).ToStream().
+		To(args["output"], kstreams.ProducedWith[string, int64](s, serde.Long{}))
+	return b.Build()
 }
 
 // regroupCrashWorkload: 12 users moving among 5 regions. One input

@@ -18,7 +18,6 @@ import (
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
 )
 
 // diffCase is one differential run: the same topology (registered under the
@@ -146,7 +145,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, c.app, argsFor(outGo), cfg)
+	ks, err := StartStoatFlow(ctx, topology(t, c.app), argsFor(outGo), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +251,7 @@ func runDifferential(t *testing.T, c diffCase) []testkafka.Record {
 	if jvmDescribeErr != nil {
 		t.Fatal(jvmDescribeErr)
 	}
-	f, _ := kstreams.LookupTopology(c.app)
+	f := topology(t, c.app)
 	topo, err := f(args)
 	if err != nil {
 		t.Fatal(err)

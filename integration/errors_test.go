@@ -18,14 +18,13 @@ import (
 // not 8 bytes is a poison record for its LongDeserializer.
 const doubler = "integration-doubler"
 
-func init() {
-	kstreams.RegisterTopology(doubler, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, int64](serde.String{}, serde.Long{}))
-		kstreams.MapValues(s, func(v int64) int64 { return 2 * v }).
-			To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
-		return b.Build()
-	})
+// buildDoubler builds the doubler topology.
+func buildDoubler(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, int64](serde.String{}, serde.Long{}))
+	kstreams.MapValues(s, func(v int64) int64 { return 2 * v }).
+		To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	return b.Build()
 }
 
 func long(v int64) []byte {
@@ -77,7 +76,7 @@ func TestPoisonRecordSkippedUnderLogAndContinue(t *testing.T) {
 	counters := NewCounters()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, doubler, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
+	ks, err := StartStoatFlow(ctx, buildDoubler, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +112,7 @@ func TestPoisonRecordStopsAppUnderLogAndFail(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	f, _ := kstreams.LookupTopology(doubler)
-	topo, err := f(map[string]string{"input": in, "output": out})
+	topo, err := buildDoubler(map[string]string{"input": in, "output": out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,13 +191,12 @@ func TestRepartitionRecordsPurgedAfterCommit(t *testing.T) {
 // merger copies two topics, read by one source node, to one output topic.
 const merger = "integration-merger"
 
-func init() {
-	kstreams.RegisterTopology(merger, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		kstreams.Stream(b, []string{args["left"], args["right"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
-			To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
-		return b.Build()
-	})
+// buildMerger builds the merger topology.
+func buildMerger(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	kstreams.Stream(b, []string{args["left"], args["right"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
+		To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
 }
 
 // TestTaskProcessesPartitionsInTimestampOrder: a task with two input
@@ -242,7 +239,7 @@ func TestTaskProcessesPartitionsInTimestampOrder(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, merger, map[string]string{"left": left, "right": right, "output": out}, cfg)
+	ks, err := StartStoatFlow(ctx, buildMerger, map[string]string{"left": left, "right": right, "output": out}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

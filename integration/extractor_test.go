@@ -93,7 +93,7 @@ func runBoth(t *testing.T, c bothEngines, want int) bothResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, windowedcount.Name, map[string]string{"input": in, "output": outGo}, cfg, streams.WithHooks(r.counters))
+	ks, err := StartStoatFlow(ctx, windowedcount.Build, map[string]string{"input": in, "output": outGo}, cfg, streams.WithHooks(r.counters))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestFailOnInvalidTimestampStopsBothEngines(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The instance may fail before or after it reports RUNNING.
-	ks, goErr := StartStoatFlow(ctx, windowedcount.Name, args, cfg)
+	ks, goErr := StartStoatFlow(ctx, windowedcount.Build, args, cfg)
 	if goErr == nil {
 		defer ks.Close(context.Background())
 		select {
@@ -464,7 +464,7 @@ func TestPartitionTimeHandedOverFromKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, windowedcount.Name, args, cfg)
+	ks, err := StartStoatFlow(ctx, windowedcount.Build, args, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/stoatflow/stoatflow/examples/fkjoin"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
 )
 
 // fkEvent is one record of the foreign-key join test: a left row ("fk|x")
@@ -128,7 +127,7 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, fkjoin.Name, engineArgs("go", outGo), cfg)
+	ks, err := StartStoatFlow(ctx, fkjoin.Build, engineArgs("go", outGo), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +251,7 @@ func TestFKJoinMatchesKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := kstreams.LookupTopology(fkjoin.Name)
+	f := fkjoin.Build
 	topo, err := f(args)
 	if err != nil {
 		t.Fatal(err)

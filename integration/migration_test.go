@@ -414,10 +414,7 @@ func checkSameDescribe(t *testing.T, c migrationCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build, ok := kstreams.LookupTopology(app)
-	if !ok {
-		t.Fatalf("topology %s is not registered", app)
-	}
+	build := topology(t, app)
 	topo, err := build(args)
 	if err != nil {
 		t.Fatal(err)

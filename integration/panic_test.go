@@ -18,18 +18,17 @@ import (
 // to every other value.
 const panicProcessing = "integration-panic-processing"
 
-func init() {
-	kstreams.RegisterTopology(panicProcessing, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
-		kstreams.MapValues(s, func(v string) string {
-			if v == "poison" {
-				panic("cannot handle " + v)
-			}
-			return v + "!"
-		}, kstreams.Named("bang")).To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
-		return b.Build()
-	})
+// buildPanicProcessing builds the panicProcessing topology.
+func buildPanicProcessing(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	s := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
+	kstreams.MapValues(s, func(v string) string {
+		if v == "poison" {
+			panic("cannot handle " + v)
+		}
+		return v + "!"
+	}, kstreams.Named("bang")).To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
 }
 
 // TestProcessorPanicUnderProcessingHandlers: a processor's panic is the
@@ -62,7 +61,7 @@ func TestProcessorPanicUnderProcessingHandlers(t *testing.T) {
 			counters := NewCounters()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			ks, err := StartStoatFlow(ctx, panicProcessing, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
+			ks, err := StartStoatFlow(ctx, buildPanicProcessing, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -86,7 +86,7 @@ func TestPatternSourceReadsATopicCreatedLaterLikeKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, patterns.Name, map[string]string{"input": in, "output": outGo}, cfg)
+	ks, err := StartStoatFlow(ctx, patterns.Build, map[string]string{"input": in, "output": outGo}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/productionerrors"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -134,12 +135,13 @@ func TestProductionErrorsMatchKafkaStreams(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ref.Stop(45 * time.Second)
-			cfg, err := LoadConfig([]string{props}, set(gr))
+			handlers := productionerrors.Handlers()
+			cfg, err := LoadConfig([]string{props}, set(gr), compat.WithProductionHandlerClasses(handlers.Classes()...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			counters := NewCounters()
-			ks, err := StartStoatFlow(ctx, productionerrors.Name, args(gr), cfg, streams.WithHooks(counters))
+			ks, err := StartStoatFlow(ctx, productionerrors.Build, args(gr), cfg, streams.WithHooks(counters), streams.WithProductionHandlers(handlers))
 			if err != nil {
 				t.Fatal(err)
 			}

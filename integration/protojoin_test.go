@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/dynamicpb"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/protojoin"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/internal/testregistry"
@@ -193,11 +194,9 @@ type jsonInvoice struct {
 	Amount int64  `json:"amount"`
 }
 
-func init() {
-	if err := registry.RegisterJSONSchemaClass[jsonInvoice]("io.stoatflow.reference.Invoice"); err != nil {
-		panic(err)
-	}
-}
+// invoiceClasses binds the Java class of the JVM twin's invoices to
+// jsonInvoice.
+var invoiceClasses = registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{"io.stoatflow.reference.Invoice": registry.JSONSchemaOf[jsonInvoice]()}}
 
 // TestProtobufAndJSONSchemaDefaultSerdesFromProperties: a JVM application's
 // file naming KafkaProtobufSerde (with specific.protobuf.value.type, the
@@ -215,7 +214,7 @@ func TestProtobufAndJSONSchemaDefaultSerdesFromProperties(t *testing.T) {
 		"schema.registry.url="+regURL+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig([]string{props}, nil)
+	cfg, err := LoadConfig([]string{props}, nil, compat.WithSchemaClasses(invoiceClasses))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,44 +50,45 @@ const (
 	avroGenericCount = "integration-avro-generic-count"
 )
 
-func init() {
-	kstreams.RegisterTopology(avroWindowed, func(args map[string]string) (*kstreams.Topology, error) {
-		cl, err := registry.NewClient(registry.ClientConfig{URL: args["registry"]})
-		if err != nil {
-			return nil, err
-		}
-		clicks, err := registry.NewAvro[avroClick](cl, avroClickSchema, registry.DefaultSerdeConfig(false))
-		if err != nil {
-			return nil, err
-		}
-		totals, err := registry.NewAvro[avroTotal](cl, avroTotalSchema, registry.DefaultSerdeConfig(false))
-		if err != nil {
-			return nil, err
-		}
-		windowKey := serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10_000}
-		b := kstreams.NewStreamsBuilder()
-		events := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, avroClick](serde.String{}, clicks))
-		windows := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second))
-		windows.Count().ToStream().To(args["counts"], kstreams.ProducedWith[kstreams.Windowed[string], int64](windowKey, serde.Long{}))
-		kstreams.WindowedAggregate(windows, func() avroTotal { return avroTotal{} },
-			func(_ string, c avroClick, t avroTotal) avroTotal {
-				return avroTotal{Clicks: t.Clicks + 1, Sum: t.Sum + c.N}
-			},
-			kstreams.Materialized[string, avroTotal]{Name: "avro-totals", ValueSerde: totals}).
-			ToStream().To(args["totals"], kstreams.ProducedWith[kstreams.Windowed[string], avroTotal](windowKey, totals))
-		return b.Build()
-	})
-	kstreams.RegisterTopology(avroGenericCount, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		events := kstreams.Stream[string, registry.GenericRecord](b, []string{args["input"]})
-		kstreams.GroupBy(events, func(_ string, r registry.GenericRecord) string {
-			m, _ := r.Value.(map[string]any)
-			u, _ := m["user"].(string)
-			return u
-		}, kstreams.Grouped[string, registry.GenericRecord]{KeySerde: serde.String{}}).Count().
-			ToStream().To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
-		return b.Build()
-	})
+// buildAvroWindowed builds the avroWindowed topology.
+func buildAvroWindowed(args map[string]string) (*kstreams.Topology, error) {
+	cl, err := registry.NewClient(registry.ClientConfig{URL: args["registry"]})
+	if err != nil {
+		return nil, err
+	}
+	clicks, err := registry.NewAvro[avroClick](cl, avroClickSchema, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		return nil, err
+	}
+	totals, err := registry.NewAvro[avroTotal](cl, avroTotalSchema, registry.DefaultSerdeConfig(false))
+	if err != nil {
+		return nil, err
+	}
+	windowKey := serde.TimeWindowed[string]{Inner: serde.String{}, WindowSize: 10_000}
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream(b, []string{args["input"]}, kstreams.ConsumedWith[string, avroClick](serde.String{}, clicks))
+	windows := kstreams.WindowedBy(events.GroupByKey(), kstreams.TimeWindowsOfSizeWithNoGrace(10*time.Second))
+	windows.Count().ToStream().To(args["counts"], kstreams.ProducedWith[kstreams.Windowed[string], int64](windowKey, serde.Long{}))
+	kstreams.WindowedAggregate(windows, func() avroTotal { return avroTotal{} },
+		func(_ string, c avroClick, t avroTotal) avroTotal {
+			return avroTotal{Clicks: t.Clicks + 1, Sum: t.Sum + c.N}
+		},
+		kstreams.Materialized[string, avroTotal]{Name: "avro-totals", ValueSerde: totals}).
+		ToStream().To(args["totals"], kstreams.ProducedWith[kstreams.Windowed[string], avroTotal](windowKey, totals))
+	return b.Build()
+}
+
+// buildAvroGenericCount builds the avroGenericCount topology.
+func buildAvroGenericCount(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	events := kstreams.Stream[string, registry.GenericRecord](b, []string{args["input"]})
+	kstreams.GroupBy(events, func(_ string, r registry.GenericRecord) string {
+		m, _ := r.Value.(map[string]any)
+		u, _ := m["user"].(string)
+		return u
+	}, kstreams.Grouped[string, registry.GenericRecord]{KeySerde: serde.String{}}).Count().
+		ToStream().To(args["output"], kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	return b.Build()
 }
 
 func wireID(t *testing.T, b []byte) int {
@@ -144,7 +145,7 @@ func TestAvroWindowedCountAndAggregateThroughRegistry(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, avroWindowed, map[string]string{"input": in, "counts": counts, "totals": totals, "registry": regURL}, cfg)
+	ks, err := StartStoatFlow(ctx, buildAvroWindowed, map[string]string{"input": in, "counts": counts, "totals": totals, "registry": regURL}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +292,7 @@ func TestAvroPoisonRecordsSkippedUnderLogAndContinue(t *testing.T) {
 	counters := NewCounters()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, avroGenericCount, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
+	ks, err := StartStoatFlow(ctx, buildAvroGenericCount, map[string]string{"input": in, "output": out}, cfg, streams.WithHooks(counters))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +342,7 @@ func stopsWith(t *testing.T, cfg *compat.Config, args map[string]string, want ..
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ks, err := StartStoatFlow(ctx, avroGenericCount, args, cfg)
+	ks, err := StartStoatFlow(ctx, buildAvroGenericCount, args, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

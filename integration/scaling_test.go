@@ -71,7 +71,7 @@ func TestTwoInstancesShareWorkAndOneLeaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ks, err := StartStoatFlow(ctx, wordcount.Name, map[string]string{"input": a.in, "output": a.out}, cfg)
+		ks, err := StartStoatFlow(ctx, wordcount.Build, map[string]string{"input": a.in, "output": a.out}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

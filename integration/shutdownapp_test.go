@@ -66,7 +66,7 @@ func TestShutdownApplicationStopsEveryInstanceLikeKafkaStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ks, err := StartStoatFlow(ctx, replacethread.Name, map[string]string{"input": in, "output": outGo}, cfg)
+		ks, err := StartStoatFlow(ctx, replacethread.Build, map[string]string{"input": in, "output": outGo}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/stoatflow/stoatflow/examples/slidingcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
-	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -45,7 +44,7 @@ func slidingDifferential(t *testing.T, app string) {
 		{a, str("8"), 8},  // late: its window [8, 18] is closed, dropped
 		{b, str("9"), 31}, {a, nil, 32}, {nil, x, 33}, {a, str("10"), 35}, {b, str("11"), 36},
 	}
-	build, _ := kstreams.LookupTopology(app)
+	build := topology(t, app)
 	topo, err := build(map[string]string{"input": "in", "output": "out"})
 	if err != nil {
 		t.Fatal(err)

@@ -215,7 +215,7 @@ func TestJoinOverTopicsNotCopartitionedFailsOnBothEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, ssjoin.Name, args, cfg)
+	ks, err := StartStoatFlow(ctx, ssjoin.Build, args, cfg)
 	if err == nil {
 		ks.Close(context.Background())
 		t.Fatal("StoatFlow started a join over topics that are not co-partitioned")

@@ -14,8 +14,9 @@ import (
 )
 
 // LoadConfig reads .properties files with --set style overrides as the
-// sidecar does (compat.LoadFiles), and fails on any configuration error.
-func LoadConfig(files []string, set map[string]string) (*compat.Config, error) {
+// sidecar does (compat.LoadFiles, with opts), and fails on any
+// configuration error.
+func LoadConfig(files []string, set map[string]string, opts ...compat.LoadOption) (*compat.Config, error) {
 	keys := make([]string, 0, len(set))
 	for k := range set {
 		keys = append(keys, k)
@@ -25,7 +26,7 @@ func LoadConfig(files []string, set map[string]string) (*compat.Config, error) {
 	for _, k := range keys {
 		sets = append(sets, k+"="+set[k])
 	}
-	cfg, diags := compat.LoadFiles(files, sets, nil)
+	cfg, diags := compat.LoadFiles(files, sets, nil, opts...)
 	if err := diags.Err(); err != nil {
 		return nil, err
 	}
@@ -124,14 +125,10 @@ func (c *Counters) Dropped(reason string) int {
 	return c.dropped[reason]
 }
 
-// StartStoatFlow builds a registered topology and starts it in process,
-// waiting until it is RUNNING.
-func StartStoatFlow(ctx context.Context, topology string, args map[string]string, cfg *compat.Config, opts ...streams.Option) (*streams.KafkaStreams, error) {
-	f, ok := kstreams.LookupTopology(topology)
-	if !ok {
-		return nil, fmt.Errorf("integration: no topology %q registered (have %v)", topology, kstreams.RegisteredTopologies())
-	}
-	topo, err := f(args)
+// StartStoatFlow builds the topology build makes of args and starts it in
+// process, waiting until it is RUNNING.
+func StartStoatFlow(ctx context.Context, build kstreams.TopologyFactory, args map[string]string, cfg *compat.Config, opts ...streams.Option) (*streams.KafkaStreams, error) {
+	topo, err := build(args)
 	if err != nil {
 		return nil, err
 	}

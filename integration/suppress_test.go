@@ -42,10 +42,7 @@ func (e suppressEvent) record() testkafka.Record {
 // changelogs (a key is logged once per commit) but nothing else.
 func expectSuppress(t *testing.T, app string, events []suppressEvent, stores ...string) (int, map[string]int) {
 	t.Helper()
-	f, ok := kstreams.LookupTopology(app)
-	if !ok {
-		t.Fatalf("no topology %s", app)
-	}
+	f := topology(t, app)
 	topo, err := f(map[string]string{"input": "in", "output": "out"})
 	if err != nil {
 		t.Fatal(err)
@@ -420,15 +417,14 @@ func TestSuppressShapesDescribeLikeKafkaStreams(t *testing.T) {
 // app of that name.
 const filteredTimeName = "suppressfilteredtime"
 
-func init() {
-	kstreams.RegisterTopology(filteredTimeName, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		kstreams.Table(b, args["input"], kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
-			Filter(func(_, v string) bool { return !strings.HasPrefix(v, "-") }).
-			Suppress(kstreams.UntilTimeLimit(5*time.Second, kstreams.Unbounded())).
-			ToStream().To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
-		return b.Build()
-	})
+// buildFilteredTime builds the filteredTimeName topology.
+func buildFilteredTime(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	kstreams.Table(b, args["input"], kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})).
+		Filter(func(_, v string) bool { return !strings.HasPrefix(v, "-") }).
+		Suppress(kstreams.UntilTimeLimit(5*time.Second, kstreams.Unbounded())).
+		ToStream().To(args["output"], kstreams.ProducedWith[string, string](serde.String{}, serde.String{}))
+	return b.Build()
 }
 
 // TestSuppressStreamTimeIsTheSuppressionsOwn: the suppression's stream time

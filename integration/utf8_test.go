@@ -99,7 +99,7 @@ func TestPassthroughMalformedUTF8MatchesKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := StartStoatFlow(ctx, passthrough.Name, map[string]string{"input": in, "output": outGo}, cfg)
+	ks, err := StartStoatFlow(ctx, passthrough.Build, map[string]string{"input": in, "output": outGo}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func (a *wordCountApp) start(t *testing.T, ctx context.Context, set map[string]s
 	if counters != nil {
 		opts = append(opts, streams.WithHooks(counters))
 	}
-	ks, err := StartStoatFlow(ctx, wordcount.Name, map[string]string{"input": a.in, "output": a.out}, cfg, opts...)
+	ks, err := StartStoatFlow(ctx, wordcount.Build, map[string]string{"input": a.in, "output": a.out}, cfg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

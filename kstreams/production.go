@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
-	"sync"
+	"strings"
 )
 
 // ErrorHandlerContext is what an exception handler learns of the record
@@ -132,8 +132,8 @@ type Configurable interface {
 	Configure(configs map[string]string) error
 }
 
-// Class name of Kafka's default production exception handler, under which
-// DefaultProductionExceptionHandler is registered.
+// Class name of Kafka's default production exception handler, to which
+// DefaultProductionExceptionHandler is bound.
 const DefaultProductionExceptionHandlerClass = "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler"
 
 // DefaultProductionExceptionHandler is Kafka's DefaultProductionExceptionHandler:
@@ -274,51 +274,54 @@ func CallProductionHandler(processor string, call func() ProductionResponse) (re
 	return call(), nil
 }
 
-var productionHandlers = struct {
-	sync.Mutex
-	byClass map[string]func() ProductionExceptionHandler
-}{byClass: map[string]func() ProductionExceptionHandler{
-	DefaultProductionExceptionHandlerClass: func() ProductionExceptionHandler { return &DefaultProductionExceptionHandler{} },
-}}
+// ProductionHandlers binds the Java classes production.exception.handler
+// may name, as the application's .properties file names them, to Go
+// handlers: each stream thread gets its own from the class's function. A
+// program gives them to the runtime (streams.WithProductionHandlers) and
+// to the sidecar (sidecar.WithProductionHandlers), so that the JVM
+// application's file runs unchanged; nothing binds a class by being
+// imported. Kafka's default class is always bound to
+// DefaultProductionExceptionHandler and cannot be rebound.
+type ProductionHandlers map[string]func() ProductionExceptionHandler
 
-// RegisterProductionExceptionHandler binds the Java class javaClass, as
-// production.exception.handler names it in the application's .properties,
-// to a Go handler: each stream thread gets its own from newHandler. Call it
-// before the configuration is loaded (in an init function or at the start
-// of main); a sidecar of one's own (sidecar.Main) then runs the JVM
-// application's file unchanged. Kafka's default class cannot be rebound.
-func RegisterProductionExceptionHandler(javaClass string, newHandler func() ProductionExceptionHandler) error {
-	if javaClass == "" || newHandler == nil {
-		return errors.New("kstreams: RegisterProductionExceptionHandler needs a class name and a handler")
+// Validate reports an empty class name, a nil function, or a binding of
+// Kafka's default class: mistakes in the program.
+func (h ProductionHandlers) Validate() error {
+	for _, class := range slices.Sorted(maps.Keys(h)) {
+		switch {
+		case strings.TrimSpace(class) == "":
+			return errors.New("kstreams: a production exception handler needs a class name")
+		case h[class] == nil:
+			return fmt.Errorf("kstreams: production exception handler class %s has a nil function", class)
+		case class == DefaultProductionExceptionHandlerClass:
+			return fmt.Errorf("kstreams: %s is Kafka's default handler and cannot be rebound", class)
+		}
 	}
-	if javaClass == DefaultProductionExceptionHandlerClass {
-		return fmt.Errorf("kstreams: %s is Kafka's default handler and cannot be rebound", javaClass)
-	}
-	productionHandlers.Lock()
-	defer productionHandlers.Unlock()
-	productionHandlers.byClass[javaClass] = newHandler
 	return nil
 }
 
-// NewProductionExceptionHandler returns a new handler of the class, Kafka's
-// default or a registered one; ok is false for a class nothing is
-// registered under.
-func NewProductionExceptionHandler(javaClass string) (h ProductionExceptionHandler, ok bool) {
-	productionHandlers.Lock()
-	newHandler, ok := productionHandlers.byClass[javaClass]
-	productionHandlers.Unlock()
-	if !ok {
+// New returns a new handler of the class: Kafka's default, or one of h's;
+// ok is false for a class h does not bind.
+func (h ProductionHandlers) New(javaClass string) (handler ProductionExceptionHandler, ok bool) {
+	if javaClass == DefaultProductionExceptionHandlerClass {
+		return &DefaultProductionExceptionHandler{}, true
+	}
+	newHandler := h[javaClass]
+	if newHandler == nil {
 		return nil, false
 	}
 	return newHandler(), true
 }
 
-// ProductionExceptionHandlerClasses lists the classes a handler is
-// registered under, Kafka's default among them, sorted.
-func ProductionExceptionHandlerClasses() []string {
-	productionHandlers.Lock()
-	defer productionHandlers.Unlock()
-	return slices.Sorted(maps.Keys(productionHandlers.byClass))
+// Classes lists the classes a handler is bound to, Kafka's default among
+// them, sorted.
+func (h ProductionHandlers) Classes() []string {
+	out := slices.Collect(maps.Keys(h))
+	if _, ok := h[DefaultProductionExceptionHandlerClass]; !ok {
+		out = append(out, DefaultProductionExceptionHandlerClass)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // DroppedProductionError is the reason OnDroppedRecord gives for a record

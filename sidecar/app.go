@@ -102,16 +102,16 @@ func buildTopology(cfg *compat.Config, topologies Topologies, args map[string]st
 	return topo, nil
 }
 
-func runDescribe(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
+func runDescribe(ctx context.Context, p *program, args []string, stdout, stderr io.Writer) error {
 	f, err := parseRunFlags("describe", args, stderr, false)
 	if err != nil {
 		return err
 	}
-	cfg, err := loadConfig(f.files, f.sets, nil, stderr)
+	cfg, err := loadConfig(f.files, f.sets, nil, stderr, p.loadOptions()...)
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, topologies, f.topologyArgs(), stderr)
+	topo, err := buildTopology(cfg, p.topologies, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func logStreamsConfig(cfg *compat.Config, log *slog.Logger, w io.Writer) {
 	}
 }
 
-func runRun(ctx context.Context, topologies Topologies, args []string, _, stderr io.Writer) error {
+func runRun(ctx context.Context, p *program, args []string, _, stderr io.Writer) error {
 	f, err := parseRunFlags("run", args, stderr, true)
 	if err != nil {
 		return err
@@ -163,16 +163,16 @@ func runRun(ctx context.Context, topologies Topologies, args []string, _, stderr
 	// configuration is checked with a placeholder address, and loaded again
 	// with the broker's address once it runs.
 	sets := f.sets
-	cfg0, _ := compat.LoadFiles(f.files, f.sets, nil)
+	cfg0, _ := compat.LoadFiles(f.files, f.sets, nil, p.loadOptions()...)
 	embedded := cfg0 != nil && cfg0.EmbeddedBroker
 	if embedded {
 		sets = append(append([]string(nil), f.sets...), "bootstrap.servers="+embeddedPlaceholder)
 	}
-	cfg, err := loadConfig(f.files, sets, nil, stderr)
+	cfg, err := loadConfig(f.files, sets, nil, stderr, p.loadOptions()...)
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, topologies, f.topologyArgs(), stderr)
+	topo, err := buildTopology(cfg, p.topologies, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func runRun(ctx context.Context, topologies Topologies, args []string, _, stderr
 		defer b.Close()
 		addrs := strings.Join(b.Addrs(), ",")
 		var diags compat.Diagnostics
-		cfg, diags = compat.LoadFiles(f.files, append(append([]string(nil), f.sets...), "bootstrap.servers="+addrs), nil)
+		cfg, diags = compat.LoadFiles(f.files, append(append([]string(nil), f.sets...), "bootstrap.servers="+addrs), nil, p.loadOptions()...)
 		if err := diags.Err(); err != nil {
 			return err
 		}
@@ -196,7 +196,7 @@ func runRun(ctx context.Context, topologies Topologies, args []string, _, stderr
 		}
 	}
 	logStreamsConfig(cfg, log, stderr)
-	app, err := newApp(cfg, topo, log)
+	app, err := newApp(cfg, topo, log, p.streamsOptions()...)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ type app struct {
 	parts   *partitionCounter
 }
 
-func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app, error) {
+func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger, opts ...streams.Option) (*app, error) {
 	a := &app{cfg: cfg, topo: topo, log: log}
 	storeSub := map[string]int{}
 	for _, st := range topo.Subtopologies() {
@@ -255,16 +255,18 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger) (*app
 		StoreSubtopology: storeSub,
 	})
 	a.reg.SetClientState(streams.Created)
-	defKey, defVal, err := streams.DefaultSerdes(cfg)
-	if err != nil {
-		return nil, err
-	}
 	a.parts = &partitionCounter{cfg: cfg, topo: topo, log: log}
-	ks, err := streams.New(topo, cfg, streams.WithLogger(log), streams.WithHooks(a.reg))
+	ks, err := streams.New(topo, cfg, append([]streams.Option{streams.WithLogger(log), streams.WithHooks(a.reg)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
 	a.streams = ks
+	// Queries read with the instance's own default serdes: one registry
+	// client and schema cache with its tasks.
+	defKey, defVal, err := ks.DefaultSerdes()
+	if err != nil {
+		return nil, err
+	}
 	a.srv, err = httpapi.New(httpapi.Config{
 		Listen: cfg.HTTPListen, AuthToken: cfg.HTTPAuthToken.Value(),
 		TLSCertFile: cfg.HTTPTLSCertFile, TLSKeyFile: cfg.HTTPTLSKeyFile,

@@ -14,10 +14,10 @@ import (
 const exampleProcessID = "00000000-0000-0000-0000-000000000000"
 
 // loadConfig reads the files and overrides, resolves config providers and
-// loads the typed config, printing every finding to stderr. It returns
-// errReported when there was any error.
-func loadConfig(files, sets []string, env *properties.Environment, stderr io.Writer) (*compat.Config, error) {
-	cfg, diags := compat.LoadFiles(files, sets, env)
+// loads the typed config with opts, printing every finding to stderr. It
+// returns errReported when there was any error.
+func loadConfig(files, sets []string, env *properties.Environment, stderr io.Writer, opts ...compat.LoadOption) (*compat.Config, error) {
+	cfg, diags := compat.LoadFiles(files, sets, env, opts...)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d.String())
 	}
@@ -28,7 +28,7 @@ func loadConfig(files, sets []string, env *properties.Environment, stderr io.Wri
 	return cfg, nil
 }
 
-func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runConfig(_ context.Context, p *program, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("config", stderr)
 	var files, sets stringList
 	fs.Var(&files, "config", "a .properties `file` (repeatable; later files win)")
@@ -47,7 +47,7 @@ func runConfig(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// The blocks are printed even when there are errors, so every problem is
 	// visible at once; refused values show as "<invalid: see the errors>".
-	cfg, loadErr := loadConfig(files, sets, nil, stderr)
+	cfg, loadErr := loadConfig(files, sets, nil, stderr, p.loadOptions()...)
 	if cfg == nil {
 		return loadErr
 	}

@@ -23,23 +23,27 @@ type command struct {
 	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commands is the subcommand table; describe and run build the topologies
-// given.
-func commands(topologies Topologies) map[string]command {
+// commands is the subcommand table; describe and run build the program's
+// topologies, and config, describe, run and shadow resolve the Java
+// classes a configuration names against its bindings.
+func commands(p *program) map[string]command {
 	return map[string]command{
-		"config": {summary: "validate .properties files and print the effective configuration", run: runConfig},
-		"demo":   {summary: "word count end to end on an embedded broker (or --bootstrap HOST:PORT), then exit", run: runDemo},
+		"config": {summary: "validate .properties files and print the effective configuration",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+				return runConfig(ctx, p, args, stdout, stderr)
+			}},
+		"demo": {summary: "word count end to end on an embedded broker (or --bootstrap HOST:PORT), then exit", run: runDemo},
 		"describe": {summary: "print the topology stoatflow.topology names, as Kafka Streams' describe() prints it",
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-				return runDescribe(ctx, topologies, args, stdout, stderr)
+				return runDescribe(ctx, p, args, stdout, stderr)
 			}},
 		"run": {summary: "run the topology stoatflow.topology names, serving metrics, probes and queries over HTTP",
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-				return runRun(ctx, topologies, args, stdout, stderr)
+				return runRun(ctx, p, args, stdout, stderr)
 			}},
 		"shadow": {summary: "run the topology beside the live Kafka Streams application and compare their outputs key by key",
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-				return runShadow(ctx, topologies, args, stdout, stderr)
+				return runShadow(ctx, p, args, stdout, stderr)
 			}},
 		"version": {summary: "print the version", run: runVersion},
 	}
@@ -56,10 +60,10 @@ var errDifferent = errors.New("sidecar: different")
 var errReported = errors.New("sidecar: failed")
 
 // run dispatches args to a subcommand.
-func run(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
-	commands := commands(topologies)
+func run(ctx context.Context, p *program, args []string, stdout, stderr io.Writer) error {
+	commands := commands(p)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(commands, topologies, stderr)
+		usage(commands, p.topologies, stderr)
 		if len(args) == 0 {
 			return errUsage
 		}
@@ -68,7 +72,7 @@ func run(ctx context.Context, topologies Topologies, args []string, stdout, stde
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "sidecar: unknown command %q\n\n", args[0])
-		usage(commands, topologies, stderr)
+		usage(commands, p.topologies, stderr)
 		return errUsage
 	}
 	return cmd.run(ctx, args[1:], stdout, stderr)

@@ -98,12 +98,12 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 // and compares those with the application's outputs until ctx ends; then it
 // prints the summary. It returns errDifferent when the summary has
 // mismatched or missing records.
-func runShadow(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
+func runShadow(ctx context.Context, p *program, args []string, stdout, stderr io.Writer) error {
 	f, err := parseShadowFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	live, err := loadConfig(f.files, f.sets, nil, stderr)
+	live, err := loadConfig(f.files, f.sets, nil, stderr, p.loadOptions()...)
 	if err != nil {
 		return err
 	}
@@ -114,12 +114,12 @@ func runShadow(ctx context.Context, topologies Topologies, args []string, stdout
 		fmt.Fprintf(stderr, "sidecar shadow: --application-id %s is the live application's: the shadow needs its own group and internal topics\n", f.appID)
 		return errUsage
 	}
-	cfg, err := loadConfig(f.files, append(slices.Clone([]string(f.sets)), "application.id="+f.appID), nil, stderr)
+	cfg, err := loadConfig(f.files, append(slices.Clone([]string(f.sets)), "application.id="+f.appID), nil, stderr, p.loadOptions()...)
 	if err != nil {
 		return err
 	}
 	rf := &runFlags{args: f.args}
-	topo, err := buildTopology(cfg, topologies, rf.topologyArgs(), stderr)
+	topo, err := buildTopology(cfg, p.topologies, rf.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func runShadow(ctx context.Context, topologies Topologies, args []string, stdout
 	if f.listen == "" {
 		f.listen = cfg.HTTPListen
 	}
-	s := &shadowRun{cfg: cfg, topo: topo, log: log, flags: f, outputs: outputs}
+	s := &shadowRun{cfg: cfg, topo: topo, log: log, flags: f, outputs: outputs, streamsOpts: p.streamsOptions()}
 	return s.run(ctx, stdout)
 }
 
@@ -177,7 +177,10 @@ type shadowRun struct {
 	log     *slog.Logger
 	flags   *shadowFlags
 	outputs []string
-	cmp     *shadow.Comparer
+	// streamsOpts are the program's runtime options (its production
+	// handlers).
+	streamsOpts []streams.Option
+	cmp         *shadow.Comparer
 	// lastRecord is the UnixNano time the reader last got a record.
 	lastRecord atomic.Int64
 }
@@ -200,7 +203,7 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 		OnDivergence: func(d shadow.Divergence) { s.log.Warn("shadow divergence", "divergence", d.String()) }})
 	reg := metrics.New(metrics.Options{})
 	set := s.metrics()
-	ksOpts := []streams.Option{streams.WithLogger(s.log), streams.WithHooks(reg)}
+	ksOpts := append([]streams.Option{streams.WithLogger(s.log), streams.WithHooks(reg)}, s.streamsOpts...)
 	if s.flags.memory {
 		ksOpts = append(ksOpts, streams.WithCapture(s.capture()))
 	}

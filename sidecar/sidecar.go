@@ -18,6 +18,11 @@
 //
 // The binary it builds takes the same subcommands, flags, files, HTTP routes
 // and exit statuses as cmd/sidecar; only the set of topologies differs.
+// Options give it the Go counterparts of the Java classes the application's
+// .properties file may name besides: production exception handlers
+// (WithProductionHandlers) and the types of Protobuf and JSON Schema values
+// (WithSchemaClasses). The sidecar knows nothing else: no package registers
+// a topology, a handler or a class by being imported.
 package sidecar
 
 import (
@@ -31,7 +36,12 @@ import (
 	"strings"
 	"syscall"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // Topologies maps the names stoatflow.topology takes to the factories that
@@ -59,35 +69,106 @@ func (t Topologies) validate() error {
 	return nil
 }
 
-// Main runs the sidecar on os.Args with the given topologies and exits with
-// its status: 0 on success, 2 for a command-line mistake, 1 for any other
-// failure (printed to stderr).
+// An Option gives the sidecar more of the program than its topologies.
+type Option func(*program)
+
+// WithProductionHandlers binds the Java classes production.exception.handler
+// may name to Go handlers: the configuration is checked against them, and
+// each stream thread gets its handler from them. Several are merged.
+func WithProductionHandlers(h kstreams.ProductionHandlers) Option {
+	return func(p *program) {
+		if p.handlers == nil {
+			p.handlers = kstreams.ProductionHandlers{}
+		}
+		maps.Copy(p.handlers, h)
+	}
+}
+
+// WithSchemaClasses binds the Java classes specific.protobuf.key.type,
+// specific.protobuf.value.type, json.key.type and json.value.type may name
+// to Go types, for the Protobuf and JSON Schema default serdes. Several are
+// merged.
+func WithSchemaClasses(c registry.Classes) Option {
+	return func(p *program) {
+		if p.classes.Protobuf == nil {
+			p.classes.Protobuf = map[string]protoreflect.MessageType{}
+		}
+		if p.classes.JSONSchema == nil {
+			p.classes.JSONSchema = map[string]registry.JSONSchemaType{}
+		}
+		maps.Copy(p.classes.Protobuf, c.Protobuf)
+		maps.Copy(p.classes.JSONSchema, c.JSONSchema)
+	}
+}
+
+// program is what the sidecar's main package gives it: the topologies, and
+// the Go counterparts of the Java classes a configuration may name.
+type program struct {
+	topologies Topologies
+	handlers   kstreams.ProductionHandlers
+	classes    registry.Classes
+}
+
+// newProgram collects topologies and opts, refusing the program's
+// mistakes.
+func newProgram(topologies Topologies, opts []Option) (*program, error) {
+	p := &program{topologies: maps.Clone(topologies)}
+	for _, opt := range opts {
+		opt(p)
+	}
+	if err := p.topologies.validate(); err != nil {
+		return nil, err
+	}
+	if err := p.handlers.Validate(); err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	if err := p.classes.Validate(); err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	return p, nil
+}
+
+// loadOptions resolve a configuration's Java classes against the
+// program's.
+func (p *program) loadOptions() []compat.LoadOption {
+	return []compat.LoadOption{compat.WithProductionHandlerClasses(p.handlers.Classes()...), compat.WithSchemaClasses(p.classes)}
+}
+
+// streamsOptions give the runtime the program's production handlers.
+func (p *program) streamsOptions() []streams.Option {
+	return []streams.Option{streams.WithProductionHandlers(p.handlers)}
+}
+
+// Main runs the sidecar on os.Args with the given topologies and options and
+// exits with its status: 0 on success, 2 for a command-line mistake, 1 for
+// any other failure (printed to stderr).
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
 // process at once.
-func Main(topologies Topologies) {
+func Main(topologies Topologies, opts ...Option) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		<-ctx.Done()
 		stop() // restore the default action: a second signal kills
 	}()
-	err := Run(ctx, topologies, os.Args[1:], os.Stdout, os.Stderr)
+	err := Run(ctx, topologies, os.Args[1:], os.Stdout, os.Stderr, opts...)
 	stop()
 	os.Exit(ExitCode(err, os.Stderr))
 }
 
 // Run runs one sidecar command line, args without the program name (for
 // example "run", "--config", "streams.properties"), with the given
-// topologies, until the subcommand ends or ctx does; run then shuts the
+// topologies and options, until the subcommand ends or ctx does; run then shuts the
 // application down cleanly. Diagnostics go to stderr as they are found; the
 // returned error says how the command failed, and ExitCode turns it into a
 // process status.
-func Run(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer) error {
-	if err := topologies.validate(); err != nil {
+func Run(ctx context.Context, topologies Topologies, args []string, stdout, stderr io.Writer, opts ...Option) error {
+	p, err := newProgram(topologies, opts)
+	if err != nil {
 		return err
 	}
-	return run(ctx, maps.Clone(topologies), args, stdout, stderr)
+	return run(ctx, p, args, stdout, stderr)
 }
 
 // ExitCode maps Run's error to a process exit status: 0 for nil, 2 for a

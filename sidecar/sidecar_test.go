@@ -2,12 +2,15 @@ package sidecar
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 )
 
 // upper is a topology no package registers anywhere: the sidecar can only
@@ -93,6 +96,48 @@ func TestVersionNamesTheMainModule(t *testing.T) {
 	} {
 		if got := versionOf(tc.info); got != tc.want {
 			t.Errorf("versionOf = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+type invoice struct {
+	Number string `json:"number"`
+}
+
+// TestRunResolvesClassesAgainstTheOptionsGiven: the Java classes
+// production.exception.handler and json.value.type name are known to the
+// sidecar only from the bindings its main package gives it.
+func TestRunResolvesClassesAgainstTheOptionsGiven(t *testing.T) {
+	const handler, class = "com.acme.SkipAll", "com.acme.Invoice"
+	args := []string{"config", "--config", "../examples/wordcount/streams.properties",
+		"--set", "production.exception.handler=" + handler,
+		"--set", "default.value.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde",
+		"--set", "json.value.type=" + class, "--set", "schema.registry.url=http://registry.example:8081"}
+	_, stderr, err := runWith(t, examples, args...)
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "production.exception.handler = "+handler+" names a Java class with no Go handler bound to it") ||
+		!strings.Contains(stderr, "json.value.type = "+class+" (for default.value.serde = io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde) is bound to no Go type") {
+		t.Fatalf("without bindings: %v\n%s", err, stderr)
+	}
+	newHandler := func() kstreams.ProductionExceptionHandler { return &kstreams.DefaultProductionExceptionHandler{} }
+	handlers := WithProductionHandlers(kstreams.ProductionHandlers{handler: newHandler})
+	classes := WithSchemaClasses(registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{class: registry.JSONSchemaOf[invoice]()}})
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), examples, args, &out, &errOut, handlers, classes); err != nil {
+		t.Fatalf("with bindings: %v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), "\tproduction.exception.handler = class "+handler+"\n") || !strings.Contains(out.String(), "\tjson.value.type = class "+class+"\n") {
+		t.Errorf("config output lacks the bound classes:\n%s", out.String())
+	}
+
+	// Bindings that cannot work are the program's mistake, refused before
+	// any command runs.
+	for _, bad := range []Option{
+		WithProductionHandlers(kstreams.ProductionHandlers{handler: nil}),
+		WithProductionHandlers(kstreams.ProductionHandlers{kstreams.DefaultProductionExceptionHandlerClass: newHandler}),
+		WithSchemaClasses(registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{class: registry.JSONSchemaOf[any]()}}),
+	} {
+		if err := Run(context.Background(), examples, []string{"version"}, io.Discard, io.Discard, bad); err == nil {
+			t.Error("a bad binding was accepted")
 		}
 	}
 }

@@ -21,6 +21,14 @@
 //	err = app.Start(ctx)
 //	defer app.Close(ctx)
 //
+// The Java classes a configuration names are resolved against what the
+// program passes, never against a process-wide registry: Protobuf and JSON
+// Schema value types against the registry.Classes given to the loader
+// (compat.WithSchemaClasses), production.exception.handler against the
+// kstreams.ProductionHandlers given to both the loader
+// (compat.WithProductionHandlerClasses) and New (WithProductionHandlers).
+// Each instance builds its own Schema Registry default serdes.
+//
 // The DSL, Topology and Processor API live in package kstreams, which
 // imports neither this package nor a Kafka client, so a topology can be
 // built and tested (package kstreams/kstreamstest) without one.

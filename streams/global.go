@@ -173,11 +173,11 @@ func (g *globalThread) reopenEmpty(gs *globalState) error {
 // startTask builds the processor of a global store over it.
 func (g *globalThread) startTask(gs *globalState) error {
 	cfg := g.s.cfg
-	keySerde, err := defaultSerde(cfg, true)
+	keySerde, err := g.s.defaultSerde(true)
 	if err != nil {
 		return err
 	}
-	valSerde, err := defaultSerde(cfg, false)
+	valSerde, err := g.s.defaultSerde(false)
 	if err != nil {
 		return err
 	}

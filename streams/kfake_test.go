@@ -42,6 +42,12 @@ func startBroker(t *testing.T, opts ...kfake.Opt) (*kfake.Cluster, string) {
 // String default serdes, commits every 100 ms and fast rebalances.
 func appConfig(t *testing.T, addr, appID, stateDir string, extra ...string) *compat.Config {
 	t.Helper()
+	return appConfigWith(t, nil, addr, appID, stateDir, extra...)
+}
+
+// appConfigWith is appConfig loaded with opts.
+func appConfigWith(t *testing.T, opts []compat.LoadOption, addr, appID, stateDir string, extra ...string) *compat.Config {
+	t.Helper()
 	sets := []string{
 		"application.id=" + appID,
 		"bootstrap.servers=" + addr,
@@ -55,7 +61,7 @@ func appConfig(t *testing.T, addr, appID, stateDir string, extra ...string) *com
 		"main.consumer.session.timeout.ms=6000",
 		"main.consumer.heartbeat.interval.ms=500",
 	}
-	cfg, diags := compat.LoadFiles(nil, append(sets, extra...), nil)
+	cfg, diags := compat.LoadFiles(nil, append(sets, extra...), nil, opts...)
 	if err := diags.Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -2,43 +2,52 @@ package streams
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 )
 
-// registrySerdes holds the Schema Registry default serdes built for each
-// configuration, so that every task and thread of an application shares one
-// registry client and its cache of schemas and ids, as a JVM application's
-// default serde instance does. Configurations are few and live as long as
-// the process.
-var registrySerdes struct {
-	sync.Mutex
-	built map[registrySerdeKey]serde.Untyped
+// defaultSerde returns the instance's default.key.serde (isKey) or
+// default.value.serde, nil when unset. A Schema Registry serde is built
+// once per instance, so that every task and thread of the instance shares
+// one registry client and its cache of schemas and ids, as a JVM
+// application's default serde instance does; it goes with the instance.
+func (s *KafkaStreams) defaultSerde(isKey bool) (serde.Untyped, error) {
+	which := s.cfg.DefaultValueSerde
+	if isKey {
+		which = s.cfg.DefaultKeySerde
+	}
+	if !which.IsSchemaRegistry() {
+		return serdeFor(which)
+	}
+	s.serdes.Lock()
+	defer s.serdes.Unlock()
+	built := &s.serdes.value
+	if isKey {
+		built = &s.serdes.key
+	}
+	if *built != nil {
+		return *built, nil
+	}
+	u, err := newDefaultSerde(s.cfg, isKey)
+	if err != nil {
+		return nil, err
+	}
+	*built = u
+	return u, nil
 }
 
-type registrySerdeKey struct {
-	cfg   *compat.Config
-	isKey bool
-}
-
-// defaultSerde returns default.key.serde (isKey) or default.value.serde of
-// cfg, nil when unset.
-func defaultSerde(cfg *compat.Config, isKey bool) (serde.Untyped, error) {
+// newDefaultSerde builds default.key.serde (isKey) or default.value.serde
+// of cfg, nil when unset; a Schema Registry serde gets a registry client of
+// its own.
+func newDefaultSerde(cfg *compat.Config, isKey bool) (serde.Untyped, error) {
 	s := cfg.DefaultValueSerde
 	if isKey {
 		s = cfg.DefaultKeySerde
 	}
 	if !s.IsSchemaRegistry() {
 		return serdeFor(s)
-	}
-	registrySerdes.Lock()
-	defer registrySerdes.Unlock()
-	k := registrySerdeKey{cfg, isKey}
-	if u, ok := registrySerdes.built[k]; ok {
-		return u, nil
 	}
 	cc, err := cfg.SchemaRegistry.ClientConfig()
 	if err != nil {
@@ -49,30 +58,53 @@ func defaultSerde(cfg *compat.Config, isKey bool) (serde.Untyped, error) {
 		return nil, fmt.Errorf("streams: %s: %w", s, err)
 	}
 	sc := cfg.SchemaRegistry.SerdeConfig(isKey)
-	var u serde.Untyped
 	switch s {
 	case compat.SerdeSpecificAvro, compat.SerdeGenericAvro:
 		g, err := registry.NewGenericAvro(client, sc)
 		if err != nil {
 			return nil, err
 		}
-		u = serde.Erase[registry.GenericRecord](g)
+		return serde.Erase[registry.GenericRecord](g), nil
 	case compat.SerdePrimitiveAvro:
-		if u, err = registry.NewPrimitiveAvro(client, sc); err != nil {
-			return nil, err
-		}
+		return registry.NewPrimitiveAvro(client, sc)
 	case compat.SerdeProtobuf, compat.SerdeJSONSchema:
-		if u, err = cfg.SchemaRegistry.NewSerde(s, isKey, client); err != nil {
+		u, err := cfg.SchemaRegistry.NewSerde(s, isKey, client)
+		if err != nil {
 			return nil, fmt.Errorf("streams: %s: %w", s, err)
 		}
-	default:
-		return nil, fmt.Errorf("streams: no Schema Registry serde for %s", s)
+		return u, nil
 	}
-	if registrySerdes.built == nil {
-		registrySerdes.built = map[registrySerdeKey]serde.Untyped{}
+	return nil, fmt.Errorf("streams: no Schema Registry serde for %s", s)
+}
+
+// DefaultSerdes returns the serdes the instance gives stores and nodes that
+// name none: those default.key.serde and default.value.serde name, nil
+// where unset. Schema Registry serdes are the instance's own, shared with
+// its tasks (an interactive query's reads use the registry client and
+// schema cache the stream threads use).
+func (s *KafkaStreams) DefaultSerdes() (key, value serde.Untyped, err error) {
+	if key, err = s.defaultSerde(true); err != nil {
+		return nil, nil, err
 	}
-	registrySerdes.built[k] = u
-	return u, nil
+	if value, err = s.defaultSerde(false); err != nil {
+		return nil, nil, err
+	}
+	return key, value, nil
+}
+
+// DefaultSerdes returns new serdes of the kinds default.key.serde and
+// default.value.serde name, nil where unset, for a program without a
+// KafkaStreams instance. Schema Registry serdes are built from
+// cfg.SchemaRegistry, each call's with a registry client of their own;
+// (*KafkaStreams).DefaultSerdes returns a running instance's.
+func DefaultSerdes(cfg *compat.Config) (key, value serde.Untyped, err error) {
+	if key, err = newDefaultSerde(cfg, true); err != nil {
+		return nil, nil, err
+	}
+	if value, err = newDefaultSerde(cfg, false); err != nil {
+		return nil, nil, err
+	}
+	return key, value, nil
 }
 
 func serdeFor(s compat.Serde) (serde.Untyped, error) {
@@ -80,17 +112,4 @@ func serdeFor(s compat.Serde) (serde.Untyped, error) {
 		return nil, nil
 	}
 	return serde.ByClassName(s.String())
-}
-
-// DefaultSerdes returns the serdes default.key.serde and default.value.serde
-// name, nil where unset: the serdes the runtime gives stores and nodes that
-// name none. Schema Registry serdes are built from cfg.SchemaRegistry.
-func DefaultSerdes(cfg *compat.Config) (key, value serde.Untyped, err error) {
-	if key, err = defaultSerde(cfg, true); err != nil {
-		return nil, nil, err
-	}
-	if value, err = defaultSerde(cfg, false); err != nil {
-		return nil, nil, err
-	}
-	return key, value, nil
 }

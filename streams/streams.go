@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
 )
@@ -128,6 +130,7 @@ type options struct {
 	hooks      Hooks
 	capture    *Capture
 	production func() kstreams.ProductionExceptionHandler
+	handlers   kstreams.ProductionHandlers
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -174,6 +177,15 @@ func WithProductionExceptionHandler(newHandler func() kstreams.ProductionExcepti
 	return func(o *options) { o.production = newHandler }
 }
 
+// WithProductionHandlers gives the Go handlers of the Java classes
+// production.exception.handler may name: the instance's stream threads
+// each get one of the class the configuration names. Without it only
+// Kafka's default class has a handler. The configuration should have been
+// loaded knowing the same classes (compat.WithProductionHandlerClasses).
+func WithProductionHandlers(h kstreams.ProductionHandlers) Option {
+	return func(o *options) { o.handlers = maps.Clone(h) }
+}
+
 // KafkaStreams runs a Topology against Kafka with the semantics of Kafka
 // Streams 4.4: num.stream.threads stream threads in one consumer group,
 // tasks per sub-topology and partition, changelogged transactional stores,
@@ -203,6 +215,12 @@ type KafkaStreams struct {
 	// newProduction makes each stream thread's production exception
 	// handler, configured with appConfigs.
 	newProduction func() kstreams.ProductionExceptionHandler
+	// serdes are the Schema Registry default serdes, built on first use
+	// (defaultSerde) and shared by the instance's tasks.
+	serdes struct {
+		sync.Mutex
+		key, value serde.Untyped
+	}
 
 	dir       *state.Directory
 	processID string
@@ -273,12 +291,15 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.newProduction = o.production
 	if s.newProduction == nil {
+		if err := o.handlers.Validate(); err != nil {
+			return nil, fmt.Errorf("streams: %w", err)
+		}
 		class := cmp.Or(cfg.ProductionExceptionHandler, kstreams.DefaultProductionExceptionHandlerClass)
-		if _, ok := kstreams.NewProductionExceptionHandler(class); !ok {
-			return nil, fmt.Errorf("streams: production.exception.handler = %s: no Go handler is registered under this class (kstreams.RegisterProductionExceptionHandler)", class)
+		if _, ok := o.handlers.New(class); !ok {
+			return nil, fmt.Errorf("streams: production.exception.handler = %s: no Go handler is bound to this class (streams.WithProductionHandlers)", class)
 		}
 		s.newProduction = func() kstreams.ProductionExceptionHandler {
-			h, _ := kstreams.NewProductionExceptionHandler(class)
+			h, _ := o.handlers.New(class)
 			return h
 		}
 	}

@@ -326,11 +326,11 @@ func (t *streamThread) startTask(a *activeTask) error {
 	for _, ts := range a.stores {
 		byName[ts.spec.Name] = ts.bytes
 	}
-	keySerde, err := defaultSerde(cfg, true)
+	keySerde, err := t.s.defaultSerde(true)
 	if err != nil {
 		return err
 	}
-	valSerde, err := defaultSerde(cfg, false)
+	valSerde, err := t.s.defaultSerde(false)
 	if err != nil {
 		return err
 	}

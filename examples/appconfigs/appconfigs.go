@@ -7,9 +7,8 @@
 //	                → sink(<output>)
 //
 // Values are in their text form (a class by its name, a list
-// comma-separated); a key without a value reads "null". Importing the
-// package registers it. Arguments: input and output. Keys and values are
-// Strings.
+// comma-separated); a key without a value reads "null". Arguments: input and
+// output. Keys and values are Strings.
 package appconfigs
 
 import (
@@ -21,7 +20,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "appconfigs"
 
 // Keys are the keys Reader reads: the application's own, Kafka Streams
@@ -34,8 +33,6 @@ var Keys = []string{
 	"application.server", "client.id", "rocksdb.config.setter", "acceptable.recovery.lag", "num.standby.replicas",
 	"poll.ms", "upgrade.from", "dsl.store.suppliers.class", "processing.exception.handler",
 }
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -5,12 +5,12 @@
 // arrive as registry.GenericRecord; the output key is the field's value as a
 // String, the value the count as a Long.
 //
-// Importing the package registers the topology as "avrocount". Arguments:
-// input (default avro-input), output (default avro-counts) and field
-// (default user). Input keys use the default key serde.
+// Arguments: input (default avro-input), output (default avro-counts) and
+// field (default user). Input keys use the default key serde.
 //
-// The package also registers "avrowindowed" (WindowedName), the twin of
-// the reference application AvroWindowed, with its serdes built in code.
+// The package also has "avrowindowed" (WindowedName, BuildWindowed), the
+// twin of the reference application AvroWindowed, with its serdes built in
+// code.
 package avrocount
 
 import (
@@ -21,13 +21,11 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "avrocount"
 
 // CountsStore is the count's store.
 const CountsStore = "avro-counts"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the Avro count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -43,8 +43,6 @@ type Total struct {
 	Sum    int64 `avro:"sum"`
 }
 
-func init() { kstreams.RegisterTopology(WindowedName, BuildWindowed) }
-
 // BuildWindowed returns the windowed Avro aggregate.
 func BuildWindowed(args map[string]string) (*kstreams.Topology, error) {
 	input, output, url := "avro-input", "avro-totals", os.Getenv(RegistryEnv)

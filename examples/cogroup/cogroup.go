@@ -10,8 +10,8 @@
 //	        "windowed-activity", store and repartition topic generated
 //	        → "windowStart=clicks/views/spent" by user → output-windowed
 //
-// Importing the package registers it. Arguments: input, views, purchases
-// and output. Keys and values are Strings.
+// Arguments: input, views, purchases and output. Keys and values are
+// Strings.
 package cogroup
 
 import (
@@ -24,14 +24,12 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "cogroup"
 
 // ActivityStore is the store of the key-value cogroup; its changelog is
 // <application.id>-cogroup-activity-changelog.
 const ActivityStore = "cogroup-activity"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // activity is the aggregate "clicks/views/spent".
 type activity struct{ clicks, views, spent int }

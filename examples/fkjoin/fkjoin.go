@@ -16,7 +16,7 @@
 // join has its subscription-registration topic (partitioned as right), its
 // subscription store and its subscription-response topic (partitioned as
 // left). A deleted or unmatched result is a tombstone. Keys and values are
-// Strings. Importing the package registers the topology.
+// Strings.
 package fkjoin
 
 import (
@@ -26,7 +26,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "fkjoin"
 
 // Names of the stores and the named join.
@@ -34,8 +34,6 @@ const (
 	InnerStore = "fk-inner"
 	LeftName   = "fk-left"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 func arg(args map[string]string, name, dflt string) string {
 	if v := args[name]; v != "" {
@@ -95,8 +93,6 @@ const (
 	CrashResultStore       = "fkcrash-result"
 	CrashSubscriptionStore = CrashJoinName + "-subscription-store"
 )
-
-func init() { kstreams.RegisterTopology(CrashName, BuildCrash) }
 
 // BuildCrash returns the crash-test topology.
 func BuildCrash(args map[string]string) (*kstreams.Topology, error) {

@@ -21,8 +21,8 @@
 // Topology.addGlobalStore (source GlobalSource, processor GlobalUpper) and
 // StreamSource → lookup → Sink.
 //
-// Importing the package registers the three. Arguments: input (the global
-// topic), stream and output. Keys and values are Strings.
+// Arguments: input (the global topic), stream and output. Keys and values
+// are Strings.
 package globaljoin
 
 import (
@@ -32,24 +32,18 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the join topology is registered under.
+// Name is the stoatflow.topology value of the join topology.
 const Name = "globaljoin"
 
-// StoreName is the name the global store topology is registered under.
+// StoreName is the stoatflow.topology value of the global store topology.
 const StoreName = "globalstore"
 
-// PAPIName is the name the Processor API global store topology is
-// registered under.
+// PAPIName is the stoatflow.topology value of the Processor API global
+// store topology.
 const PAPIName = "globalstore-papi"
 
 // UpperStore is the global store of StoreName's and PAPIName's topologies.
 const UpperStore = "globalstore-upper"
-
-func init() {
-	kstreams.RegisterTopology(Name, Build)
-	kstreams.RegisterTopology(StoreName, BuildStore)
-	kstreams.RegisterTopology(PAPIName, BuildPAPI)
-}
 
 func topics(args map[string]string) (global, stream, output string) {
 	global, stream, output = "globaljoin-global", "globaljoin-stream", "globaljoin-output"

@@ -60,8 +60,8 @@
 //	               └─ filter("U…").toTable("split-other") ─ join(split-rows) "tables:" + row + "+" + other
 //
 // A missing row is written "null", as Java's string concatenation does; a
-// deleted join result is a tombstone. Importing the package registers them.
-// Keys and values are Strings (the count is a Long).
+// deleted join result is a tombstone. Keys and values are Strings (the count
+// is a Long).
 package joins
 
 import (
@@ -73,7 +73,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Names the topologies are registered under.
+// The stoatflow.topology values of the topologies.
 const (
 	StreamTableName = "streamtablejoin"
 	TableTableName  = "tabletablejoin"
@@ -100,15 +100,6 @@ const (
 	// ByUserName names the first join of the re-keyed stream.
 	ByUserName = "by-user"
 )
-
-func init() {
-	kstreams.RegisterTopology(StreamTableName, BuildStreamTable)
-	kstreams.RegisterTopology(TableTableName, BuildTableTable)
-	kstreams.RegisterTopology(DerivedName, BuildDerived)
-	kstreams.RegisterTopology(RekeyedName, BuildRekeyed)
-	kstreams.RegisterTopology(WindowedName, BuildWindowed)
-	kstreams.RegisterTopology(SplitName, BuildSplit)
-}
 
 func arg(args map[string]string, name, dflt string) string {
 	if v := args[name]; v != "" {

@@ -8,15 +8,13 @@
 // deletes it, "?v" puts v if the key has no value (putIfAbsent), "range:to"
 // and "rrange:to" scan from the key to "to" (forwards and backwards),
 // "prefix" scans the keys that start with the key, "all" and "rall" scan
-// everything, "count" counts the entries, "+k=v,k2,..." puts each k=v
-// and deletes each bare k (putAll, whatever the record's key); a null
-// value deletes the key (a put of null), and any other value is put under
-// the key. A put of a
-// fourth key evicts the least recently used one: a read that finds its
-// key and every put use the key, scans do not. Recent forwards the
-// command's result and what the store holds: "result|k=v,...". Importing
-// the package registers it. Arguments: input and output. Keys and values
-// are Strings.
+// everything, "count" counts the entries, "+k=v,k2,..." puts each k=v and
+// deletes each bare k (putAll, whatever the record's key); a null value
+// deletes the key (a put of null), and any other value is put under the key.
+// A put of a fourth key evicts the least recently used one: a read that
+// finds its key and every put use the key, scans do not. Recent forwards the
+// command's result and what the store holds: "result|k=v,...". Arguments:
+// input and output. Keys and values are Strings.
 package lrumap
 
 import (
@@ -27,15 +25,13 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under, Store its store's
+// Name is the stoatflow.topology value of the topology, Store its store's
 // and MaxEntries the store's size.
 const (
 	Name       = "lrumap"
 	Store      = "recent"
 	MaxEntries = 3
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -11,8 +11,8 @@
 // Under topology.optimization=none each of the four writes its own
 // repartition topic; under all (the streams.properties here) they share one,
 // count-groupByKey-repartition, placed right after the map, and the filters
-// above the reduce and the join move behind it. Importing the package
-// registers it. Arguments: input and output. Keys and values are Strings.
+// above the reduce and the join move behind it. Arguments: input and output.
+// Keys and values are Strings.
 package optimized
 
 import (
@@ -24,7 +24,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "optimized"
 
 // The suffixes of the output topics beside <output> (the counts).
@@ -37,8 +37,6 @@ const (
 
 // JoinWindow is the join's time difference.
 const JoinWindow = 5 * time.Second
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -5,9 +5,9 @@
 // topic under its key. No store, no repartition: the engine's per-record
 // cost on the plain consume → produce path.
 //
-// Importing the package registers the topology as "passthrough". Arguments:
-// input (default passthrough-input) and output (default passthrough-output).
-// Keys and values use default.key.serde and default.value.serde (Strings).
+// Arguments: input (default passthrough-input) and output (default
+// passthrough-output). Keys and values use default.key.serde and
+// default.value.serde (Strings).
 package passthrough
 
 import (
@@ -16,10 +16,8 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "passthrough"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the passthrough topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -7,9 +7,8 @@
 //	  → merge ─────────────────────────────────┘
 //	  → groupByKey → count → mapValues("count:" + n) → to(<output>)
 //
-// The tagger shows that a record read through the pattern carries the
-// topic it came from. Importing the package registers it. Arguments: input
-// and output. Keys and values are Strings.
+// The tagger shows that a record read through the pattern carries the topic
+// it came from. Arguments: input and output. Keys and values are Strings.
 package patterns
 
 import (
@@ -20,10 +19,8 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "patterns"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Pattern is the pattern the topology reads for input: input's name
 // quoted, a dash and a lower-case suffix.

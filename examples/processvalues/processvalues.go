@@ -8,8 +8,8 @@
 // The tagger counts each key's records in the store "seen" and drops the
 // value "drop". A processValues keeps keys, so the first count reads the
 // tagger's stream without repartitioning; the second is repartitioned
-// because of the selectKey before it. Importing the package registers the
-// topology. Arguments: input and output. Keys and values are Strings.
+// because of the selectKey before it. Arguments: input and output. Keys and
+// values are Strings.
 package processvalues
 
 import (
@@ -20,13 +20,11 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "processvalues"
 
 // SeenStore is the tagger's store.
 const SeenStore = "seen"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

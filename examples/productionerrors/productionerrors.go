@@ -7,9 +7,9 @@
 //
 // Its streams.properties names the handler by the Java class of the Kafka
 // Streams twin, production.exception.handler =
-// io.stoatflow.reference.ProductionErrors$SkipUnsendable; importing the
-// package registers the Go handler under that class, and the topology.
-// The handler drops the records the serde refuses and those larger than
+// io.stoatflow.reference.ProductionErrors$SkipUnsendable; Handlers binds
+// that class to the Go handler, SkipUnsendable, for a program to give the
+// runtime with the topology. The handler drops the records the serde refuses and those larger than
 // max.request.size, each with a dead-letter record to the topic
 // productionerrors.dead.letter.topic names, and fails on any other send
 // error. Arguments: input, output and counts. Keys and values are Strings,
@@ -28,23 +28,22 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "productionerrors"
 
-// HandlerClass is the Java class of the twin's handler, under which
-// SkipUnsendable is registered.
+// HandlerClass is the Java class of the twin's handler, which Handlers
+// binds to SkipUnsendable.
 const HandlerClass = "io.stoatflow.reference.ProductionErrors$SkipUnsendable"
 
 // Unserializable is the value prefix the output's serde refuses.
 const Unserializable = "unserializable"
 
-func init() {
-	kstreams.RegisterTopology(Name, Build)
-	if err := kstreams.RegisterProductionExceptionHandler(HandlerClass, func() kstreams.ProductionExceptionHandler {
-		return &SkipUnsendable{}
-	}); err != nil {
-		panic(err)
-	}
+// Handlers binds HandlerClass to SkipUnsendable: the production exception
+// handlers to give the runtime (streams.WithProductionHandlers) or the
+// sidecar (sidecar.WithProductionHandlers) that runs the topology with its
+// streams.properties.
+func Handlers() kstreams.ProductionHandlers {
+	return kstreams.ProductionHandlers{HandlerClass: func() kstreams.ProductionExceptionHandler { return &SkipUnsendable{} }}
 }
 
 // refusing is the String serde, refusing to serialize values that start

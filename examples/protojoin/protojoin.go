@@ -13,10 +13,10 @@
 // materialized by the joins in the store it drew (<table>-STATE-STORE-
 // 0000000001), whose changelog carries Profile records in the wire format.
 //
-// Importing the package registers the topology as "protojoin". Arguments:
-// input (default protojoin-clicks), table (default protojoin-profiles),
-// output (default protojoin-enriched) and registry (the schema registry's
-// URL, as schema.registry.url; default $STOATFLOW_TEST_REGISTRY_URL).
+// Arguments: input (default protojoin-clicks), table (default
+// protojoin-profiles), output (default protojoin-enriched) and registry (the
+// schema registry's URL, as schema.registry.url; default
+// $STOATFLOW_TEST_REGISTRY_URL).
 package protojoin
 
 import (
@@ -31,14 +31,12 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde/registry"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "protojoin"
 
 // RegistryEnv names the environment variable that gives the registry's URL
 // when the registry argument is not given.
 const RegistryEnv = "STOATFLOW_TEST_REGISTRY_URL"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 func arg(args map[string]string, name, def string) string {
 	if v := args[name]; v != "" {

@@ -21,7 +21,7 @@ func TestMessagesAreTheJavaTwinsClasses(t *testing.T) {
 		{"io.stoatflow.reference.ProtoJoinMessages$Click", "io.stoatflow.protojoin.Click"},
 		{"io.stoatflow.reference.ProtoJoinMessages$EnrichedClick", "io.stoatflow.protojoin.EnrichedClick"},
 	} {
-		mt, err := registry.ProtobufTypeByClass(c.class)
+		mt, err := (registry.Classes{}).ProtobufTypeByClass(c.class)
 		if err != nil || string(mt.Descriptor().FullName()) != c.want || mt.Descriptor().Index() != i {
 			t.Errorf("%s: %v, %v", c.class, mt, err)
 		}

@@ -7,9 +7,8 @@
 //	                                  or "@unpriced") → EnrichedSink(<output>)
 //
 // The store has no changelog topic: the prices topic serves as one, and a
-// task restores the store from it. Importing the package registers it.
-// Arguments: input (the orders), prices and output. Keys and values are
-// Strings.
+// task restores the store from it. Arguments: input (the orders), prices and
+// output. Keys and values are Strings.
 package readonlystore
 
 import (
@@ -17,14 +16,12 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under, and Store the
+// Name is the stoatflow.topology value of the topology, and Store the
 // read-only store's.
 const (
 	Name  = "readonlystore"
 	Store = "prices"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -4,9 +4,8 @@
 //
 // Under REPLACE_THREAD (its streams.properties) the failed thread's epoch
 // aborts and a new thread resumes its tasks from their committed state:
-// "boom" is processed again, and counted like any word. Importing the
-// package registers the topology. Arguments: input and output. Keys and
-// values are Strings, counts Longs.
+// "boom" is processed again, and counted like any word. Arguments: input and
+// output. Keys and values are Strings, counts Longs.
 package replacethread
 
 import (
@@ -16,13 +15,11 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "replacethread"
 
 // Poison is the word whose first occurrence in a process fails.
 const Poison = "boom"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // failed says the process has failed on Poison once.
 var failed atomic.Bool

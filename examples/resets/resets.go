@@ -7,9 +7,8 @@
 //	recent  (Consumed.withOffsetResetPolicy(byDuration(1 h)))     ┘
 //
 // so what was produced to late before the first start, and what is older
-// than an hour on recent, is never read. Importing the package registers
-// it. Arguments: input, late, recent and output. Keys and values are
-// Strings.
+// than an hour on recent, is never read. Arguments: input, late, recent and
+// output. Keys and values are Strings.
 package resets
 
 import (
@@ -19,13 +18,11 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "resets"
 
 // Recent is how far back the recent source starts.
 const Recent = time.Hour
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 func arg(args map[string]string, name, dflt string) string {
 	if v := args[name]; v != "" {

@@ -6,7 +6,7 @@
 //	       → mapValues(upper case) → to(a topic-name extractor: keys starting
 //	           with "x" to <output>-x, the others to <output>)
 //
-// Importing the package registers it. Arguments: input and output. Keys and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package routing
 
 import (
@@ -16,7 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "routing"
 
 // Spread names the repartition topic (<application.id>-routing-spread-repartition)
@@ -29,8 +29,6 @@ const (
 	// ExtractorName is what describe() shows for the topic-name extractor.
 	ExtractorName = "routing-by-prefix"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Spreader is the repartition's partitioner.
 func Spreader(_ string, key string, _ string, n int) ([]int32, bool) {

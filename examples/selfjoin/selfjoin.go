@@ -6,9 +6,8 @@
 // Under topology.optimization=all (the streams.properties here) Kafka
 // Streams' single.store.self.join keeps one window store,
 // self-store-this-join-store, and joins in the self-merge processor; under
-// none the join has its two sides and stores. Importing the package
-// registers it. Arguments: input and output. Keys and values are Strings;
-// a result is "<key>:<left>+<right>".
+// none the join has its two sides and stores. Arguments: input and output.
+// Keys and values are Strings; a result is "<key>:<left>+<right>".
 package selfjoin
 
 import (
@@ -18,13 +17,11 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "selfjoin"
 
 // Windows are the join's windows.
 var Windows = kstreams.JoinWindowsOfTimeDifferenceAndGrace(10*time.Second, 20*time.Second).After(5 * time.Second)
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

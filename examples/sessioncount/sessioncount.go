@@ -6,7 +6,6 @@
 // key (the key's bytes, then the session end and start as 8-byte big-endian
 // longs); the value is the count as a Long.
 //
-// Importing the package registers the topology as "sessioncount".
 // Arguments: input (default session-input) and output (default
 // session-counts). Input keys and values use the default serdes (Strings).
 package sessioncount
@@ -18,7 +17,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "sessioncount"
 
 // The sessions: five seconds of inactivity close one, ten minutes of grace.
@@ -26,8 +25,6 @@ const (
 	InactivityGap = 5 * time.Second
 	Grace         = 10 * time.Minute
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the session-count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -8,7 +8,7 @@
 // FinalName is the same with emitStrategy(onWindowClose) on both
 // aggregations: each window once, with its final result.
 //
-// Importing the package registers both. Arguments: input and output. Keys and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package slidingcount
 
 import (
@@ -19,7 +19,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "slidingcount"
 
 // The windows and the stores; changelogs are <application.id>-<store>-changelog.
@@ -30,13 +30,8 @@ const (
 	ValuesStore    = "sliding-values"
 )
 
-// FinalName is the name the final-results topology is registered under.
+// FinalName is the stoatflow.topology value of the final-results topology.
 const FinalName = "slidingcountfinal"
-
-func init() {
-	kstreams.RegisterTopology(Name, Build)
-	kstreams.RegisterTopology(FinalName, BuildFinal)
-}
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

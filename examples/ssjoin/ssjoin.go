@@ -12,9 +12,9 @@
 // Each result is "inner:", "left:", "outer:" or "self:" followed by left+right, a
 // missing side written "null" as Java concatenates it; the left and outer
 // results are re-keyed so that a null key becomes "none" (a record with a
-// null key would go to a partition of the producer's choosing).
-// Importing the package registers it, and CrashName, the left join of the
-// crash suite. Arguments: input, left, right and output.
+// null key would go to a partition of the producer's choosing). The package
+// also has CrashName, the left join of the crash suite. Arguments: input,
+// left, right and output.
 package ssjoin
 
 import (
@@ -25,7 +25,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "ssjoin"
 
 // Store names of the left join, whose StreamJoined names them.
@@ -34,8 +34,6 @@ const (
 	LeftOtherStore  = "ljstore-outer-other-join-store"
 	LeftSharedStore = "ljstore-left-shared-join-store"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 func orNull(p *string) string {
 	if p == nil {
@@ -105,8 +103,6 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 // left+right, or left+null once a left record's window has closed without a
 // partner. Arguments: input and output.
 const CrashName = "ssjoincrash"
-
-func init() { kstreams.RegisterTopology(CrashName, BuildCrash) }
 
 // BuildCrash returns the crash-test topology.
 func BuildCrash(args map[string]string) (*kstreams.Topology, error) {

@@ -21,8 +21,7 @@
 // estimates a buffered record's memory, emitting early when full; the
 // suppression is named "held".
 //
-// Importing the package registers all three. Arguments: input and output. Keys
-// and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package suppress
 
 import (
@@ -33,7 +32,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Names the topologies are registered under.
+// The stoatflow.topology values of the topologies.
 const (
 	FinalName     = "suppressfinal"
 	TimeLimitName = "suppresstimelimit"
@@ -62,12 +61,6 @@ const (
 
 // SourceStore is TimeLimitName's table store.
 const SourceStore = "suppress-source"
-
-func init() {
-	kstreams.RegisterTopology(FinalName, BuildFinal)
-	kstreams.RegisterTopology(TimeLimitName, BuildTimeLimit)
-	kstreams.RegisterTopology(BytesName, BuildBytes)
-}
 
 func topics(args map[string]string, input, output string) (string, string) {
 	if v := args["input"]; v != "" {

@@ -10,8 +10,7 @@
 // A user who moves to another region is subtracted from the old region and
 // added to the new one (two repartition records); an update within the same
 // region is one record with both values; a deleted user is subtracted.
-// Importing the package registers it. Arguments: input and output. Keys and
-// values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package tablegroupby
 
 import (
@@ -22,7 +21,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "tablegroupby"
 
 // The stores and the repartition topic's name; their topics are
@@ -33,8 +32,6 @@ const (
 	MembersStore = "groupby-members"
 	Regions      = "groupby-regions"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -10,8 +10,7 @@
 // The materialized source sends old values to the filter, so a row the
 // filter never passed is not deleted downstream again; the filterNot asks
 // for old values too, which the unmaterialized mapValues computes from the
-// filter's. Importing the package registers it. Arguments: input and
-// output. Keys and values are Strings.
+// filter's. Arguments: input and output. Keys and values are Strings.
 package tableops
 
 import (
@@ -23,7 +22,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "tableops"
 
 // The stores; their changelogs are <application.id>-<store>-changelog.
@@ -31,8 +30,6 @@ const (
 	SourceStore = "tableops-source"
 	KeptStore   = "tableops-kept"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {
@@ -61,8 +58,6 @@ func Build(args map[string]string) (*kstreams.Topology, error) {
 // never passed. Both are written as "t:key@start" and "s:key@start" with
 // the count as text.
 const WindowedName = "tableopswindowed"
-
-func init() { kstreams.RegisterTopology(WindowedName, BuildWindowed) }
 
 // BuildWindowed returns the windowed topology.
 func BuildWindowed(args map[string]string) (*kstreams.Topology, error) {

@@ -6,7 +6,7 @@
 //	    "transform-result": "key->value!#n", "key->null!#n" for a deletion
 //	  → toStream → output
 //
-// Importing the package registers it. Arguments: input and output. Keys and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package tabletransform
 
 import (
@@ -16,7 +16,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "tabletransform"
 
 // The stores; their changelogs are <application.id>-<store>-changelog.
@@ -24,8 +24,6 @@ const (
 	UpdatesStore = "transform-updates"
 	ResultStore  = "transform-result"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // exclaim counts each key's updates in its store and labels the value.
 type exclaim struct{ updates *kstreams.KeyValueStore }

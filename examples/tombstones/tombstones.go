@@ -12,8 +12,7 @@
 //     (upper case), Filter (dropping "SKIP") and Map (key and value
 //     decorated): a delete stays a null value, an empty value stays empty.
 //
-// Importing the package registers both. Arguments: input and output.
-// Keys and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package tombstones
 
 import (
@@ -25,7 +24,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// The names the topologies are registered under.
+// The stoatflow.topology values of the topologies.
 const (
 	SessionName = "sessiontombstones"
 	TableName   = "tabletombstones"
@@ -40,11 +39,6 @@ const (
 	InactivityGap = 5 * time.Second
 	Grace         = 10 * time.Minute
 )
-
-func init() {
-	kstreams.RegisterTopology(SessionName, BuildSession)
-	kstreams.RegisterTopology(TableName, BuildTable)
-}
 
 func topics(args map[string]string, input, output string) (string, string) {
 	if v := args["input"]; v != "" {

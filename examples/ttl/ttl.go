@@ -9,12 +9,11 @@
 // Each processor keeps every key's latest record timestamp in its store; a
 // null value deletes the key. Every 10 s of stream time, StreamTtl deletes
 // the keys last seen more than 30 s of stream time ago and forwards a
-// tombstone for each, stamped with the time the key was last seen. Every
-// 500 ms of wall-clock time, WallTtl deletes the keys last seen more than a
+// tombstone for each, stamped with the time the key was last seen. Every 500
+// ms of wall-clock time, WallTtl deletes the keys last seen more than a
 // minute before the wall clock and forwards "expired" for each, stamped the
-// same way; it walks its store backwards. Importing the package registers
-// the topology. Arguments: input, wall and output. Keys and values are
-// Strings; the stores hold Longs.
+// same way; it walks its store backwards. Arguments: input, wall and output.
+// Keys and values are Strings; the stores hold Longs.
 package ttl
 
 import (
@@ -24,7 +23,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "ttl"
 
 // The stores, and how old an entry may grow in each.
@@ -37,8 +36,6 @@ const (
 	StreamInterval = 10 * time.Second
 	WallInterval   = 500 * time.Millisecond
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

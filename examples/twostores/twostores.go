@@ -5,10 +5,10 @@
 // one commit: a crash between the two stores' commits must leave neither
 // ahead of the other's changelog.
 //
-// Importing the package registers the topology as "twostores". Arguments:
-// input (default amounts), counts (default amount-counts) and sums (default
-// amount-sums). Input keys are Strings; values are decimal integers as
-// Strings (a value that does not parse counts as zero in the sum).
+// Arguments: input (default amounts), counts (default amount-counts) and
+// sums (default amount-sums). Input keys are Strings; values are decimal
+// integers as Strings (a value that does not parse counts as zero in the
+// sum).
 package twostores
 
 import (
@@ -18,7 +18,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "twostores"
 
 // The store names.
@@ -26,8 +26,6 @@ const (
 	CountsStore = "counts"
 	SumsStore   = "sums"
 )
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the two-store topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -9,9 +9,8 @@
 //	        "graced:v+ROW"
 //
 // A table update that arrives after a later one (out of order) is kept as
-// history: stream records at its time join it. Importing the package
-// registers it. Arguments: input, table and output. Keys and values are
-// Strings.
+// history: stream records at its time join it. Arguments: input, table and
+// output. Keys and values are Strings.
 package versioned
 
 import (
@@ -22,7 +21,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "versioned"
 
 // Store is the versioned table's store; its changelog is
@@ -32,8 +31,6 @@ const Store = "versioned-prices"
 // GracedJoin names the join with a grace period; its buffer is
 // GracedJoin-Buffer.
 const GracedJoin = "graced"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 func arg(args map[string]string, name, dflt string) string {
 	if v := args[name]; v != "" {

@@ -10,8 +10,6 @@
 // FinalStore: each window is written once, with its final count, when
 // stream time passes its end plus the grace period.
 //
-// Importing the package registers the topologies as "windowedcount" and
-// "windowedcountfinal".
 // Arguments: input (default windowed-input) and output (default
 // windowed-counts). Input keys and values use the default serdes (Strings).
 package windowedcount
@@ -23,7 +21,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "windowedcount"
 
 // The windows: tumbling, ten seconds, five seconds of grace.
@@ -32,7 +30,7 @@ const (
 	Grace      = 5 * time.Second
 )
 
-// FinalName is the name the final-results topology is registered under.
+// FinalName is the stoatflow.topology value of the final-results topology.
 const FinalName = "windowedcountfinal"
 
 // Advance is the hop of FinalName's windows.
@@ -46,11 +44,6 @@ const (
 	FinalStore     = "final-counts"
 	FinalRetention = time.Minute
 )
-
-func init() {
-	kstreams.RegisterTopology(Name, Build)
-	kstreams.RegisterTopology(FinalName, BuildFinal)
-}
 
 // Build returns the windowed-count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -19,8 +19,7 @@
 // timestamp and adds " seen=<n>" to what it forwards, n the key's values
 // of the last 30 s.
 //
-// Importing the package registers both. Arguments: input and output. Keys
-// and values are Strings.
+// Arguments: input and output. Keys and values are Strings.
 package windowstore
 
 import (
@@ -32,8 +31,8 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name and CachedName are the names the topologies are registered under;
-// Store and SeenStore are their stores'.
+// Name and CachedName are the stoatflow.topology values of the
+// topologies; Store and SeenStore are their stores'.
 const (
 	Name       = "windowstore"
 	CachedName = "windowstore-cached"
@@ -41,11 +40,6 @@ const (
 	SeenStore  = "seen"
 	Window     = 10 * time.Second
 )
-
-func init() {
-	kstreams.RegisterTopology(Name, Build)
-	kstreams.RegisterTopology(CachedName, BuildCached)
-}
 
 // Build returns the topology.
 func Build(args map[string]string) (*kstreams.Topology, error) { return build(args, false) }

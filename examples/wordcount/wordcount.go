@@ -3,8 +3,7 @@
 // of non-word characters, the words are grouped and counted, and every new
 // count is written to the output topic as a Long.
 //
-// Importing the package registers the topology as "wordcount". Arguments:
-// input (default streams-plaintext-input) and output (default
+// Arguments: input (default streams-plaintext-input) and output (default
 // streams-wordcount-output). Input keys and values, and the repartitioned
 // words, use default.key.serde and default.value.serde (Strings).
 package wordcount
@@ -16,10 +15,8 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// Name is the name the topology is registered under.
+// Name is the stoatflow.topology value of the topology.
 const Name = "wordcount"
-
-func init() { kstreams.RegisterTopology(Name, Build) }
 
 // Build returns the word-count topology.
 func Build(args map[string]string) (*kstreams.Topology, error) {

@@ -163,7 +163,7 @@ func rotate(engines []string, round int) []string {
 
 // app is how one run of a streams workload is configured.
 type app struct {
-	topology string // registered topology and reference app name
+	topology string // topology (a key of topologies) and reference app name
 	props    string // .properties path, shared by both engines
 	set      map[string]string
 	args     map[string]string // input, output

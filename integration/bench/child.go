@@ -24,7 +24,14 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/examples/avrocount"
+	"github.com/stoatflow/stoatflow/examples/joins"
+	"github.com/stoatflow/stoatflow/examples/passthrough"
+	"github.com/stoatflow/stoatflow/examples/suppress"
+	"github.com/stoatflow/stoatflow/examples/windowedcount"
+	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/integration"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
@@ -38,6 +45,19 @@ const envChild = "STOATFLOW_BENCH_CHILD"
 // envCPUProfile, when set in a StoatFlow child, names the file it writes
 // a CPU profile of its whole run to.
 const envCPUProfile = "STOATFLOW_BENCH_CPUPROFILE"
+
+// topologies are the topologies the workloads run, by the names their
+// specs give (childSpec.Topology).
+var topologies = map[string]kstreams.TopologyFactory{
+	avrocount.WindowedName: avrocount.BuildWindowed,
+	joins.StreamTableName:  joins.BuildStreamTable,
+	latestTopology:         buildLatest,
+	passthrough.Name:       passthrough.Build,
+	ssJoinName:             buildSsJoin,
+	suppress.FinalName:     suppress.BuildFinal,
+	windowedcount.Name:     windowedcount.Build,
+	wordcount.Name:         wordcount.Build,
+}
 
 // childSpec is what a child runs.
 type childSpec struct {
@@ -159,7 +179,11 @@ func runStoatFlow(ctx context.Context, spec childSpec) error {
 	hooks := &phaseHooks{}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	ks, err := integration.StartStoatFlow(sctx, spec.Topology, spec.Args, cfg, streams.WithHooks(hooks))
+	build, ok := topologies[spec.Topology]
+	if !ok {
+		return fmt.Errorf("no topology %q", spec.Topology)
+	}
+	ks, err := integration.StartStoatFlow(sctx, build, spec.Args, cfg, streams.WithHooks(hooks))
 	if err != nil {
 		return err
 	}

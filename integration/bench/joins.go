@@ -26,8 +26,7 @@ const (
 	ssJoinStep   = time.Millisecond
 )
 
-func init() { kstreams.RegisterTopology(ssJoinName, buildSsJoin) }
-
+// buildSsJoin builds ssJoinName.
 func buildSsJoin(args map[string]string) (*kstreams.Topology, error) {
 	input, output := "benchssjoin-input", "benchssjoin-output"
 	if v := args["input"]; v != "" {

@@ -31,11 +31,6 @@ import (
 	"syscall"
 	"time"
 
-	_ "github.com/stoatflow/stoatflow/examples/joins"
-	_ "github.com/stoatflow/stoatflow/examples/passthrough"
-	_ "github.com/stoatflow/stoatflow/examples/suppress"
-	_ "github.com/stoatflow/stoatflow/examples/windowedcount"
-	_ "github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/integration"
 )
 

@@ -17,14 +17,13 @@ import (
 // <application.id>-latest-changelog, is written directly by the bench.
 const latestTopology = "bench-latest"
 
-func init() {
-	kstreams.RegisterTopology(latestTopology, func(args map[string]string) (*kstreams.Topology, error) {
-		b := kstreams.NewStreamsBuilder()
-		s := kstreams.Stream[string, string](b, []string{args["input"]})
-		s.GroupByKey().Reduce(func(_, v string) string { return v },
-			kstreams.MaterializedAs[string, string]("latest"))
-		return b.Build()
-	})
+// buildLatest builds latestTopology.
+func buildLatest(args map[string]string) (*kstreams.Topology, error) {
+	b := kstreams.NewStreamsBuilder()
+	s := kstreams.Stream[string, string](b, []string{args["input"]})
+	s.GroupByKey().Reduce(func(_, v string) string { return v },
+		kstreams.MaterializedAs[string, string]("latest"))
+	return b.Build()
 }
 
 // restoreUpdates is how many records the crash scenario processes before

@@ -3,10 +3,10 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/confluentinc/confluent-kafka-go/v2/schemaregistry"
@@ -18,53 +18,92 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
-// A JVM application names the type of its Protobuf and JSON Schema values by
-// a Java class (Confluent's specific.protobuf.value.type, json.value.type);
-// these bind such a name to a Go type, so that the application's
-// .properties file runs unchanged.
-
-var classes struct {
-	sync.RWMutex
-	protobuf map[string]protoreflect.MessageType
-	json     map[string]jsonClass
+// Classes binds the Java classes a JVM application's configuration names
+// as the type of its Protobuf and JSON Schema values (Confluent's
+// specific.protobuf.value.type, json.value.type and their key twins) to Go
+// types, so that the application's .properties file runs unchanged. A
+// program builds one and gives it to the configuration loader
+// (compat.WithSchemaClasses, or sidecar.WithSchemaClasses); nothing binds a
+// class by being imported. The zero value binds none: Protobuf classes are
+// then found only among the generated packages linked into the program.
+type Classes struct {
+	// Protobuf maps a Java class's binary name, as Class.forName takes it
+	// (com.acme.Clicks$Click), to a Go message type. A message of a
+	// generated Go package that is linked into the program needs no entry
+	// when its file's java_package, java_outer_classname and
+	// java_multiple_files options yield the class: ProtobufTypeByClass
+	// finds it.
+	Protobuf map[string]protoreflect.MessageType
+	// JSONSchema maps a Java class name to the Go type a
+	// KafkaJsonSchemaSerde configured with it reads and writes, as
+	// NewJSONSchema[T] does: JSONSchemaOf[T]().
+	JSONSchema map[string]JSONSchemaType
 }
 
-type jsonClass struct {
+// JSONSchemaType is a Go type a JSON Schema serde reads and writes, for
+// Classes.JSONSchema. Make one with JSONSchemaOf.
+type JSONSchemaType struct {
 	goType string
 	build  func(schemaregistry.Client, SerdeConfig) (serde.Untyped, error)
 }
 
-// RegisterProtobufClass binds the Java class javaClass (its binary name, as
-// Class.forName takes it: com.acme.Clicks$Click) to the Go message type mt.
-// A message of a generated Go package that is linked into the program needs
-// no registration when its file's java_package, java_outer_classname and
-// java_multiple_files options yield javaClass: ProtobufTypeByClass finds it.
-func RegisterProtobufClass(javaClass string, mt protoreflect.MessageType) error {
-	if strings.TrimSpace(javaClass) == "" || mt == nil {
-		return errors.New("registry: RegisterProtobufClass needs a Java class name and a message type")
+// JSONSchemaOf returns the Go type T for Classes.JSONSchema. T must not be
+// an interface type: the schema is derived from it (Classes.Validate
+// reports one).
+func JSONSchemaOf[T any]() JSONSchemaType {
+	return JSONSchemaType{goType: fmt.Sprintf("%T", *new(T)), build: func(cl schemaregistry.Client, cfg SerdeConfig) (serde.Untyped, error) {
+		j, err := NewJSONSchema[T](cl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return serde.Erase[T](j), nil
+	}}
+}
+
+// String returns the Go type's name.
+func (t JSONSchemaType) String() string { return t.goType }
+
+// Validate reports an empty class name, a nil message type, or a JSON
+// Schema binding that JSONSchemaOf did not make or that names an interface
+// type: mistakes in the program.
+func (c Classes) Validate() error {
+	for _, javaClass := range slices.Sorted(maps.Keys(c.Protobuf)) {
+		if strings.TrimSpace(javaClass) == "" {
+			return errors.New("registry: a Protobuf class binding needs a Java class name")
+		}
+		if c.Protobuf[javaClass] == nil {
+			return fmt.Errorf("registry: Java class %s is bound to a nil Protobuf message type", javaClass)
+		}
 	}
-	classes.Lock()
-	defer classes.Unlock()
-	if old, ok := classes.protobuf[javaClass]; ok && old.Descriptor().FullName() != mt.Descriptor().FullName() {
-		return fmt.Errorf("registry: Java class %s is already bound to Protobuf message %s", javaClass, old.Descriptor().FullName())
+	for _, javaClass := range slices.Sorted(maps.Keys(c.JSONSchema)) {
+		if err := c.jsonSchemaType(javaClass); err != nil {
+			return err
+		}
 	}
-	if classes.protobuf == nil {
-		classes.protobuf = map[string]protoreflect.MessageType{}
+	return nil
+}
+
+// jsonSchemaType checks one JSON Schema binding.
+func (c Classes) jsonSchemaType(javaClass string) error {
+	t := c.JSONSchema[javaClass]
+	switch {
+	case strings.TrimSpace(javaClass) == "":
+		return errors.New("registry: a JSON Schema class binding needs a Java class name")
+	case t.build == nil:
+		return fmt.Errorf("registry: Java class %s: bind a Go type with registry.JSONSchemaOf[YourType]()", javaClass)
+	case t.goType == "<nil>":
+		return fmt.Errorf("registry: Java class %s: an interface type cannot be bound (its schema cannot be derived)", javaClass)
 	}
-	classes.protobuf[javaClass] = mt
 	return nil
 }
 
 // ProtobufTypeByClass returns the Go message type of the Java class
-// javaClass: the one RegisterProtobufClass bound to it, or else the message
-// of the program's Protobuf registry (protoregistry.GlobalTypes, where
-// generated packages register their messages) for which protoc's Java
-// generator makes that class.
-func ProtobufTypeByClass(javaClass string) (protoreflect.MessageType, error) {
-	classes.RLock()
-	mt, ok := classes.protobuf[javaClass]
-	classes.RUnlock()
-	if ok {
+// javaClass: the one c.Protobuf binds it to, or else the message of the
+// program's Protobuf registry (protoregistry.GlobalTypes, where generated
+// packages register their messages) for which protoc's Java generator
+// makes that class.
+func (c Classes) ProtobufTypeByClass(javaClass string) (protoreflect.MessageType, error) {
+	if mt := c.Protobuf[javaClass]; mt != nil {
 		return mt, nil
 	}
 	want := strings.ReplaceAll(javaClass, "$", ".")
@@ -78,7 +117,7 @@ func ProtobufTypeByClass(javaClass string) (protoreflect.MessageType, error) {
 	})
 	if found == nil {
 		return nil, fmt.Errorf("registry: no Go Protobuf message is the Java class %s: link in the Go package generated from its .proto file "+
-			"(its java_package, java_outer_classname and java_multiple_files options make the Java name), or bind one with registry.RegisterProtobufClass", javaClass)
+			"(its java_package, java_outer_classname and java_multiple_files options make the Java name), or bind one in registry.Classes.Protobuf", javaClass)
 	}
 	return found, nil
 }
@@ -157,10 +196,11 @@ func javaOuterClassName(fd protoreflect.FileDescriptor, opts *descriptorpb.FileO
 // NewProtobufOfClass returns the Protobuf serde (KafkaProtobufSerde) of the
 // Java class javaClass, as specific.protobuf.key.type or
 // specific.protobuf.value.type names it; its values are proto.Message of the
-// class's Go type. An empty javaClass returns the serde that reads each
-// record into the Go type registered under the full name of the message its
-// schema and message indexes name (Confluent's derive.type).
-func NewProtobufOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass string) (serde.Untyped, error) {
+// class's Go type (ProtobufTypeByClass). An empty javaClass returns the
+// serde that reads each record into the Go type registered under the full
+// name of the message its schema and message indexes name (Confluent's
+// derive.type).
+func (c Classes) NewProtobufOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass string) (serde.Untyped, error) {
 	if javaClass == "" {
 		p, err := newProtobuf[proto.Message](client, cfg, nil)
 		if err != nil {
@@ -168,7 +208,7 @@ func NewProtobufOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass
 		}
 		return serde.Erase[proto.Message](p), nil
 	}
-	mt, err := ProtobufTypeByClass(javaClass)
+	mt, err := c.ProtobufTypeByClass(javaClass)
 	if err != nil {
 		return nil, err
 	}
@@ -179,67 +219,25 @@ func NewProtobufOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass
 	return serde.Erase[proto.Message](p), nil
 }
 
-// RegisterJSONSchemaClass binds the Java class javaClass (as json.key.type
-// or json.value.type names it) to the Go type T: a KafkaJsonSchemaSerde
-// configured with that class reads and writes T, as NewJSONSchema[T] does.
-func RegisterJSONSchemaClass[T any](javaClass string) error {
-	if strings.TrimSpace(javaClass) == "" {
-		return errors.New("registry: RegisterJSONSchemaClass needs a Java class name")
-	}
-	goType := fmt.Sprintf("%T", *new(T))
-	if goType == "<nil>" {
-		return fmt.Errorf("registry: Java class %s: an interface type cannot be bound (its schema cannot be derived)", javaClass)
-	}
-	classes.Lock()
-	defer classes.Unlock()
-	if old, ok := classes.json[javaClass]; ok && old.goType != goType {
-		return fmt.Errorf("registry: Java class %s is already bound to Go type %s", javaClass, old.goType)
-	}
-	if classes.json == nil {
-		classes.json = map[string]jsonClass{}
-	}
-	classes.json[javaClass] = jsonClass{goType: goType, build: func(cl schemaregistry.Client, cfg SerdeConfig) (serde.Untyped, error) {
-		j, err := NewJSONSchema[T](cl, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return serde.Erase[T](j), nil
-	}}
-	return nil
+// JSONSchemaClasses returns the Java class names c.JSONSchema binds,
+// sorted.
+func (c Classes) JSONSchemaClasses() []string {
+	return slices.Sorted(maps.Keys(c.JSONSchema))
 }
 
-// JSONSchemaClasses returns the Java class names bound with
-// RegisterJSONSchemaClass, sorted.
-func JSONSchemaClasses() []string {
-	classes.RLock()
-	defer classes.RUnlock()
-	out := make([]string, 0, len(classes.json))
-	for c := range classes.json {
-		out = append(out, c)
+// CheckJSONSchemaClass reports whether c binds javaClass to a Go type.
+func (c Classes) CheckJSONSchemaClass(javaClass string) error {
+	if _, ok := c.JSONSchema[javaClass]; !ok {
+		return fmt.Errorf("registry: no Go type is bound to the Java class %s: bind one in registry.Classes.JSONSchema: %q: registry.JSONSchemaOf[YourType]()", javaClass, javaClass)
 	}
-	sort.Strings(out)
-	return out
-}
-
-// CheckJSONSchemaClass reports whether javaClass is bound to a Go type.
-func CheckJSONSchemaClass(javaClass string) error {
-	classes.RLock()
-	_, ok := classes.json[javaClass]
-	classes.RUnlock()
-	if !ok {
-		return fmt.Errorf("registry: no Go type is bound to the Java class %s: call registry.RegisterJSONSchemaClass[YourType](%q) in an init function of the program", javaClass, javaClass)
-	}
-	return nil
+	return c.jsonSchemaType(javaClass)
 }
 
 // NewJSONSchemaOfClass returns the JSON Schema serde (KafkaJsonSchemaSerde)
-// of the Go type bound to javaClass with RegisterJSONSchemaClass.
-func NewJSONSchemaOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass string) (serde.Untyped, error) {
-	if err := CheckJSONSchemaClass(javaClass); err != nil {
+// of the Go type c.JSONSchema binds javaClass to.
+func (c Classes) NewJSONSchemaOfClass(client schemaregistry.Client, cfg SerdeConfig, javaClass string) (serde.Untyped, error) {
+	if err := c.CheckJSONSchemaClass(javaClass); err != nil {
 		return nil, err
 	}
-	classes.RLock()
-	c := classes.json[javaClass]
-	classes.RUnlock()
-	return c.build(client, cfg)
+	return c.JSONSchema[javaClass].build(client, cfg)
 }

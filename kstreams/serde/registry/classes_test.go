@@ -73,7 +73,8 @@ func TestJavaClassNameFollowsProtocJavaGenerator(t *testing.T) {
 }
 
 // TestProtobufOfClassThroughRegistry: a Java class name finds the Go type of
-// the program's registry (no registration) or the one bound to it; an
+// the program's registry (no binding) or the one Classes bind it to, and
+// only in those Classes; an
 // unknown name says what to do; the serde without a class reads each record
 // into the type its schema names.
 func TestProtobufOfClassThroughRegistry(t *testing.T) {
@@ -88,27 +89,29 @@ func TestProtobufOfClassThroughRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mt, err := registry.ProtobufTypeByClass("com.acme.orders.Orders$Refund")
+	var none registry.Classes
+	mt, err := none.ProtobufTypeByClass("com.acme.orders.Orders$Refund")
 	if err != nil || mt.Descriptor().FullName() != refund.Descriptor().FullName() {
 		t.Fatalf("by generated name: %v, %v", mt, err)
 	}
-	if err := registry.RegisterProtobufClass("com.acme.legacy.RefundEvent", refund); err != nil {
-		t.Fatal(err)
-	}
-	if mt, err := registry.ProtobufTypeByClass("com.acme.legacy.RefundEvent"); err != nil || mt != refund {
+	bound := registry.Classes{Protobuf: map[string]protoreflect.MessageType{"com.acme.legacy.RefundEvent": refund}}
+	if mt, err := bound.ProtobufTypeByClass("com.acme.legacy.RefundEvent"); err != nil || mt != refund {
 		t.Fatalf("bound: %v, %v", mt, err)
 	}
-	if err := registry.RegisterProtobufClass("com.acme.legacy.RefundEvent", order); err == nil {
-		t.Fatal("a second binding of a class to another message was accepted")
+	if _, err := none.ProtobufTypeByClass("com.acme.legacy.RefundEvent"); err == nil {
+		t.Fatal("a class bound in other Classes was found")
 	}
-	if _, err := registry.ProtobufTypeByClass("com.acme.orders.Orders$Missing"); err == nil ||
-		!strings.Contains(err.Error(), "RegisterProtobufClass") || !strings.Contains(err.Error(), "com.acme.orders.Orders$Missing") {
+	if _, err := none.ProtobufTypeByClass("com.acme.orders.Orders$Missing"); err == nil ||
+		!strings.Contains(err.Error(), "registry.Classes.Protobuf") || !strings.Contains(err.Error(), "com.acme.orders.Orders$Missing") {
 		t.Fatalf("unknown class: %v", err)
+	}
+	if err := (registry.Classes{Protobuf: map[string]protoreflect.MessageType{"com.acme.Nil": nil}}).Validate(); err == nil {
+		t.Fatal("a nil message type was accepted")
 	}
 
 	cl := testregistry.Client(t)
 	topic := testregistry.Name(t, "refunds")
-	typed, err := registry.NewProtobufOfClass(cl, registry.DefaultSerdeConfig(false), "com.acme.orders.Orders$Refund")
+	typed, err := bound.NewProtobufOfClass(cl, registry.DefaultSerdeConfig(false), "com.acme.orders.Orders$Refund")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +125,7 @@ func TestProtobufOfClassThroughRegistry(t *testing.T) {
 	if want := []byte{0x02, 0x02, 0x0a, 0x01, 'u'}; !bytes.Equal(b[5:], want) {
 		t.Fatalf("payload % x, want % x", b[5:], want)
 	}
-	derived, err := registry.NewProtobufOfClass(cl, registry.DefaultSerdeConfig(false), "")
+	derived, err := none.NewProtobufOfClass(cl, registry.DefaultSerdeConfig(false), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,21 +168,25 @@ type invoice struct {
 // an unbound one says how to bind it.
 func TestJSONSchemaOfClass(t *testing.T) {
 	const cls = "com.acme.billing.Invoice"
-	if err := registry.RegisterJSONSchemaClass[invoice](cls); err != nil {
+	classes := registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{cls: registry.JSONSchemaOf[invoice]()}}
+	if err := classes.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if err := registry.RegisterJSONSchemaClass[order](cls); err == nil {
-		t.Fatal("a second binding of a class to another type was accepted")
+	if got := classes.JSONSchemaClasses(); len(got) != 1 || got[0] != cls {
+		t.Fatalf("classes %v", got)
 	}
-	if err := registry.RegisterJSONSchemaClass[any]("com.acme.Any"); err == nil {
+	if err := (registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{"com.acme.Any": registry.JSONSchemaOf[any]()}}).Validate(); err == nil {
 		t.Fatal("an interface type was accepted")
 	}
-	if err := registry.CheckJSONSchemaClass("com.acme.Unbound"); err == nil || !strings.Contains(err.Error(), `RegisterJSONSchemaClass[YourType]("com.acme.Unbound")`) {
+	if err := (registry.Classes{JSONSchema: map[string]registry.JSONSchemaType{"com.acme.Zero": {}}}).Validate(); err == nil {
+		t.Fatal("a zero JSONSchemaType was accepted")
+	}
+	if err := classes.CheckJSONSchemaClass("com.acme.Unbound"); err == nil || !strings.Contains(err.Error(), `"com.acme.Unbound": registry.JSONSchemaOf[YourType]()`) {
 		t.Fatalf("unbound: %v", err)
 	}
 	cl := testregistry.Client(t)
 	topic := testregistry.Name(t, "invoices")
-	s, err := registry.NewJSONSchemaOfClass(cl, registry.DefaultSerdeConfig(false), cls)
+	s, err := classes.NewJSONSchemaOfClass(cl, registry.DefaultSerdeConfig(false), cls)
 	if err != nil {
 		t.Fatal(err)
 	}

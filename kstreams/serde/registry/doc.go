@@ -5,8 +5,9 @@
 // ...json.KafkaJsonSchemaSerde) put on a topic: a magic byte 0, the schema's
 // registry id as a 4-byte big-endian integer, then the Avro binary encoding
 // of the value, the Protobuf message indexes and encoding, or the JSON text.
-// RegisterProtobufClass and RegisterJSONSchemaClass bind the Java classes a
-// JVM application's configuration names to Go types.
+// Classes binds the Java classes a JVM application's configuration names to
+// Go types; a program passes its Classes to the configuration loader, and
+// nothing binds a class by being imported.
 //
 // The registry client is confluent-kafka-go's pure-Go schemaregistry package;
 // nothing here links librdkafka. A Serde registers or looks up its schema under
