@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gofmt, go vet, go mod tidy and staticcheck: each must be clean, in the
-# production build and with the failpoint and invariants tags.
+# production build and with the failpoint and invariants tags; and
+# kstreams, compat and properties must not import RocksDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0
@@ -26,6 +27,18 @@ fi
 cp /tmp/stoatflow-go.mod.$$ go.mod && cp /tmp/stoatflow-go.sum.$$ go.sum
 rm -f /tmp/stoatflow-go.mod.$$ /tmp/stoatflow-go.sum.$$
 
+# kstreams, compat and properties build without cgo: RocksDB (grocksdb) is
+# in state/rocksdb, which only the runtime imports. Name each package that
+# pulls it in.
+cgo_free=(./kstreams/... ./compat/... ./properties/...)
+with_rocksdb="$(go list -f '{{.ImportPath}}{{range .Deps}} {{.}}{{end}}' "${cgo_free[@]}" |
+	awk '/ github\.com\/linxGnu\/grocksdb( |$)/ { print $1 }')"
+if [[ -n "$with_rocksdb" ]]; then
+	echo "lint: these packages import github.com/linxGnu/grocksdb (cgo), which only state/rocksdb and the runtime may:" >&2
+	echo "$with_rocksdb" >&2
+	fail=1
+fi
+
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" ./... || fail=1
 "${GOBIN:-$PWD/.cache/bin}/staticcheck" -tags failpoint,invariants ./internal/... ./state/... ./txn/... || fail=1
 
@@ -33,4 +46,4 @@ if ((fail)); then
 	echo "lint: FAILED" >&2
 	exit 1
 fi
-echo "lint: gofmt, go vet, go mod tidy, staticcheck clean" >&2
+echo "lint: gofmt, go vet, go mod tidy, staticcheck clean; kstreams, compat, properties without grocksdb" >&2
