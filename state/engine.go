@@ -39,8 +39,8 @@ type Engine interface {
 	Meta(key string) (value []byte, ok bool, err error)
 	// ApproximateNumEntries estimates the entries of every segment.
 	ApproximateNumEntries() (int64, error)
-	// Close releases the engine; the operations of its views and
-	// iterators fail with ErrClosed afterwards. Safe to call twice.
+	// Close releases the engine; Get, View and Apply fail with ErrClosed
+	// afterwards. Safe to call twice.
 	Close() error
 }
 
