@@ -31,6 +31,7 @@ import (
 	"github.com/stoatflow/stoatflow/kstreams/kstreamstest"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 	"github.com/stoatflow/stoatflow/streams"
 )
 
@@ -556,19 +557,19 @@ func openStore(ref storeRef, inMemory bool) (state.Store, error) {
 		if inMemory {
 			return state.NewInMemoryKeyValue(o), nil
 		}
-		return state.OpenRocksDBKeyValue(ref.taskDir, o)
+		return rocksdb.OpenKeyValue(ref.taskDir, o, rocksdb.Options{})
 	case kstreams.WindowStoreKind:
 		o := state.WindowOptions{Name: sp.Name, RetentionMs: sp.Retention, Timestamped: sp.Timestamped}
 		if inMemory {
 			return state.NewInMemoryWindow(o)
 		}
-		return state.OpenRocksDBWindow(ref.taskDir, o)
+		return rocksdb.OpenWindow(ref.taskDir, o, rocksdb.Options{})
 	default:
 		o := state.SessionOptions{Name: sp.Name, RetentionMs: sp.Retention}
 		if inMemory {
 			return state.NewInMemorySession(o)
 		}
-		return state.OpenRocksDBSession(ref.taskDir, o)
+		return rocksdb.OpenSession(ref.taskDir, o, rocksdb.Options{})
 	}
 }
 

@@ -55,9 +55,16 @@ pass() {
 	fi
 }
 
+# 0. kstreams (the test driver and serdes included), compat and properties
+# without cgo, as a team that only tests its topologies builds them: no
+# RocksDB (state/rocksdb) among their imports. The main pass runs them
+# again with cgo.
+CGO_ENABLED=0 pass nocgo -timeout 20m ./kstreams/... ./compat/... ./properties/...
+
 # Tests that arm failpoints fail loudly in a build without them (see
 # internal/failpoint): the crash suites and the aborted-epoch test of txn.
-# The production pass leaves every TestCrash* (state's included) to pass 2.
+# The production pass leaves every TestCrash* (state/rocksdb's included) to
+# pass 2.
 arms_failpoints='^TestAbortedEpochNeverReachesStoreOrOutput$'
 
 # 1. The production build, as users run it: every test but those. The

@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"encoding/binary"
@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/linxGnu/grocksdb"
+
 	"github.com/stoatflow/stoatflow/internal/overlay"
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 // Benchmarks compare the overlay path with raw grocksdb WriteBatch writes of
@@ -37,7 +40,7 @@ func openRaw(b *testing.B) *rawDB {
 	opts.SetCreateIfMissing(true)
 	opts.SetCreateIfMissingColumnFamilies(true)
 	opts.SetAtomicFlush(true)
-	opts.SetWriteBufferSize(DefaultWriteBufferBytes)
+	opts.SetWriteBufferSize(rocksdb.DefaultWriteBufferBytes)
 	db, hs, err := grocksdb.OpenDbColumnFamilies(opts, b.TempDir(), []string{"default", "offsets"}, []*grocksdb.Options{opts, opts})
 	if err != nil {
 		b.Fatal(err)
@@ -55,7 +58,7 @@ func openRaw(b *testing.B) *rawDB {
 }
 
 func openBenchKV(b *testing.B) KeyValueStore {
-	s, err := OpenRocksDBKeyValue(b.TempDir(), KeyValueOptions{Name: "bench"})
+	s, err := rocksdb.OpenKeyValue(b.TempDir(), KeyValueOptions{Name: "bench"}, rocksdb.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package state
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -10,12 +11,12 @@ import (
 	"github.com/stoatflow/stoatflow/internal/overlay"
 )
 
-// core is the transactional engine every store is built on: an overlay of
-// uncommitted writes over a base of committed data. Writes come from one
+// core is what every store is built on: an overlay of uncommitted writes
+// over an Engine of committed data, its base. Writes come from one
 // goroutine (the owning stream thread); reads may come from any.
 type core struct {
 	name      string
-	base      base
+	base      Engine
 	segmented bool // overlay keys carry an 8-byte segment prefix
 	ov        *overlay.Map
 	budget    *Budget
@@ -26,9 +27,9 @@ type core struct {
 	committed Position
 }
 
-func newCore(name string, b base, segmented bool, budget *Budget) (*core, error) {
+func newCore(name string, b Engine, segmented bool, budget *Budget) (*core, error) {
 	c := &core{name: name, base: b, segmented: segmented, ov: overlay.New(), budget: budget, pending: Position{}, committed: Position{}}
-	if raw, ok, err := b.meta(positionKey); err != nil {
+	if raw, ok, err := b.Meta(PositionKey); err != nil {
 		return nil, err
 	} else if ok {
 		p, err := UnmarshalPosition(raw)
@@ -38,6 +39,15 @@ func newCore(name string, b base, segmented bool, budget *Budget) (*core, error)
 		c.committed = p
 	}
 	return c, nil
+}
+
+// segPrefix encodes a segment id so that byte order is numeric order.
+func segPrefix(seg int64) []byte {
+	return binary.BigEndian.AppendUint64(make([]byte, 0, 8), uint64(seg)^(1<<63))
+}
+
+func decodeSegPrefix(b []byte) int64 {
+	return int64(binary.BigEndian.Uint64(b) ^ (1 << 63))
 }
 
 func (c *core) ovKey(seg int64, key []byte) []byte {
@@ -84,7 +94,7 @@ func (c *core) get(iso IsolationLevel, seg int64, key []byte) ([]byte, bool, err
 			return e.Value, true, nil
 		}
 	}
-	v, ok, err := c.base.get(seg, key)
+	v, ok, err := c.base.Get(seg, key)
 	return v, ok, storeErr(c.name, "get", err)
 }
 
@@ -116,29 +126,29 @@ func (c *core) commit(offsets map[TopicPartition]*int64, meta map[string][]byte,
 		return err
 	}
 	snap := c.ov.Snapshot()
-	cb := &commitBatch{offsets: offsets, clearOffsets: len(offsets) == 0, meta: meta, drop: drop}
-	cb.writes = make([]segWrite, 0, snap.Len())
+	cb := &Batch{Offsets: offsets, ClearOffsets: len(offsets) == 0, Meta: meta, Drop: drop}
+	cb.Writes = make([]Write, 0, snap.Len())
 	snap.Ascend(nil, nil, func(e overlay.Entry) bool {
-		w := segWrite{e: e}
+		w := Write{Key: e.Key, Value: e.Value, Tombstone: e.Tombstone}
 		if c.segmented {
-			w.seg = decodeSegPrefix(e.Key)
-			w.e.Key = e.Key[8:]
-			if w.seg < minSeg {
+			w.Segment = decodeSegPrefix(e.Key)
+			w.Key = e.Key[8:]
+			if w.Segment < minSeg {
 				return true
 			}
 		}
-		cb.writes = append(cb.writes, w)
+		cb.Writes = append(cb.Writes, w)
 		return true
 	})
 	c.posMu.Lock()
 	pos := c.committed.Copy()
 	pos.Merge(c.pending)
 	c.posMu.Unlock()
-	if !cb.clearOffsets {
+	if !cb.ClearOffsets {
 		raw, _ := pos.MarshalBinary()
-		cb.position = raw
+		cb.Position = raw
 	}
-	if err := c.base.apply(cb); err != nil {
+	if err := c.base.Apply(cb); err != nil {
 		return storeErr(c.name, "commit", err)
 	}
 	c.posMu.Lock()
@@ -165,22 +175,22 @@ func (c *core) rollback() {
 	}
 }
 
-func (c *core) applyChangelog(writes []segWrite, tp TopicPartition, lastOffset int64, meta map[string][]byte) error {
+func (c *core) applyChangelog(writes []Write, tp TopicPartition, lastOffset int64, meta map[string][]byte) error {
 	if err := c.check(); err != nil {
 		return err
 	}
 	if invariants.Enabled {
 		c.checkRestoreOffset(tp, lastOffset)
 	}
-	cb := &commitBatch{writes: writes, offsets: map[TopicPartition]*int64{tp: &lastOffset}, meta: meta}
-	return storeErr(c.name, "restore", c.base.apply(cb))
+	cb := &Batch{Writes: writes, Offsets: map[TopicPartition]*int64{tp: &lastOffset}, Meta: meta}
+	return storeErr(c.name, "restore", c.base.Apply(cb))
 }
 
 func (c *core) committedOffset(tp TopicPartition) (int64, bool, error) {
 	if err := c.check(); err != nil {
 		return 0, false, err
 	}
-	o, ok, err := c.base.committedOffset(tp)
+	o, ok, err := c.base.CommittedOffset(tp)
 	return o, ok, storeErr(c.name, "committed offset", err)
 }
 
@@ -189,7 +199,7 @@ func (c *core) close() error {
 		return nil
 	}
 	c.budget.Add(c.ov.Reset())
-	return storeErr(c.name, "close", c.base.close())
+	return storeErr(c.name, "close", c.base.Close())
 }
 
 // scan describes a merged iteration: segments segLo..segHi (ignored for
@@ -216,7 +226,7 @@ func (c *core) iter(s scan) (*mergeIter, error) {
 	if s.iso == ReadUncommitted && c.ov.Len() > 0 {
 		m.ov = c.ov.Snapshot()
 	}
-	v, err := c.base.view()
+	v, err := c.base.View()
 	if err != nil {
 		return nil, storeErr(c.name, "iterate", err)
 	}
@@ -231,13 +241,13 @@ func (c *core) iter(s scan) (*mergeIter, error) {
 
 // segmentsIn lists the segments in the scan's range that base or overlay
 // hold, in iteration order.
-func (c *core) segmentsIn(v baseView, ov *overlay.Snapshot, s scan) []int64 {
+func (c *core) segmentsIn(v EngineView, ov *overlay.Snapshot, s scan) []int64 {
 	lo := s.segLo
 	if s.liveFrom > lo {
 		lo = s.liveFrom
 	}
 	set := map[int64]bool{}
-	for _, id := range v.segments() {
+	for _, id := range v.Segments() {
 		if id >= lo && id <= s.segHi {
 			set[id] = true
 		}
@@ -280,7 +290,7 @@ type mergeIter struct {
 	c    *core
 	s    scan
 	ov   *overlay.Snapshot
-	view baseView
+	view EngineView
 	segs []int64
 	si   int // index of the current segment + 1
 
@@ -288,7 +298,7 @@ type mergeIter struct {
 	oi      *overlay.Iterator
 	oOK     bool
 	oe      overlay.Entry
-	bi      rawIter
+	bi      EngineIterator
 	bOK     bool
 	started bool
 
@@ -301,7 +311,7 @@ type mergeIter struct {
 
 func (m *mergeIter) openSeg() bool {
 	if m.bi != nil {
-		m.bi.close()
+		m.bi.Close()
 		m.bi = nil
 	}
 	if m.si >= len(m.segs) {
@@ -309,8 +319,8 @@ func (m *mergeIter) openSeg() bool {
 	}
 	m.seg = m.segs[m.si]
 	m.si++
-	m.bi = m.view.iter(m.seg, m.s.lo, m.s.hi, m.s.reverse)
-	m.bOK = m.bi.next()
+	m.bi = m.view.Iter(m.seg, m.s.lo, m.s.hi, m.s.reverse)
+	m.bOK = m.bi.Next()
 	m.oi, m.oOK = nil, false
 	if m.ov != nil {
 		var lo, hi []byte
@@ -354,11 +364,11 @@ func (m *mergeIter) Next() bool {
 	}
 	if m.pendingBase {
 		m.pendingBase = false
-		m.bOK = m.bi.next()
+		m.bOK = m.bi.Next()
 	}
 	for {
 		if !m.oOK && !m.bOK {
-			if err := m.bi.err(); err != nil {
+			if err := m.bi.Err(); err != nil {
 				m.err = storeErr(m.c.name, "iterate", err)
 				return false
 			}
@@ -372,12 +382,12 @@ func (m *mergeIter) Next() bool {
 		case !m.bOK:
 			useOverlay = true
 		case m.oOK:
-			cmp := bytes.Compare(m.oe.Key, m.bi.key())
+			cmp := bytes.Compare(m.oe.Key, m.bi.Key())
 			if m.s.reverse {
 				cmp = -cmp
 			}
 			if cmp == 0 {
-				m.bOK = m.bi.next()
+				m.bOK = m.bi.Next()
 				useOverlay = true
 			} else {
 				useOverlay = cmp < 0
@@ -392,7 +402,7 @@ func (m *mergeIter) Next() bool {
 			m.key, m.value, m.curSeg = e.Key, e.Value, m.seg
 			return true
 		}
-		m.key, m.value, m.curSeg = m.bi.key(), m.bi.value(), m.seg
+		m.key, m.value, m.curSeg = m.bi.Key(), m.bi.Value(), m.seg
 		// The base iterator reuses its buffers; advance it lazily.
 		m.pendingBase = true
 		return true
@@ -415,9 +425,9 @@ func (m *mergeIter) Close() error {
 	}
 	m.closed = true
 	if m.bi != nil {
-		m.bi.close()
+		m.bi.Close()
 		m.bi = nil
 	}
-	m.view.release()
+	m.view.Release()
 	return nil
 }

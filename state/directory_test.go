@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	. "github.com/stoatflow/stoatflow/state"
 )
 
 const lockChildEnv = "STOATFLOW_STATE_LOCK_CHILD"

@@ -1,23 +1,31 @@
 // Package state holds StoatFlow's state stores: key-value, timestamped
 // key-value, window, session and versioned, each on RocksDB and in memory.
 // Every store is transactional: writes wait in an overlay that the owner's
-// reads see and reach the base store only on Commit, together with the
-// changelog offsets. Keys and values are bytes; typed wrappers live in
-// kstreams.
+// reads see and reach the committed data, the store's Engine, only on
+// Commit, together with the changelog offsets. Keys and values are bytes;
+// typed wrappers live in kstreams.
+//
+// This package holds the stores' semantics (overlay, isolation, expiry,
+// versions, the LRU map), the in-memory engine and the flush policy's
+// types, and needs no cgo. The RocksDB engine, which does (grocksdb), is
+// package state/rocksdb: a program that only uses in-memory stores, such
+// as a test of kstreams' test driver, builds with CGO_ENABLED=0.
 //
 // # Opening stores
 //
 // A Directory is <state.dir>/<application.id>: Lock it once per process,
 // read ProcessID, and get a task's directory with TaskDir(TaskDirName(sub,
-// partition)) or GlobalDir. Then open stores in the task directory:
+// partition)) or GlobalDir. Then open RocksDB stores in the task directory
+// with package state/rocksdb:
 //
-//	kv, err := state.OpenRocksDBKeyValue(taskDir, state.KeyValueOptions{Name: "counts", Budget: threadBudget})
-//	win, err := state.OpenRocksDBWindow(taskDir, state.WindowOptions{Name: "w", RetentionMs: 86_400_000})
-//	ses, err := state.OpenRocksDBSession(taskDir, state.SessionOptions{Name: "s", RetentionMs: 86_400_000})
-//	ver, err := state.OpenRocksDBVersioned(taskDir, state.VersionedOptions{Name: "v", HistoryRetentionMs: 86_400_000})
+//	kv, err := rocksdb.OpenKeyValue(taskDir, state.KeyValueOptions{Name: "counts", Budget: threadBudget}, rocksdb.Options{})
+//	win, err := rocksdb.OpenWindow(taskDir, state.WindowOptions{Name: "w", RetentionMs: 86_400_000}, rocksdb.Options{})
+//	ses, err := rocksdb.OpenSession(taskDir, state.SessionOptions{Name: "s", RetentionMs: 86_400_000}, rocksdb.Options{})
+//	ver, err := rocksdb.OpenVersioned(taskDir, state.VersionedOptions{Name: "v", HistoryRetentionMs: 86_400_000}, rocksdb.Options{})
 //
 // and NewInMemoryKeyValue, NewInMemoryWindow, NewInMemorySession,
-// NewInMemoryVersioned for in-memory stores. NewInMemoryLRUKeyValue is
+// NewInMemoryVersioned for in-memory stores. OpenKeyValue, OpenWindow,
+// OpenSession and OpenVersioned build a store over any Engine. NewInMemoryLRUKeyValue is
 // Kafka Streams' Stores.lruMap: an in-memory key-value store that evicts
 // its least recently used entry when full, and whose order after a
 // rollback is the one a restore from the changelog gives (LRUKeyValueStore).
@@ -32,6 +40,19 @@
 // the committed data with the offset, in one batch. The contract of Commit
 // is Kafka's StateStore.commit: an empty map removes every committed offset
 // (the corruption wipe), a nil value removes one partition's offset.
+//
+// # Engines
+//
+// An Engine is the committed layer under the overlay: segments of ordered
+// byte keys, and beside them the changelog offsets, the position and
+// store-internal values, all written by one Batch per commit or restore
+// batch, all or nothing. A commit gathers the overlay, the offsets and the
+// position into one Batch (core.commit); the engine applies it atomically.
+// The in-memory engine (memBase) applies it under its write lock and keeps
+// no offsets; the RocksDB engine (state/rocksdb) writes it as one
+// WriteBatch. Durability is a capability: an engine that implements Durable
+// (RocksDB) has its lag reported and its flush policy run through the
+// stores over it.
 //
 // # Layout on disk
 //
@@ -95,10 +116,11 @@
 // RocksDB runs without a WAL and with atomic_flush, so the data column
 // families and "offsets" reach disk together: after a crash the store holds
 // exactly some earlier commit's data and that commit's offset, never a torn
-// batch and never an offset ahead of its data (TestCrashConsistency kills a
-// writer process with SIGKILL hundreds of times per store type). Commits
+// batch and never an offset ahead of its data (state/rocksdb's
+// TestCrashConsistency kills a writer process with SIGKILL hundreds of
+// times per store type). Commits
 // since the last memtable flush are lost and replayed from the changelog;
-// RocksDBOptions.WriteBufferBytes (16 MiB by default; compat fills it from
+// rocksdb.Options.WriteBufferBytes (16 MiB by default; compat fills it from
 // stoatflow.rocksdb.write-buffer-bytes and
 // stoatflow.store.<name>.rocksdb.write-buffer-bytes) bounds that replay.
 // Uncommitted writes live only in the overlay, so nothing of an aborted
@@ -111,9 +133,9 @@
 // which the segment is still live but gone. RocksDB 7.8's C API has no atomic
 // flush of several families, so the store observes durability through a
 // marker key with a growing epoch written into "offsets" by each expiring
-// batch (rocksBase.dropSegments). db_write_buffer_size is set to the same
-// bound as each family's buffer, so writes spread over many segments still
-// trigger (atomic) flushes. At open, segments that the durable stream time
+// batch (rocksBase.dropSegments in state/rocksdb). db_write_buffer_size is
+// set to the same bound as each family's buffer, so writes spread over many
+// segments still trigger (atomic) flushes. At open, segments that the durable stream time
 // expired are dropped at once. Close does not flush family by family (that
 // would not be atomic); RocksDB's shutdown flushes all families atomically.
 // The crash test's window-expiry variant kills writers while segments
@@ -132,8 +154,9 @@
 // the writes) — never half of it (TestConcurrentReadersNeverSeeHalfCommit,
 // run with -race).
 //
-// Lock order: rocksBase.writerMu → rocksBase.mu → rocksIter.mu;
-// memBase.mu → overlay.Map's lock; core.posMu is a leaf.
+// Lock order: in state/rocksdb, rocksBase.writerMu → rocksBase.mu →
+// rocksIter.mu; here, memBase.mu → overlay.Map's lock; core.posMu is a
+// leaf.
 //
 // # Accounting
 //

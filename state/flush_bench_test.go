@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"encoding/binary"
@@ -7,6 +7,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 // processCPU returns the CPU time of the whole process, user and system,
@@ -44,7 +47,7 @@ func BenchmarkFlushPolicyWordCount(b *testing.B) {
 	} {
 		perCommit := bc.perCommit
 		b.Run(bc.name, func(b *testing.B) {
-			s, err := OpenRocksDBKeyValue(b.TempDir(), KeyValueOptions{Name: "counts", RocksDB: RocksDBOptions{Flush: bc.p}})
+			s, err := rocksdb.OpenKeyValue(b.TempDir(), KeyValueOptions{Name: "counts"}, rocksdb.Options{Flush: bc.p})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -37,7 +37,7 @@ func (c *core) checkOverlayEmpty(op string) {
 // is past the durable one. One at or below it would replay records the
 // store already holds, or move its offset back.
 func (c *core) checkRestoreOffset(tp TopicPartition, lastOffset int64) {
-	durable, ok, err := c.base.committedOffset(tp)
+	durable, ok, err := c.base.CommittedOffset(tp)
 	if err != nil || !ok {
 		return
 	}

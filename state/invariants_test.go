@@ -45,22 +45,3 @@ func TestInvariantCommitSeesNoConcurrentWrite(t *testing.T) {
 	}
 	c.checkOverlayEmpty("commit")
 }
-
-func TestInvariantRestoreMovesOffsetForward(t *testing.T) {
-	s, err := OpenRocksDBKeyValue(t.TempDir(), KeyValueOptions{Name: "counts"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	tp := TopicPartition{Topic: "app-counts-changelog", Partition: 1}
-	rec := []ChangelogRecord{{Key: []byte("a"), Value: []byte("1"), Timestamp: 1}}
-	if err := s.ApplyChangelog(rec, tp, 7); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.ApplyChangelog(rec, tp, 8); err != nil {
-		t.Fatal(err)
-	}
-	wantInvariantPanic(t, "restore batch of changelog app-counts-changelog-1 ends at offset 8, not past the store's offset 8", func() {
-		_ = s.ApplyChangelog(rec, tp, 8)
-	})
-}

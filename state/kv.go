@@ -56,41 +56,27 @@ type PositionTracker interface {
 // KeyValueOptions configures a key-value store.
 type KeyValueOptions struct {
 	Name string
-	// Timestamped selects the timestamped layout (column family
-	// keyValueWithTimestamp, values prefixed with their timestamp) and the
-	// matching changelog conversion.
+	// Timestamped selects the timestamped layout (values prefixed with
+	// their timestamp, in RocksDB the column family keyValueWithTimestamp)
+	// and the matching changelog conversion.
 	Timestamped bool
 	// Budget, if set, receives this store's uncommitted-byte changes.
-	Budget  *Budget
-	RocksDB RocksDBOptions
+	Budget *Budget
 }
 
-// Column family names as Kafka Streams uses them.
-const (
-	defaultCF     = "default"
-	timestampedCF = "keyValueWithTimestamp"
-)
-
-// KeyValueDir returns the directory of a RocksDB key-value store in a task
-// directory, as Kafka Streams lays it out: <taskDir>/rocksdb/<name>.
+// KeyValueDir returns the directory of a persistent key-value store in a
+// task directory, as Kafka Streams lays it out: <taskDir>/rocksdb/<name>.
 func KeyValueDir(taskDir, name string) string {
 	return filepath.Join(taskDir, "rocksdb", name)
 }
 
-// OpenRocksDBKeyValue opens (or creates) a RocksDB key-value store under
-// taskDir. Files that cannot be read give an error matching ErrCorrupted.
-func OpenRocksDBKeyValue(taskDir string, o KeyValueOptions) (KeyValueStore, error) {
-	cf := defaultCF
-	if o.Timestamped {
-		cf = timestampedCF
-	}
-	b, err := openRocksBase(o.Name, KeyValueDir(taskDir, o.Name), map[int64]string{0: cf}, nil, nil, o.RocksDB)
+// OpenKeyValue returns a key-value store over e, which keeps its data in
+// segment 0. The store owns e: its Close closes e, and so does a failed
+// OpenKeyValue. Package state/rocksdb opens RocksDB key-value stores.
+func OpenKeyValue(e Engine, o KeyValueOptions) (KeyValueStore, error) {
+	c, err := newCore(o.Name, e, false, o.Budget)
 	if err != nil {
-		return nil, err
-	}
-	c, err := newCore(o.Name, b, false, o.Budget)
-	if err != nil {
-		b.close()
+		e.Close()
 		return nil, err
 	}
 	return &kvStore{c: c, timestamped: o.Timestamped}, nil
@@ -114,7 +100,7 @@ var (
 )
 
 func (s *kvStore) Name() string     { return s.c.name }
-func (s *kvStore) Persistent() bool { return s.c.base.persistent() }
+func (s *kvStore) Persistent() bool { return s.c.base.Persistent() }
 func (s *kvStore) Rollback()        { s.c.rollback() }
 func (s *kvStore) Close() error     { return s.c.close() }
 func (s *kvStore) Commit(offsets map[TopicPartition]*int64) error {
@@ -130,17 +116,16 @@ func (s *kvStore) UpdatePosition(topic string, partition int32, offset int64) {
 func (s *kvStore) Position(iso IsolationLevel) Position { return s.c.position(iso) }
 
 func (s *kvStore) ApplyChangelog(records []ChangelogRecord, tp TopicPartition, lastOffset int64) error {
-	writes := make([]segWrite, 0, len(records))
+	writes := make([]Write, 0, len(records))
 	for _, r := range records {
-		w := segWrite{}
-		w.e.Key = r.Key
+		w := Write{Key: r.Key}
 		switch {
 		case r.Value == nil:
-			w.e.Tombstone = true
+			w.Tombstone = true
 		case s.timestamped:
-			w.e.Value = restoredTimestamped(r)
+			w.Value = restoredTimestamped(r)
 		default:
-			w.e.Value = r.Value
+			w.Value = r.Value
 		}
 		writes = append(writes, w)
 	}
@@ -297,7 +282,7 @@ func (v kvView) ApproximateNumEntries() (int64, error) {
 	if err := v.c.check(); err != nil {
 		return 0, err
 	}
-	n, err := v.c.base.approxEntries()
+	n, err := v.c.base.ApproximateNumEntries()
 	return n, storeErr(v.c.name, "approximate entries", err)
 }
 

@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stoatflow/stoatflow/internal/storeformat"
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 // kvFactory opens a key-value store; reopen reopens the same store after a
@@ -20,14 +22,14 @@ type kvFactory struct {
 
 var kvFactories = []kvFactory{
 	{"rocksdb", true, func(t testing.TB, dir string, b *Budget) KeyValueStore {
-		s, err := OpenRocksDBKeyValue(dir, KeyValueOptions{Name: "kv", Budget: b})
+		s, err := rocksdb.OpenKeyValue(dir, KeyValueOptions{Name: "kv", Budget: b}, rocksdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}},
 	{"rocksdb-timestamped", true, func(t testing.TB, dir string, b *Budget) KeyValueStore {
-		s, err := OpenRocksDBKeyValue(dir, KeyValueOptions{Name: "kv", Timestamped: true, Budget: b})
+		s, err := rocksdb.OpenKeyValue(dir, KeyValueOptions{Name: "kv", Timestamped: true, Budget: b}, rocksdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

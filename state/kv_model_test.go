@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	. "github.com/stoatflow/stoatflow/state"
 )
 
 // kvModel is the reference: committed and uncommitted maps.

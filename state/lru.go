@@ -252,26 +252,23 @@ func (s *lruStore) ApplyChangelog(records []ChangelogRecord, tp TopicPartition, 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	writes := make([]segWrite, 0, len(records))
+	writes := make([]Write, 0, len(records))
 	for _, r := range records {
-		w := segWrite{}
-		w.e.Key = r.Key
+		w := Write{Key: r.Key}
 		k := string(r.Key)
 		if r.Value == nil {
-			w.e.Tombstone = true
+			w.Tombstone = true
 			s.mu.committed.Remove(k)
 			writes = append(writes, w)
 			continue
 		}
-		w.e.Value = r.Value
+		w.Value = r.Value
 		writes = append(writes, w)
 		s.mu.committed.Use(k)
 		if s.mu.committed.Len() > s.max {
 			eldest, _ := s.mu.committed.Eldest()
 			s.mu.committed.Remove(eldest)
-			ev := segWrite{}
-			ev.e.Key, ev.e.Tombstone = []byte(eldest), true
-			writes = append(writes, ev)
+			writes = append(writes, Write{Key: []byte(eldest), Tombstone: true})
 		}
 	}
 	if err := s.c.applyChangelog(writes, tp, lastOffset, nil); err != nil {

@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"errors"
@@ -8,16 +8,18 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	. "github.com/stoatflow/stoatflow/state"
 )
 
-func newLRU(t testing.TB, max int) *lruStore {
+func newLRU(t testing.TB, max int) LRUKeyValueStore {
 	t.Helper()
 	s, err := NewInMemoryLRUKeyValue(LRUOptions{Name: "lru", MaxEntries: max})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s.(*lruStore)
+	return s
 }
 
 func putEvicting(t testing.TB, s LRUKeyValueStore, k, v string) string {
@@ -32,8 +34,8 @@ func putEvicting(t testing.TB, s LRUKeyValueStore, k, v string) string {
 	return string(ev)
 }
 
-func liveOrder(s *lruStore) string {
-	live, _ := s.recency()
+func liveOrder(s LRUKeyValueStore) string {
+	live, _ := LRURecency(s)
 	return strings.Join(live, ",")
 }
 
@@ -105,7 +107,7 @@ func TestLRURollbackOrdersByLastCommittedWrite(t *testing.T) {
 	mustGet(t, s, "a")
 	commit(t, s, 3)
 	eq(t, liveOrder(s), "b,c,a")
-	_, committed := s.recency()
+	_, committed := LRURecency(s)
 	eq(t, committed, []string{"a", "b", "c"})
 
 	mustGet(t, s, "b")
@@ -225,12 +227,12 @@ func (m *kafkaLRU) entries() []string {
 func TestLRUMatchesKafkaAcrossAbortsAndRestores(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		max := rapid.IntRange(0, 4).Draw(rt, "max")
-		open := func() *lruStore {
+		open := func() LRUKeyValueStore {
 			s, err := NewInMemoryLRUKeyValue(LRUOptions{Name: "lru", MaxEntries: max})
 			if err != nil {
 				rt.Fatal(err)
 			}
-			return s.(*lruStore)
+			return s
 		}
 		s := open()
 		defer func() { s.Close() }()
@@ -335,15 +337,15 @@ func TestLRUMatchesKafkaAcrossAbortsAndRestores(t *testing.T) {
 
 // checkLRUAgainstKafka compares the store with the model of Kafka's running
 // store, and its committed data with a restore of the committed changelog.
-func checkLRUAgainstKafka(rt *rapid.T, s *lruStore, model *kafkaLRU, log []ChangelogRecord) {
-	live, committed := s.recency()
+func checkLRUAgainstKafka(rt *rapid.T, s LRUKeyValueStore, model *kafkaLRU, log []ChangelogRecord) {
+	live, committed := LRURecency(s)
 	if fmt.Sprint(live) != fmt.Sprint(model.order) {
 		rt.Fatalf("recency %v, Kafka's %v", live, model.order)
 	}
 	if got, want := scanAll(rt)(s.All()), model.entries(); fmt.Sprint(got) != fmt.Sprint(want) {
 		rt.Fatalf("entries %v, Kafka's %v", got, want)
 	}
-	replay := restoreKafkaLRU(s.max, log)
+	replay := restoreKafkaLRU(s.MaxEntries(), log)
 	if fmt.Sprint(committed) != fmt.Sprint(replay.order) {
 		rt.Fatalf("committed recency %v, the committed changelog's %v", committed, replay.order)
 	}

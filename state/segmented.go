@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync/atomic"
 )
 
@@ -31,43 +29,24 @@ type segStore struct {
 	committedTime atomic.Int64
 }
 
-// segmentCFName names a segment's column family as Kafka Streams names a
-// segment's RocksDB directory: <store>.<segmentId * interval>.
-func segmentCFName(store string, interval int64) func(int64) string {
-	return func(seg int64) string { return store + "." + strconv.FormatInt(seg*interval, 10) }
-}
-
-func parseSegmentCFName(store string, interval int64) func(string) (int64, bool) {
-	return func(name string) (int64, bool) {
-		rest, ok := strings.CutPrefix(name, store+".")
-		if !ok {
-			return 0, false
-		}
-		start, err := strconv.ParseInt(rest, 10, 64)
-		if err != nil || start%interval != 0 {
-			return 0, false
-		}
-		return start / interval, true
-	}
-}
-
-// SegmentedDir returns the directory of a RocksDB window or session store:
-// <taskDir>/<name>, where Kafka Streams keeps the store's segments.
+// SegmentedDir returns the directory of a persistent window or session
+// store: <taskDir>/<name>, where Kafka Streams keeps the store's segments.
 func SegmentedDir(taskDir, name string) string { return filepath.Join(taskDir, name) }
 
-func openSegStore(name string, b base, retention, interval int64, budget *Budget) (*segStore, error) {
+func openSegStore(name string, b Engine, retention, interval int64, budget *Budget) (*segStore, error) {
 	if retention < 0 || interval <= 0 {
+		b.Close()
 		return nil, fmt.Errorf("%w: store %q: retention %d ms, segment interval %d ms", ErrInvalidArgument, name, retention, interval)
 	}
 	c, err := newCore(name, b, true, budget)
 	if err != nil {
-		b.close()
+		b.Close()
 		return nil, err
 	}
 	s := &segStore{c: c, interval: interval, retention: retention, liveLag: 1}
 	st := int64(math.MinInt64)
-	if raw, ok, err := b.meta(streamTimeKey); err != nil {
-		b.close()
+	if raw, ok, err := b.Meta(streamTimeKey); err != nil {
+		b.Close()
 		return nil, err
 	} else if ok && len(raw) == 8 {
 		st = int64(binary.BigEndian.Uint64(raw))
@@ -77,8 +56,8 @@ func openSegStore(name string, b base, retention, interval int64, budget *Budget
 	// A crash between the flush and the drop of an expired segment leaves
 	// the segment behind; drop it now.
 	if drop := s.expiredSegments(st); len(drop) > 0 {
-		if err := b.apply(&commitBatch{drop: drop, dropNow: true}); err != nil {
-			b.close()
+		if err := b.Apply(&Batch{Drop: drop, DropNow: true}); err != nil {
+			b.Close()
 			return nil, err
 		}
 	}
@@ -113,13 +92,13 @@ func (s *segStore) expiredSegments(st int64) []int64 {
 	if minLive == math.MinInt64 {
 		return nil
 	}
-	v, err := s.c.base.view()
+	v, err := s.c.base.View()
 	if err != nil {
 		return nil
 	}
-	defer v.release()
+	defer v.Release()
 	var drop []int64
-	for _, id := range v.segments() {
+	for _, id := range v.Segments() {
 		if id < minLive {
 			drop = append(drop, id)
 		}
@@ -171,7 +150,7 @@ func (s *segStore) applyChangelog(recs []ChangelogRecord, tp TopicPartition, las
 	if err := s.c.check(); err != nil {
 		return err
 	}
-	writes := make([]segWrite, 0, len(recs))
+	writes := make([]Write, 0, len(recs))
 	for _, r := range recs {
 		t, err := segTime(r.Key)
 		if err != nil {
@@ -180,12 +159,11 @@ func (s *segStore) applyChangelog(recs []ChangelogRecord, tp TopicPartition, las
 		if !s.observe(t) {
 			continue
 		}
-		w := segWrite{seg: segmentID(t, s.interval)}
-		w.e.Key = r.Key
+		w := Write{Segment: segmentID(t, s.interval), Key: r.Key}
 		if r.Value == nil {
-			w.e.Tombstone = true
+			w.Tombstone = true
 		} else {
-			w.e.Value = value(r)
+			w.Value = value(r)
 		}
 		writes = append(writes, w)
 	}
@@ -197,12 +175,12 @@ func (s *segStore) applyChangelog(recs []ChangelogRecord, tp TopicPartition, las
 	minLive := s.minLiveSegment(st)
 	kept := writes[:0]
 	for _, w := range writes {
-		if w.seg >= minLive {
+		if w.Segment >= minLive {
 			kept = append(kept, w)
 		}
 	}
-	cb := &commitBatch{writes: kept, offsets: map[TopicPartition]*int64{tp: &lastOffset}, meta: meta, drop: s.expiredSegments(st)}
-	if err := s.c.base.apply(cb); err != nil {
+	cb := &Batch{Writes: kept, Offsets: map[TopicPartition]*int64{tp: &lastOffset}, Meta: meta, Drop: s.expiredSegments(st)}
+	if err := s.c.base.Apply(cb); err != nil {
 		return storeErr(s.c.name, "restore", err)
 	}
 	if s.c.ov.Len() == 0 {

@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	. "github.com/stoatflow/stoatflow/state"
 )
 
 // twoLevelModel keeps committed and pending maps keyed by a sortable string.

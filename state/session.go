@@ -48,38 +48,32 @@ type SessionOptions struct {
 	// SegmentIntervalMs defaults to SegmentInterval(RetentionMs).
 	SegmentIntervalMs int64
 	Budget            *Budget
-	RocksDB           RocksDBOptions
 }
 
-func (o *SessionOptions) interval() int64 {
+// Interval returns the segment interval in milliseconds:
+// SegmentIntervalMs, or SegmentInterval(RetentionMs) when it is not set.
+func (o SessionOptions) Interval() int64 {
 	if o.SegmentIntervalMs > 0 {
 		return o.SegmentIntervalMs
 	}
 	return SegmentInterval(o.RetentionMs)
 }
 
-// OpenRocksDBSession opens (or creates) a RocksDB session store in
-// SegmentedDir(taskDir, name), segmented by session end.
-func OpenRocksDBSession(taskDir string, o SessionOptions) (SessionStore, error) {
-	iv := o.interval()
-	b, err := openRocksBase(o.Name, SegmentedDir(taskDir, o.Name), nil, segmentCFName(o.Name, iv), parseSegmentCFName(o.Name, iv), o.RocksDB)
-	if err != nil {
-		return nil, err
-	}
-	return newSessionStore(o, b)
-}
-
-// NewInMemorySession returns an in-memory session store.
-func NewInMemorySession(o SessionOptions) (SessionStore, error) {
-	return newSessionStore(o, newMemBase())
-}
-
-func newSessionStore(o SessionOptions, b base) (SessionStore, error) {
-	s, err := openSegStore(o.Name, b, o.RetentionMs, o.interval(), o.Budget)
+// OpenSession returns a session store over e, one segment of e per
+// o.Interval() of session ends. The store owns e: its Close closes e, and
+// so does a failed OpenSession. Package state/rocksdb opens RocksDB session
+// stores.
+func OpenSession(e Engine, o SessionOptions) (SessionStore, error) {
+	s, err := openSegStore(o.Name, e, o.RetentionMs, o.Interval(), o.Budget)
 	if err != nil {
 		return nil, err
 	}
 	return &sessionStore{s: s}, nil
+}
+
+// NewInMemorySession returns an in-memory session store.
+func NewInMemorySession(o SessionOptions) (SessionStore, error) {
+	return OpenSession(newMemBase(), o)
 }
 
 type sessionStore struct {
@@ -92,7 +86,7 @@ var (
 )
 
 func (ss *sessionStore) Name() string     { return ss.s.c.name }
-func (ss *sessionStore) Persistent() bool { return ss.s.c.base.persistent() }
+func (ss *sessionStore) Persistent() bool { return ss.s.c.base.Persistent() }
 func (ss *sessionStore) Commit(offsets map[TopicPartition]*int64) error {
 	return ss.s.commit(offsets)
 }

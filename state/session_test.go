@@ -1,9 +1,13 @@
-package state
+package state_test
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/internal/storeformat"
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 type sessionFactory struct {
@@ -14,7 +18,7 @@ type sessionFactory struct {
 
 var sessionFactories = []sessionFactory{
 	{"rocksdb", true, func(t testing.TB, dir string, o SessionOptions) SessionStore {
-		s, err := OpenRocksDBSession(dir, o)
+		s, err := rocksdb.OpenSession(dir, o, rocksdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,9 +116,9 @@ func TestSessionReopenAndRetention(t *testing.T) {
 func TestSessionApplyChangelog(t *testing.T) {
 	forEachSession(t, sessOpts, func(t *testing.T, f sessionFactory, s SessionStore, dir string) {
 		recs := []ChangelogRecord{
-			{Key: sessionKey([]byte("k"), 5, 50), Value: []byte("agg")},
-			{Key: sessionKey([]byte("j"), 1, 2), Value: []byte("x")},
-			{Key: sessionKey([]byte("j"), 1, 2), Value: nil},
+			{Key: storeformat.AppendSessionKey(nil, []byte("k"), 5, 50), Value: []byte("agg")},
+			{Key: storeformat.AppendSessionKey(nil, []byte("j"), 1, 2), Value: []byte("x")},
+			{Key: storeformat.AppendSessionKey(nil, []byte("j"), 1, 2), Value: nil},
 		}
 		if err := s.ApplyChangelog(recs, changelogTP, 4); err != nil {
 			t.Fatal(err)

@@ -66,51 +66,39 @@ type VersionedOptions struct {
 	// SegmentIntervalMs defaults to SegmentInterval(HistoryRetentionMs).
 	SegmentIntervalMs int64
 	Budget            *Budget
-	RocksDB           RocksDBOptions
 }
 
-func (o *VersionedOptions) interval() int64 {
+// Interval returns the segment interval of older versions in
+// milliseconds: SegmentIntervalMs, or SegmentInterval(HistoryRetentionMs)
+// when it is not set.
+func (o VersionedOptions) Interval() int64 {
 	if o.SegmentIntervalMs > 0 {
 		return o.SegmentIntervalMs
 	}
 	return SegmentInterval(o.HistoryRetentionMs)
 }
 
-// latestSeg holds each key's latest version; it never expires.
-const latestSeg = math.MaxInt64
+// VersionedLatestSegment is the segment in which a versioned store keeps
+// each key's latest version; it never expires. Older versions are in the
+// segment of the time they stopped being valid.
+const VersionedLatestSegment int64 = math.MaxInt64
 
-// OpenRocksDBVersioned opens (or creates) a RocksDB versioned store in
-// KeyValueDir(taskDir, name), one database as Kafka Streams keeps it: column
-// family <name>.latest for the latest versions, and one column family per
-// segment of older versions, by the time they stopped being valid.
-func OpenRocksDBVersioned(taskDir string, o VersionedOptions) (VersionedKeyValueStore, error) {
-	iv := o.interval()
-	segName := segmentCFName(o.Name, iv)
-	parse := parseSegmentCFName(o.Name, iv)
-	b, err := openRocksBase(o.Name, KeyValueDir(taskDir, o.Name), map[int64]string{latestSeg: o.Name + ".latest"},
-		segName, func(n string) (int64, bool) {
-			if n == o.Name+".latest" {
-				return latestSeg, true
-			}
-			return parse(n)
-		}, o.RocksDB)
-	if err != nil {
-		return nil, err
-	}
-	return newVersionedStore(o, b)
-}
-
-// NewInMemoryVersioned returns an in-memory versioned store.
-func NewInMemoryVersioned(o VersionedOptions) (VersionedKeyValueStore, error) {
-	return newVersionedStore(o, newMemBase())
-}
-
-func newVersionedStore(o VersionedOptions, b base) (VersionedKeyValueStore, error) {
-	s, err := openSegStore(o.Name, b, o.HistoryRetentionMs, o.interval(), o.Budget)
+// OpenVersioned returns a versioned store over e: the latest versions in
+// segment VersionedLatestSegment, older versions in one segment per
+// o.Interval() of the time they stopped being valid. The store owns e: its
+// Close closes e, and so does a failed OpenVersioned. Package state/rocksdb
+// opens RocksDB versioned stores.
+func OpenVersioned(e Engine, o VersionedOptions) (VersionedKeyValueStore, error) {
+	s, err := openSegStore(o.Name, e, o.HistoryRetentionMs, o.Interval(), o.Budget)
 	if err != nil {
 		return nil, err
 	}
 	return &versionedStore{s: s}, nil
+}
+
+// NewInMemoryVersioned returns an in-memory versioned store.
+func NewInMemoryVersioned(o VersionedOptions) (VersionedKeyValueStore, error) {
+	return OpenVersioned(newMemBase(), o)
 }
 
 type versionedStore struct {
@@ -123,7 +111,7 @@ var (
 )
 
 func (v *versionedStore) Name() string     { return v.s.c.name }
-func (v *versionedStore) Persistent() bool { return v.s.c.base.persistent() }
+func (v *versionedStore) Persistent() bool { return v.s.c.base.Persistent() }
 func (v *versionedStore) Commit(offsets map[TopicPartition]*int64) error {
 	return v.s.commit(offsets)
 }
@@ -206,7 +194,7 @@ func historyKey(key []byte, to int64) []byte {
 // latestOnly returns the versions a put or lookup at ts needs: just the
 // latest when ts is at or after it (the in-order common case), else all.
 func (v *versionedStore) latestOnly(iso IsolationLevel, key []byte, ts int64) ([]version, error) {
-	raw, ok, err := v.s.c.get(iso, latestSeg, key)
+	raw, ok, err := v.s.c.get(iso, VersionedLatestSegment, key)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +219,7 @@ func (v *versionedStore) latestOnly(iso IsolationLevel, key []byte, ts int64) ([
 func (v *versionedStore) versions(iso IsolationLevel, key []byte) ([]version, error) {
 	c := v.s.c
 	var out []version
-	m, err := c.iter(scan{iso: iso, segLo: math.MinInt64, segHi: latestSeg - 1, lo: key, hi: prefixEnd(key), liveFrom: math.MinInt64})
+	m, err := c.iter(scan{iso: iso, segLo: math.MinInt64, segHi: VersionedLatestSegment - 1, lo: key, hi: prefixEnd(key), liveFrom: math.MinInt64})
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +243,7 @@ func (v *versionedStore) versions(iso IsolationLevel, key []byte) ([]version, er
 	}
 	m.Close()
 	sort.Slice(out, func(i, j int) bool { return out[i].from < out[j].from })
-	raw, ok, err := c.get(iso, latestSeg, key)
+	raw, ok, err := c.get(iso, VersionedLatestSegment, key)
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +326,7 @@ func (v *versionedStore) writeDiff(key []byte, old, next []version) error {
 	}
 	loc := func(ver version) (slot, []byte) {
 		if ver.to == math.MaxInt64 {
-			return slot{latestSeg, string(key)}, encodeLatest(ver.from, ver.value, ver.tombstone)
+			return slot{VersionedLatestSegment, string(key)}, encodeLatest(ver.from, ver.value, ver.tombstone)
 		}
 		return slot{segmentID(ver.to, v.s.interval), string(historyKey(key, ver.to))}, encodeLatest(ver.from, ver.value, ver.tombstone)
 	}
@@ -387,7 +375,7 @@ type versionedView struct {
 }
 
 func (vv versionedView) Get(key []byte) (*VersionedRecord, error) {
-	raw, ok, err := vv.v.s.c.get(vv.iso, latestSeg, key)
+	raw, ok, err := vv.v.s.c.get(vv.iso, VersionedLatestSegment, key)
 	if err != nil || !ok {
 		return nil, err
 	}

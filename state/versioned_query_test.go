@@ -1,8 +1,10 @@
-package state
+package state_test
 
 import (
 	"strings"
 	"testing"
+
+	. "github.com/stoatflow/stoatflow/state"
 )
 
 func fmtRecs(rs []VersionedRecord, err error) string {

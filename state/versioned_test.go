@@ -1,4 +1,4 @@
-package state
+package state_test
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 type versionedFactory struct {
@@ -16,7 +19,7 @@ type versionedFactory struct {
 
 var versionedFactories = []versionedFactory{
 	{"rocksdb", true, func(t testing.TB, dir string, o VersionedOptions) VersionedKeyValueStore {
-		s, err := OpenRocksDBVersioned(dir, o)
+		s, err := rocksdb.OpenVersioned(dir, o, rocksdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,11 +103,8 @@ func TestVersionedHistoryRetention(t *testing.T) {
 			commit(t, s, 2)
 			eq(t, fmtRec(s.GetAsOf(k, 5)), "<nil>")
 			eq(t, fmtRec(s.Get(k)), "c[500000,)")
-			vs := s.(*versionedStore)
-			v, _ := vs.s.c.base.view()
 			// b [10, 500000) still overlaps the history window: its segment stays.
-			eq(t, v.segments(), []int64{500_000 / 60_000, latestSeg})
-			v.release()
+			eq(t, Segments(s), []int64{500_000 / 60_000, VersionedLatestSegment})
 		})
 	}
 }

@@ -66,34 +66,23 @@ type WindowOptions struct {
 	// of size plus grace.
 	TimeOrdered bool
 	Budget      *Budget
-	RocksDB     RocksDBOptions
 }
 
-func (o *WindowOptions) interval() int64 {
+// Interval returns the segment interval in milliseconds:
+// SegmentIntervalMs, or SegmentInterval(RetentionMs) when it is not set.
+func (o WindowOptions) Interval() int64 {
 	if o.SegmentIntervalMs > 0 {
 		return o.SegmentIntervalMs
 	}
 	return SegmentInterval(o.RetentionMs)
 }
 
-// OpenRocksDBWindow opens (or creates) a RocksDB window store in
-// SegmentedDir(taskDir, name): one database, one column family per segment.
-func OpenRocksDBWindow(taskDir string, o WindowOptions) (WindowStore, error) {
-	iv := o.interval()
-	b, err := openRocksBase(o.Name, SegmentedDir(taskDir, o.Name), nil, segmentCFName(o.Name, iv), parseSegmentCFName(o.Name, iv), o.RocksDB)
-	if err != nil {
-		return nil, err
-	}
-	return newWindowStore(o, b)
-}
-
-// NewInMemoryWindow returns an in-memory window store.
-func NewInMemoryWindow(o WindowOptions) (WindowStore, error) {
-	return newWindowStore(o, newMemBase())
-}
-
-func newWindowStore(o WindowOptions, b base) (WindowStore, error) {
-	s, err := openSegStore(o.Name, b, o.RetentionMs, o.interval(), o.Budget)
+// OpenWindow returns a window store over e, one segment of e per
+// o.Interval() of window starts. The store owns e: its Close closes e, and
+// so does a failed OpenWindow. Package state/rocksdb opens RocksDB window
+// stores.
+func OpenWindow(e Engine, o WindowOptions) (WindowStore, error) {
+	s, err := openSegStore(o.Name, e, o.RetentionMs, o.Interval(), o.Budget)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +90,11 @@ func newWindowStore(o WindowOptions, b base) (WindowStore, error) {
 		s.liveLag = 0
 	}
 	return &windowStore{s: s, o: o}, nil
+}
+
+// NewInMemoryWindow returns an in-memory window store.
+func NewInMemoryWindow(o WindowOptions) (WindowStore, error) {
+	return OpenWindow(newMemBase(), o)
 }
 
 type windowStore struct {
@@ -115,7 +109,7 @@ var (
 )
 
 func (w *windowStore) Name() string     { return w.s.c.name }
-func (w *windowStore) Persistent() bool { return w.s.c.base.persistent() }
+func (w *windowStore) Persistent() bool { return w.s.c.base.Persistent() }
 func (w *windowStore) Commit(offsets map[TopicPartition]*int64) error {
 	return w.s.commit(offsets)
 }

@@ -1,12 +1,13 @@
-package state
+package state_test
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
-	"github.com/linxGnu/grocksdb"
-
 	"github.com/stoatflow/stoatflow/internal/storeformat"
+	. "github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 type windowFactory struct {
@@ -17,7 +18,7 @@ type windowFactory struct {
 
 var windowFactories = []windowFactory{
 	{"rocksdb", true, func(t testing.TB, dir string, o WindowOptions) WindowStore {
-		s, err := OpenRocksDBWindow(dir, o)
+		s, err := rocksdb.OpenWindow(dir, o, rocksdb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,10 +128,7 @@ func TestWindowRetentionDropsWholeSegments(t *testing.T) {
 		wput(t, s, "k", 5, "late")
 		commit(t, s, 2)
 		eq(t, drainWindows(t)(s.ReadOnly(ReadCommitted).FetchAll(0, 1_000_000, false)), []string{"k@150000=s1", "k@320000=s3"})
-		ws := s.(*windowStore)
-		v, _ := ws.s.c.base.view()
-		eq(t, v.segments(), []int64{1, 3})
-		v.release()
+		eq(t, Segments(s), []int64{1, 3})
 		if f.persistent {
 			s.Close()
 			s = f.open(t, dir, o)
@@ -161,9 +159,9 @@ func TestWindowApplyChangelogDecodesStoreKeys(t *testing.T) {
 	o.Timestamped = true
 	forEachWindow(t, o, func(t *testing.T, f windowFactory, s WindowStore, dir string) {
 		recs := []ChangelogRecord{
-			{Key: windowKey([]byte("k"), 100, 0), Value: []byte("v1"), Timestamp: 105},
-			{Key: windowKey([]byte("k"), 200_000, 0), Value: []byte("v2"), Timestamp: 200_001},
-			{Key: windowKey([]byte("k"), 100, 0), Value: nil, Timestamp: 300},
+			{Key: storeformat.AppendWindowKey(nil, []byte("k"), 100, 0), Value: []byte("v1"), Timestamp: 105},
+			{Key: storeformat.AppendWindowKey(nil, []byte("k"), 200_000, 0), Value: []byte("v2"), Timestamp: 200_001},
+			{Key: storeformat.AppendWindowKey(nil, []byte("k"), 100, 0), Value: nil, Timestamp: 300},
 		}
 		if err := s.ApplyChangelog(recs, changelogTP, 9); err != nil {
 			t.Fatal(err)
@@ -196,46 +194,120 @@ func TestWindowUncommittedBytesAndBudget(t *testing.T) {
 	})
 }
 
-// TestExpiredSegmentFamiliesDroppedOnceDurable checks that expired segment
-// column families are dropped after a flush made their expiry durable, and
-// not before (see pendingDrop).
-func TestExpiredSegmentFamiliesDroppedOnceDurable(t *testing.T) {
-	task := t.TempDir()
-	o := WindowOptions{Name: "w", RetentionMs: 2_000, SegmentIntervalMs: 1_000, RocksDB: RocksDBOptions{WriteBufferBytes: 64 << 10}}
-	s, err := OpenRocksDBWindow(task, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	val := make([]byte, 1000)
-	for n := int64(0); n < 300; n++ {
-		for k := 0; k < 5; k++ {
-			if err := s.Put([]byte(fmt.Sprintf("k%d", k)), val, n*1000); err != nil {
+// TestWindowReadersSurviveSegmentDrops reads committed windows from query
+// goroutines while the writer advances stream time so that commits drop
+// segments under open iterators.
+func TestWindowReadersSurviveSegmentDrops(t *testing.T) {
+	o := WindowOptions{Name: "w", RetentionMs: 120_000, SegmentIntervalMs: 60_000}
+	for _, f := range windowFactories {
+		t.Run(f.name, func(t *testing.T) {
+			s := f.open(t, t.TempDir(), o)
+			defer s.Close()
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			errs := make(chan error, 4)
+			for r := 0; r < 2; r++ {
+				iso := IsolationLevel(r)
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					v := s.ReadOnly(iso)
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						it, err := v.FetchAll(0, 1<<40, false)
+						if err != nil {
+							errs <- err
+							return
+						}
+						for it.Next() {
+						}
+						if err := it.Err(); err != nil {
+							errs <- err
+						}
+						it.Close()
+					}
+				}()
+			}
+			for n := int64(0); n < 100; n++ {
+				for k := 0; k < 10; k++ {
+					if err := s.Put([]byte(fmt.Sprintf("k%d", k)), []byte("v"), n*20_000); err != nil {
+						t.Fatal(err)
+					}
+				}
+				commit(t, s, n)
+			}
+			close(stop)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
 				t.Fatal(err)
 			}
-		}
-		commit(t, s, n)
+			if segs := Segments(s); len(segs) > 4 {
+				t.Fatalf("expired segments kept: %v", segs)
+			}
+		})
 	}
-	rb := s.(*windowStore).s.c.base.(*rocksBase)
-	rb.writerMu.Lock()
-	pending := len(rb.pending)
-	rb.writerMu.Unlock()
-	// ~5 KB per commit against a 64 KiB buffer: a flush every dozen
-	// commits, so few drops can be waiting.
-	if pending > 30 {
-		t.Fatalf("%d segment drops still pending after 300 commits", pending)
-	}
-	s.Close()
-	s, err = OpenRocksDBWindow(task, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	names, err := grocksdb.ListColumnFamilies(grocksdb.NewDefaultOptions(), SegmentedDir(task, "w"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// default, offsets and the live segments (2 s retention, 1 s segments).
-	if len(names) > 6 {
-		t.Fatalf("column families after reopen: %v", names)
+}
+
+// TestWindowReadCommittedNeverSeesHalfCommitAcrossSegments: every commit
+// sets windows in several segments to one value; a read-committed scan from
+// another goroutine must see one value throughout.
+func TestWindowReadCommittedNeverSeesHalfCommitAcrossSegments(t *testing.T) {
+	o := WindowOptions{Name: "w", RetentionMs: 10_000_000, SegmentIntervalMs: 60_000}
+	for _, f := range windowFactories {
+		t.Run(f.name, func(t *testing.T) {
+			s := f.open(t, t.TempDir(), o)
+			defer s.Close()
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			errs := make(chan error, 4)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v := s.ReadOnly(ReadCommitted)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					it, err := v.FetchAll(0, 1<<40, false)
+					if err != nil {
+						errs <- err
+						return
+					}
+					var first string
+					n := 0
+					for it.Next() {
+						if n == 0 {
+							first = string(it.Value())
+						} else if string(it.Value()) != first {
+							errs <- fmt.Errorf("torn read: %q and %q", first, it.Value())
+						}
+						n++
+					}
+					it.Close()
+					if n != 0 && n != 20 {
+						errs <- fmt.Errorf("saw %d of 20 windows", n)
+					}
+				}
+			}()
+			for n := 0; n < 150; n++ {
+				for k := 0; k < 20; k++ {
+					wput(t, s, fmt.Sprintf("k%d", k%4), int64(k)*50_000, fmt.Sprint(n))
+				}
+				commit(t, s, int64(n))
+			}
+			close(stop)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 // globalThread is Kafka Streams' GlobalStreamThread with its
@@ -148,10 +149,9 @@ func (g *globalThread) open(ctx context.Context, info kstreams.GlobalStoreInfo) 
 }
 
 func (g *globalThread) openStore(spec *kstreams.StoreSpec) (state.KeyValueStore, error) {
-	o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: g.budget,
-		RocksDB: state.RocksDBOptions{WriteBufferBytes: g.s.cfg.WriteBufferBytes(spec.Name)}}
+	o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: g.budget}
 	if spec.Type.Resolve(dslStoreType(g.s.cfg.DSLStore)) == kstreams.RocksDB {
-		return state.OpenRocksDBKeyValue(g.dir, o)
+		return rocksdb.OpenKeyValue(g.dir, o, rocksdb.Options{WriteBufferBytes: g.s.cfg.WriteBufferBytes(spec.Name)})
 	}
 	return state.NewInMemoryKeyValue(o), nil
 }

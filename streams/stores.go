@@ -13,6 +13,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 )
 
 // taskStore is one store of a task: the transactional state store, the
@@ -79,18 +80,18 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 	case spec.Logging:
 		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
 	}
-	rocks := state.RocksDBOptions{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name), Flush: t.flushPolicy(spec, ts.changelog)}
+	rocks := rocksdb.Options{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name), Flush: t.flushPolicy(spec, ts.changelog)}
 	persistent := spec.Type.Resolve(dslStoreType(t.s.cfg.DSLStore)) == kstreams.RocksDB
 	switch spec.Kind {
 	case kstreams.KeyValueStoreKind:
-		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget, RocksDB: rocks}
+		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget}
 		var kv state.KeyValueStore
 		var err error
 		switch {
 		case spec.LRU:
 			kv, err = state.NewInMemoryLRUKeyValue(state.LRUOptions{Name: spec.Name, MaxEntries: spec.MaxCacheSize, Budget: t.budget})
 		case persistent:
-			kv, err = state.OpenRocksDBKeyValue(dir, o)
+			kv, err = rocksdb.OpenKeyValue(dir, o, rocks)
 		default:
 			kv = state.NewInMemoryKeyValue(o)
 		}
@@ -99,11 +100,11 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		}
 		ts.store, ts.bytes = kv, kv
 	case kstreams.WindowStoreKind:
-		o := state.WindowOptions{Name: spec.Name, RetentionMs: spec.Retention, Timestamped: spec.Timestamped, RetainDuplicates: spec.RetainDuplicates, TimeOrdered: spec.TimeOrdered, Budget: t.budget, RocksDB: rocks}
+		o := state.WindowOptions{Name: spec.Name, RetentionMs: spec.Retention, Timestamped: spec.Timestamped, RetainDuplicates: spec.RetainDuplicates, TimeOrdered: spec.TimeOrdered, Budget: t.budget}
 		var ws state.WindowStore
 		var err error
 		if persistent {
-			ws, err = state.OpenRocksDBWindow(dir, o)
+			ws, err = rocksdb.OpenWindow(dir, o, rocks)
 		} else {
 			ws, err = state.NewInMemoryWindow(o)
 		}
@@ -112,11 +113,11 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		}
 		ts.store, ts.bytes = ws, kstreams.WindowBytes(ws)
 	case kstreams.VersionedStoreKind:
-		o := state.VersionedOptions{Name: spec.Name, HistoryRetentionMs: spec.Retention, SegmentIntervalMs: spec.SegmentInterval, Budget: t.budget, RocksDB: rocks}
+		o := state.VersionedOptions{Name: spec.Name, HistoryRetentionMs: spec.Retention, SegmentIntervalMs: spec.SegmentInterval, Budget: t.budget}
 		var vs state.VersionedKeyValueStore
 		var err error
 		if persistent {
-			vs, err = state.OpenRocksDBVersioned(dir, o)
+			vs, err = rocksdb.OpenVersioned(dir, o, rocks)
 		} else {
 			vs, err = state.NewInMemoryVersioned(o)
 		}
@@ -125,11 +126,11 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		}
 		ts.store, ts.bytes = vs, vs
 	default:
-		o := state.SessionOptions{Name: spec.Name, RetentionMs: spec.Retention, Budget: t.budget, RocksDB: rocks}
+		o := state.SessionOptions{Name: spec.Name, RetentionMs: spec.Retention, Budget: t.budget}
 		var ss state.SessionStore
 		var err error
 		if persistent {
-			ss, err = state.OpenRocksDBSession(dir, o)
+			ss, err = rocksdb.OpenSession(dir, o, rocks)
 		} else {
 			ss, err = state.NewInMemorySession(o)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 	"github.com/stoatflow/stoatflow/txn"
 )
 
@@ -81,7 +82,7 @@ func newFixture(t *testing.T, eos bool) *fixture {
 	if err := f.producer.Init(ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.store, err = state.OpenRocksDBKeyValue(t.TempDir(), state.KeyValueOptions{Name: "counts"})
+	f.store, err = rocksdb.OpenKeyValue(t.TempDir(), state.KeyValueOptions{Name: "counts"}, rocksdb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

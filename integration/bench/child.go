@@ -33,6 +33,7 @@ import (
 	"github.com/stoatflow/stoatflow/integration"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
+	"github.com/stoatflow/stoatflow/state/rocksdb"
 	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
 )
@@ -427,10 +428,10 @@ func runRawRestore(ctx context.Context, spec childSpec) error {
 	opts.SetCreateIfMissing(true)
 	opts.SetCreateIfMissingColumnFamilies(true)
 	opts.SetAtomicFlush(true)
-	opts.SetWriteBufferSize(state.DefaultWriteBufferBytes)
-	opts.SetDbWriteBufferSize(state.DefaultWriteBufferBytes)
+	opts.SetWriteBufferSize(rocksdb.DefaultWriteBufferBytes)
+	opts.SetDbWriteBufferSize(rocksdb.DefaultWriteBufferBytes)
 	opts.SetCompression(grocksdb.NoCompression)
-	bbto := state.NewTableOptions()
+	bbto := rocksdb.NewTableOptions()
 	defer bbto.Destroy()
 	opts.SetBlockBasedTableFactory(bbto)
 	wo := grocksdb.NewDefaultWriteOptions()

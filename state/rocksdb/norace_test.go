@@ -1,6 +1,6 @@
 //go:build !race
 
-package state
+package rocksdb
 
 // raceEnabled reports a test binary built with -race.
 const raceEnabled = false

@@ -1,4 +1,4 @@
-package state
+package rocksdb
 
 /*
 #cgo CXXFLAGS: -std=c++17
@@ -24,7 +24,7 @@ var cHandleLayout = sync.OnceValue(func() error {
 	for _, t := range []reflect.Type{reflect.TypeOf(grocksdb.DB{}), reflect.TypeOf(grocksdb.ColumnFamilyHandle{})} {
 		f := t.Field(0)
 		if f.Name != "c" || f.Offset != 0 || f.Type.Kind() != reflect.Pointer {
-			return errors.New("state: grocksdb." + t.Name() + " no longer starts with its C pointer; atomic flush unavailable")
+			return errors.New("state/rocksdb: grocksdb." + t.Name() + " no longer starts with its C pointer; atomic flush unavailable")
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package state
+package rocksdb
 
 import (
 	"encoding/binary"
@@ -12,59 +12,14 @@ import (
 	"time"
 
 	"github.com/linxGnu/grocksdb"
+
+	"github.com/stoatflow/stoatflow/state"
 )
-
-// DefaultWriteBufferBytes is the memtable size of a RocksDB store's data
-// column families unless RocksDBOptions says otherwise.
-const DefaultWriteBufferBytes = 16 << 20
-
-// RocksDBOptions tunes a RocksDB store.
-type RocksDBOptions struct {
-	// WriteBufferBytes is the memtable size of the store, for each column
-	// family and for all of them together (RocksDB's write_buffer_size and
-	// db_write_buffer_size); 0 means DefaultWriteBufferBytes (16 MiB). Without a WAL, data committed
-	// since the last memtable flush is replayed from the changelog after a
-	// crash, so a small buffer gives a quiet store a short replay.
-	// compat fills it from stoatflow.store.<name>.rocksdb.write-buffer-bytes,
-	// else stoatflow.rocksdb.write-buffer-bytes.
-	WriteBufferBytes int64
-	// ConfigSetter, when set, is called with the store name and the options
-	// before the store opens: the counterpart of Kafka Streams'
-	// rocksdb.config.setter. atomic_flush is forced on afterwards, since the
-	// commit protocol depends on it.
-	ConfigSetter func(storeName string, opts *grocksdb.Options)
-	// Flush bounds how far the durable offsets may trail the committed
-	// ones (see FlushPolicy); the zero policy leaves flushing to RocksDB.
-	// compat fills it from stoatflow.rocksdb.flush.max-lag-records and
-	// stoatflow.rocksdb.flush.max-lag-ms and their per-store overrides.
-	Flush FlushPolicy
-}
-
-// BlockCacheBytes is the capacity of the LRU block cache that every RocksDB
-// store of the process shares (Kafka Streams gives each store 50 MiB of its
-// own). A ConfigSetter may give a store a table factory of its own.
-const BlockCacheBytes = 50 << 20
-
-var blockCache = sync.OnceValue(func() *grocksdb.Cache { return grocksdb.NewLRUCache(BlockCacheBytes) })
-
-// NewTableOptions returns the table options every RocksDB store opens with,
-// as Kafka Streams' RocksDBStore: a bloom filter (10 bits per key), so that
-// reading a key the store lacks (every first occurrence of a key in an
-// aggregation) rarely touches a data block, and 4 KiB blocks in the
-// process's shared LRU cache (BlockCacheBytes). The caller destroys them
-// after the database that uses them closes.
-func NewTableOptions() *grocksdb.BlockBasedTableOptions {
-	bbto := grocksdb.NewDefaultBlockBasedTableOptions()
-	bbto.SetBlockCache(blockCache())
-	bbto.SetFilterPolicy(grocksdb.NewBloomFilter(10))
-	bbto.SetBlockSize(4 << 10)
-	return bbto
-}
 
 const offsetsCF = "offsets"
 
-// rocksBase is the committed layer of a RocksDB store: one database with
-// column families "default", "offsets" and one per data segment.
+// rocksBase is the RocksDB engine of a store (a state.Engine): one database
+// with column families "default", "offsets" and one per data segment.
 type rocksBase struct {
 	name, path string
 	segName    func(seg int64) string
@@ -80,7 +35,7 @@ type rocksBase struct {
 	// defaultCF is RocksDB's "default" family, which every database has.
 	defaultCF *grocksdb.ColumnFamilyHandle
 	handles   []*grocksdb.ColumnFamilyHandle // every handle ever opened, destroyed on close
-	writerMu  sync.Mutex                     // serializes apply
+	writerMu  sync.Mutex                     // serializes Apply and MaybeFlush
 
 	// Guarded by writerMu: see pendingDrop.
 	dropEpoch uint64
@@ -97,12 +52,17 @@ type rocksBase struct {
 	}
 }
 
+var (
+	_ state.Engine  = (*rocksBase)(nil)
+	_ state.Durable = (*rocksBase)(nil)
+)
+
 // openRocksBase opens or creates the database at path. fixed lists data
 // column families that always exist (seg → name); segName and parseSeg map
 // further segments to column family names and back (nil for key-value
 // stores).
-func openRocksBase(name, path string, fixed map[int64]string, segName func(int64) string, parseSeg func(string) (int64, bool), ro RocksDBOptions) (_ *rocksBase, err error) {
-	corrupt := func(err error) error { return &CorruptionError{Store: name, Path: path, Err: err} }
+func openRocksBase(name, path string, fixed map[int64]string, segName func(int64) string, parseSeg func(string) (int64, bool), ro Options) (_ *rocksBase, err error) {
+	corrupt := func(err error) error { return &state.CorruptionError{Store: name, Path: path, Err: err} }
 	if err := os.MkdirAll(path, 0o755); err != nil {
 		return nil, storeErr(name, "open", err)
 	}
@@ -261,18 +221,18 @@ func (b *rocksBase) classify(op string, err error) error {
 	}
 	s := err.Error()
 	if strings.Contains(s, "Corruption") || strings.Contains(s, "No such file") || strings.Contains(s, "IO error") {
-		return &CorruptionError{Store: b.name, Path: b.path, Err: err}
+		return &state.CorruptionError{Store: b.name, Path: b.path, Err: err}
 	}
 	return storeErr(b.name, op, err)
 }
 
-func (b *rocksBase) persistent() bool { return true }
+func (b *rocksBase) Persistent() bool { return true }
 
-func (b *rocksBase) get(seg int64, key []byte) ([]byte, bool, error) {
+func (b *rocksBase) Get(seg int64, key []byte) ([]byte, bool, error) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.mu.closed {
-		return nil, false, ErrClosed
+		return nil, false, state.ErrClosed
 	}
 	cf := b.mu.segs[seg]
 	if cf == nil {
@@ -298,31 +258,31 @@ func (b *rocksBase) getCF(ro *grocksdb.ReadOptions, cf *grocksdb.ColumnFamilyHan
 	return v, true, nil
 }
 
-func (b *rocksBase) committedOffset(tp TopicPartition) (int64, bool, error) {
-	v, ok, err := b.meta(tp.String())
+func (b *rocksBase) CommittedOffset(tp state.TopicPartition) (int64, bool, error) {
+	v, ok, err := b.Meta(tp.String())
 	if err != nil || !ok {
 		return 0, false, err
 	}
 	if len(v) != 8 {
-		return 0, false, &CorruptionError{Store: b.name, Path: b.path, Err: fmt.Errorf("offset of %s has %d bytes, want 8", tp, len(v))}
+		return 0, false, &state.CorruptionError{Store: b.name, Path: b.path, Err: fmt.Errorf("offset of %s has %d bytes, want 8", tp, len(v))}
 	}
 	return int64(binary.BigEndian.Uint64(v)), true, nil
 }
 
-func (b *rocksBase) meta(key string) ([]byte, bool, error) {
+func (b *rocksBase) Meta(key string) ([]byte, bool, error) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.mu.closed {
-		return nil, false, ErrClosed
+		return nil, false, state.ErrClosed
 	}
 	return b.getCF(b.ro, b.offsets, []byte(key))
 }
 
-func (b *rocksBase) approxEntries() (int64, error) {
+func (b *rocksBase) ApproximateNumEntries() (int64, error) {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.mu.closed {
-		return 0, ErrClosed
+		return 0, state.ErrClosed
 	}
 	var n int64
 	for _, cf := range b.mu.segs {
@@ -333,7 +293,7 @@ func (b *rocksBase) approxEntries() (int64, error) {
 	return n, nil
 }
 
-func (b *rocksBase) apply(cb *commitBatch) error {
+func (b *rocksBase) Apply(cb *state.Batch) error {
 	b.writerMu.Lock()
 	defer b.writerMu.Unlock()
 	if err := b.createSegments(cb); err != nil {
@@ -342,29 +302,29 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.mu.closed {
-		return ErrClosed
+		return state.ErrClosed
 	}
 	wb := grocksdb.NewWriteBatch()
 	defer wb.Destroy()
 	// offEntries counts the entries the batch writes into the offsets
 	// family, which tell when it is durable (see durability).
 	var offEntries int64
-	for _, w := range cb.writes {
-		cf := b.mu.segs[w.seg]
+	for _, w := range cb.Writes {
+		cf := b.mu.segs[w.Segment]
 		if cf == nil {
 			continue // a tombstone for a segment that never existed
 		}
-		if w.e.Tombstone {
-			wb.DeleteCF(cf, w.e.Key)
+		if w.Tombstone {
+			wb.DeleteCF(cf, w.Key)
 		} else {
-			wb.PutCF(cf, w.e.Key, w.e.Value)
+			wb.PutCF(cf, w.Key, w.Value)
 		}
 	}
-	if cb.clearOffsets {
+	if cb.ClearOffsets {
 		it := b.db.NewIteratorCF(b.ro, b.offsets)
 		for it.SeekToFirst(); it.Valid(); it.Next() {
 			k := it.Key().Data()
-			if !strings.HasPrefix(string(k), "stoatflow.") && !strings.HasPrefix(string(k), dropMarkerPrefix) {
+			if !strings.HasPrefix(string(k), state.MetaKeyPrefix) && !strings.HasPrefix(string(k), dropMarkerPrefix) {
 				wb.DeleteCF(b.offsets, append([]byte(nil), k...))
 				offEntries++
 			}
@@ -375,7 +335,7 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 			return b.classify("commit", err)
 		}
 	}
-	for tp, off := range cb.offsets {
+	for tp, off := range cb.Offsets {
 		offEntries++
 		if off == nil {
 			wb.DeleteCF(b.offsets, []byte(tp.String()))
@@ -383,22 +343,22 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 		}
 		wb.PutCF(b.offsets, []byte(tp.String()), binary.BigEndian.AppendUint64(nil, uint64(*off)))
 	}
-	if cb.position != nil {
-		wb.PutCF(b.offsets, []byte(positionKey), cb.position)
+	if cb.Position != nil {
+		wb.PutCF(b.offsets, []byte(state.PositionKey), cb.Position)
 		offEntries++
 	}
-	for k, v := range cb.meta {
+	for k, v := range cb.Meta {
 		wb.PutCF(b.offsets, []byte(k), v)
 		offEntries++
 	}
 	var dropping []*grocksdb.ColumnFamilyHandle
-	for _, seg := range cb.drop {
+	for _, seg := range cb.Drop {
 		if cf := b.mu.segs[seg]; cf != nil {
 			dropping = append(dropping, cf)
 		}
 	}
 	epoch := b.dropEpoch
-	if len(dropping) > 0 && !cb.dropNow {
+	if len(dropping) > 0 && !cb.DropNow {
 		// A marker in the offsets family tells when this batch is durable:
 		// see durableDropEpoch.
 		if epoch > 0 {
@@ -420,21 +380,21 @@ func (b *rocksBase) apply(cb *commitBatch) error {
 		return nil
 	}
 	b.mu.RUnlock()
-	err := b.dropSegments(cb.drop, dropping, epoch, cb.dropNow)
+	err := b.dropSegments(cb.Drop, dropping, epoch, cb.DropNow)
 	b.mu.RLock()
 	return err
 }
 
-func (b *rocksBase) createSegments(cb *commitBatch) error {
+func (b *rocksBase) createSegments(cb *state.Batch) error {
 	var missing []int64
 	b.mu.RLock()
 	if b.mu.closed {
 		b.mu.RUnlock()
-		return ErrClosed
+		return state.ErrClosed
 	}
-	for _, w := range cb.writes {
-		if !w.e.Tombstone && b.mu.segs[w.seg] == nil {
-			missing = append(missing, w.seg)
+	for _, w := range cb.Writes {
+		if !w.Tombstone && b.mu.segs[w.Segment] == nil {
+			missing = append(missing, w.Segment)
 		}
 	}
 	b.mu.RUnlock()
@@ -442,7 +402,7 @@ func (b *rocksBase) createSegments(cb *commitBatch) error {
 		return nil
 	}
 	if b.segName == nil {
-		return storeErr(b.name, "commit", fmt.Errorf("%w: segment %d on an unsegmented store", ErrInvalidArgument, missing[0]))
+		return storeErr(b.name, "commit", fmt.Errorf("%w: segment %d on an unsegmented store", state.ErrInvalidArgument, missing[0]))
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -531,11 +491,11 @@ func (b *rocksBase) dropSegments(segs []int64, cfs []*grocksdb.ColumnFamilyHandl
 	return nil
 }
 
-func (b *rocksBase) view() (baseView, error) {
+func (b *rocksBase) View() (state.EngineView, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.mu.closed {
-		return nil, ErrClosed
+		return nil, state.ErrClosed
 	}
 	snap := b.db.NewSnapshot()
 	ro := grocksdb.NewDefaultReadOptions()
@@ -550,7 +510,7 @@ func (b *rocksBase) view() (baseView, error) {
 	return v, nil
 }
 
-func (b *rocksBase) close() error {
+func (b *rocksBase) Close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.mu.closed {
@@ -598,22 +558,9 @@ type rocksView struct {
 	once sync.Once
 }
 
-func (v *rocksView) segments() []int64 { return v.ids }
+func (v *rocksView) Segments() []int64 { return v.ids }
 
-func (v *rocksView) get(seg int64, key []byte) ([]byte, bool, error) {
-	cf := v.segs[seg]
-	if cf == nil {
-		return nil, false, nil
-	}
-	v.b.mu.RLock()
-	defer v.b.mu.RUnlock()
-	if v.b.mu.closed {
-		return nil, false, ErrClosed
-	}
-	return v.b.getCF(v.ro, cf, key)
-}
-
-func (v *rocksView) iter(seg int64, lo, hi []byte, reverse bool) rawIter {
+func (v *rocksView) Iter(seg int64, lo, hi []byte, reverse bool) state.EngineIterator {
 	cf := v.segs[seg]
 	if cf == nil {
 		return emptyIter{}
@@ -622,7 +569,7 @@ func (v *rocksView) iter(seg int64, lo, hi []byte, reverse bool) rawIter {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.mu.closed {
-		return &errIter{err0: ErrClosed}
+		return &errIter{err0: state.ErrClosed}
 	}
 	it := &rocksIter{b: b, lo: lo, hi: hi, reverse: reverse}
 	it.it = b.db.NewIteratorCF(v.ro, cf)
@@ -630,7 +577,7 @@ func (v *rocksView) iter(seg int64, lo, hi []byte, reverse bool) rawIter {
 	return it
 }
 
-func (v *rocksView) release() {
+func (v *rocksView) Release() {
 	v.once.Do(func() {
 		v.b.mu.Lock()
 		defer v.b.mu.Unlock()
@@ -656,12 +603,12 @@ type rocksIter struct {
 	e       error
 }
 
-func (r *rocksIter) next() bool {
+func (r *rocksIter) Next() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.it == nil {
 		if r.e == nil {
-			r.e = ErrClosed
+			r.e = state.ErrClosed
 		}
 		return false
 	}
@@ -703,15 +650,15 @@ func (r *rocksIter) next() bool {
 	return true
 }
 
-func (r *rocksIter) key() []byte   { return r.k }
-func (r *rocksIter) value() []byte { return r.v }
-func (r *rocksIter) err() error {
+func (r *rocksIter) Key() []byte   { return r.k }
+func (r *rocksIter) Value() []byte { return r.v }
+func (r *rocksIter) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.e
 }
 
-func (r *rocksIter) close() {
+func (r *rocksIter) Close() {
 	r.b.mu.Lock()
 	if r.b.mu.iters != nil {
 		delete(r.b.mu.iters, r)
@@ -720,8 +667,8 @@ func (r *rocksIter) close() {
 	r.release()
 }
 
-// release frees the native iterator; called by close or by the store's
-// Close (which holds the base lock).
+// release frees the native iterator; called by Close or by the engine's
+// Close (which holds the engine's lock).
 func (r *rocksIter) release() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -733,8 +680,30 @@ func (r *rocksIter) release() {
 
 type errIter struct{ err0 error }
 
-func (e *errIter) next() bool    { return false }
-func (e *errIter) key() []byte   { return nil }
-func (e *errIter) value() []byte { return nil }
-func (e *errIter) err() error    { return e.err0 }
-func (e *errIter) close()        {}
+func (e *errIter) Next() bool    { return false }
+func (e *errIter) Key() []byte   { return nil }
+func (e *errIter) Value() []byte { return nil }
+func (e *errIter) Err() error    { return e.err0 }
+func (e *errIter) Close()        {}
+
+type emptyIter struct{}
+
+func (emptyIter) Next() bool    { return false }
+func (emptyIter) Key() []byte   { return nil }
+func (emptyIter) Value() []byte { return nil }
+func (emptyIter) Err() error    { return nil }
+func (emptyIter) Close()        {}
+
+// storeErr wraps err as package state wraps the errors of its stores: a
+// *state.CorruptionError or *state.StoreError passes unchanged.
+func storeErr(store, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *state.CorruptionError
+	var se *state.StoreError
+	if errors.As(err, &ce) || errors.As(err, &se) {
+		return err
+	}
+	return &state.StoreError{Store: store, Op: op, Err: err}
+}

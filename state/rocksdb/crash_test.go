@@ -1,4 +1,4 @@
-package state
+package rocksdb
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/storeformat"
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // The crash test re-executes the test binary as a child that commits
@@ -46,14 +47,8 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	flag.Parse()
-	// Each RocksDB model run opens a fresh database, which costs tens of
-	// milliseconds of fsyncs; 50 runs per test keep the default suite
-	// short. Pass -rapid.checks=N for more.
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if f := flag.Lookup("rapid.checks"); f != nil && !set["rapid.checks"] {
-		f.Value.Set("50")
-	}
 	// The crash subtests (the only parallel tests here) mostly wait for
 	// child processes to start and open their stores: run all store types
 	// at once rather than GOMAXPROCS at a time.
@@ -65,7 +60,7 @@ func TestMain(m *testing.M) {
 
 // crashSubject adapts one store type to the crash test.
 type crashSubject interface {
-	Store
+	state.Store
 	// write stages commit n's batch.
 	write(n int64) error
 	// state returns the commit number the data corresponds to: -1 for an
@@ -129,7 +124,7 @@ func parseCrashValue(v []byte) (int64, error) {
 }
 
 type kvCrash struct {
-	KeyValueStore
+	state.KeyValueStore
 	timestamped bool
 }
 
@@ -140,11 +135,12 @@ func init() {
 			name = "kv-timestamped"
 		}
 		crashKinds[name] = func(dir string, small bool) (crashSubject, error) {
-			o := KeyValueOptions{Name: "crash", Timestamped: ts}
+			o := state.KeyValueOptions{Name: "crash", Timestamped: ts}
+			var ro Options
 			if small {
-				o.RocksDB.WriteBufferBytes = 64 << 10
+				ro.WriteBufferBytes = 64 << 10
 			}
-			s, err := OpenRocksDBKeyValue(dir, o)
+			s, err := OpenKeyValue(dir, o, ro)
 			if err != nil {
 				return nil, err
 			}
@@ -179,7 +175,7 @@ func (c *kvCrash) write(n int64) error {
 }
 
 func (c *kvCrash) state() (int64, error) {
-	it, err := c.ReadOnly(ReadCommitted).All()
+	it, err := c.ReadOnly(state.ReadCommitted).All()
 	if err != nil {
 		return 0, err
 	}
@@ -204,7 +200,7 @@ func (c *kvCrash) state() (int64, error) {
 	return checkCrashState(got, func(i int) string { return fmt.Sprintf("k%03d", i) }, func(j int) string { return fmt.Sprintf("d%02d", j) })
 }
 
-var crashTP = TopicPartition{Topic: "crash-changelog", Partition: 0}
+var crashTP = state.TopicPartition{Topic: "crash-changelog", Partition: 0}
 
 func crashChild(kind, dir string) error {
 	s, err := crashKinds[kind](dir, true)
@@ -223,7 +219,7 @@ func crashChild(kind, dir string) error {
 		if err := s.write(n); err != nil {
 			return err
 		}
-		if err := s.Commit(map[TopicPartition]*int64{crashTP: Offset(n)}); err != nil {
+		if err := s.Commit(map[state.TopicPartition]*int64{crashTP: state.Offset(n)}); err != nil {
 			return err
 		}
 	}

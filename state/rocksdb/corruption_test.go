@@ -1,4 +1,4 @@
-package state
+package rocksdb
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // corruptKV writes a committed store, closes it, damages its files with
@@ -13,7 +15,7 @@ import (
 func corruptKV(t *testing.T, damage func(t *testing.T, dir string)) error {
 	t.Helper()
 	taskDir := t.TempDir()
-	s, err := OpenRocksDBKeyValue(taskDir, KeyValueOptions{Name: "kv"})
+	s, err := OpenKeyValue(taskDir, state.KeyValueOptions{Name: "kv"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,11 +26,11 @@ func corruptKV(t *testing.T, damage func(t *testing.T, dir string)) error {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	damage(t, KeyValueDir(taskDir, "kv"))
-	s, err = OpenRocksDBKeyValue(taskDir, KeyValueOptions{Name: "kv"})
+	damage(t, state.KeyValueDir(taskDir, "kv"))
+	s, err = OpenKeyValue(taskDir, state.KeyValueOptions{Name: "kv"}, Options{})
 	if err == nil {
 		// Some damage only shows when data is read.
-		it, ierr := s.ReadOnly(ReadCommitted).All()
+		it, ierr := s.ReadOnly(state.ReadCommitted).All()
 		if ierr == nil {
 			for it.Next() {
 			}
@@ -51,10 +53,10 @@ func files(t *testing.T, dir, suffix string) []string {
 
 func checkCorrupted(t *testing.T, err error) {
 	t.Helper()
-	if !errors.Is(err, ErrCorrupted) {
+	if !errors.Is(err, state.ErrCorrupted) {
 		t.Fatalf("got %v, want ErrCorrupted", err)
 	}
-	var ce *CorruptionError
+	var ce *state.CorruptionError
 	if !errors.As(err, &ce) || ce.Store != "kv" || ce.Path == "" {
 		t.Fatalf("corruption error lacks store or path: %#v", err)
 	}
@@ -109,14 +111,14 @@ func TestMissingCurrentIsCorrupted(t *testing.T) {
 
 func TestSecondOpenOfSameStoreIsNotCorruption(t *testing.T) {
 	task := t.TempDir()
-	s, err := OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
+	s, err := OpenKeyValue(task, state.KeyValueOptions{Name: "kv"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	commit(t, s, 1)
-	_, err = OpenRocksDBKeyValue(task, KeyValueOptions{Name: "kv"})
-	if err == nil || errors.Is(err, ErrCorrupted) {
+	_, err = OpenKeyValue(task, state.KeyValueOptions{Name: "kv"}, Options{})
+	if err == nil || errors.Is(err, state.ErrCorrupted) {
 		t.Fatalf("second open: %v, want a non-corruption error", err)
 	}
 }

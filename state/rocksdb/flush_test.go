@@ -1,4 +1,4 @@
-package state
+package rocksdb
 
 import (
 	"bufio"
@@ -10,34 +10,36 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // commitN stages records puts and commits offset off on tp.
-func commitN(t testing.TB, s KeyValueStore, tp TopicPartition, records int, off int64) {
+func commitN(t testing.TB, s state.KeyValueStore, tp state.TopicPartition, records int, off int64) {
 	t.Helper()
 	for i := 0; i < records; i++ {
 		if err := s.Put([]byte(fmt.Sprintf("k%05d", (int(off)+i)%5000)), make([]byte, 64)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Commit(map[TopicPartition]*int64{tp: Offset(off)}); err != nil {
+	if err := s.Commit(map[state.TopicPartition]*int64{tp: state.Offset(off)}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestFlushPolicyBoundsDurableLagAfterEachCommit(t *testing.T) {
-	tp := TopicPartition{Topic: "app-counts-changelog", Partition: 0}
+	tp := state.TopicPartition{Topic: "app-counts-changelog", Partition: 0}
 	for _, tc := range []struct {
 		name   string
-		policy FlushPolicy
-	}{{"records", FlushPolicy{MaxLagRecords: 500}}, {"off", FlushPolicy{}}} {
+		policy state.FlushPolicy
+	}{{"records", state.FlushPolicy{MaxLagRecords: 500}}, {"off", state.FlushPolicy{}}} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := OpenRocksDBKeyValue(t.TempDir(), KeyValueOptions{Name: "counts", RocksDB: RocksDBOptions{Flush: tc.policy}})
+			s, err := OpenKeyValue(t.TempDir(), state.KeyValueOptions{Name: "counts"}, Options{Flush: tc.policy})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			d, ok := AsDurable(s)
+			d, ok := state.AsDurable(s)
 			if !ok {
 				t.Fatal("a RocksDB store is not Durable")
 			}
@@ -67,13 +69,13 @@ func TestFlushPolicyBoundsDurableLagAfterEachCommit(t *testing.T) {
 }
 
 func TestFlushPolicyTimeBoundFlushesAnIdleStore(t *testing.T) {
-	tp := TopicPartition{Topic: "app-quiet-changelog", Partition: 3}
-	s, err := OpenRocksDBKeyValue(t.TempDir(), KeyValueOptions{Name: "quiet", RocksDB: RocksDBOptions{Flush: FlushPolicy{MaxLag: 50 * time.Millisecond}}})
+	tp := state.TopicPartition{Topic: "app-quiet-changelog", Partition: 3}
+	s, err := OpenKeyValue(t.TempDir(), state.KeyValueOptions{Name: "quiet"}, Options{Flush: state.FlushPolicy{MaxLag: 50 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d, _ := AsDurable(s)
+	d, _ := state.AsDurable(s)
 	commitN(t, s, tp, 3, 2)
 	if l := d.DurableLag(time.Now()); l.Records != 3 || l.Age < 0 {
 		t.Fatalf("after the first commit: %+v, want 3 offsets", l)
@@ -109,7 +111,7 @@ func TestFlushPolicyTimeBoundFlushesAnIdleStore(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	// Commits that move no offset leave nothing to flush.
-	if err := s.Commit(map[TopicPartition]*int64{tp: Offset(2)}); err != nil {
+	if err := s.Commit(map[state.TopicPartition]*int64{tp: state.Offset(2)}); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(60 * time.Millisecond)
@@ -124,13 +126,13 @@ func TestFlushPolicyTimeBoundFlushesAnIdleStore(t *testing.T) {
 func TestFlushPolicySeesRocksDBsOwnFlushes(t *testing.T) {
 	// A 64 KiB write buffer fills after a few commits: RocksDB flushes by
 	// itself, and the lag must drop without any policy.
-	tp := TopicPartition{Topic: "app-busy-changelog", Partition: 0}
-	s, err := OpenRocksDBKeyValue(t.TempDir(), KeyValueOptions{Name: "busy", RocksDB: RocksDBOptions{WriteBufferBytes: 64 << 10}})
+	tp := state.TopicPartition{Topic: "app-busy-changelog", Partition: 0}
+	s, err := OpenKeyValue(t.TempDir(), state.KeyValueOptions{Name: "busy"}, Options{WriteBufferBytes: 64 << 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d, _ := AsDurable(s)
+	d, _ := state.AsDurable(s)
 	var peak int64
 	for off := int64(99); off < 50_000; off += 100 {
 		commitN(t, s, tp, 100, off)
@@ -146,16 +148,16 @@ func TestFlushPolicySeesRocksDBsOwnFlushes(t *testing.T) {
 }
 
 func TestFlushPolicyDuringRestore(t *testing.T) {
-	tp := TopicPartition{Topic: "app-restore-changelog", Partition: 1}
-	s, err := OpenRocksDBKeyValue(t.TempDir(), KeyValueOptions{Name: "restore", RocksDB: RocksDBOptions{Flush: FlushPolicy{MaxLagRecords: 10_000}}})
+	tp := state.TopicPartition{Topic: "app-restore-changelog", Partition: 1}
+	s, err := OpenKeyValue(t.TempDir(), state.KeyValueOptions{Name: "restore"}, Options{Flush: state.FlushPolicy{MaxLagRecords: 10_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	d, _ := AsDurable(s)
-	recs := make([]ChangelogRecord, 4096)
+	d, _ := state.AsDurable(s)
+	recs := make([]state.ChangelogRecord, 4096)
 	for i := range recs {
-		recs[i] = ChangelogRecord{Key: []byte(strconv.Itoa(i)), Value: []byte("v")}
+		recs[i] = state.ChangelogRecord{Key: []byte(strconv.Itoa(i)), Value: []byte("v")}
 	}
 	for last := int64(4095); last < 100_000; last += 4096 {
 		if err := s.ApplyChangelog(recs, tp, last); err != nil {
@@ -179,7 +181,7 @@ const (
 
 func init() {
 	crashKinds["kv-policy"] = func(dir string, _ bool) (crashSubject, error) {
-		s, err := OpenRocksDBKeyValue(dir, KeyValueOptions{Name: "crash", RocksDB: RocksDBOptions{Flush: FlushPolicy{MaxLagRecords: policyCrashBound}}})
+		s, err := OpenKeyValue(dir, state.KeyValueOptions{Name: "crash"}, Options{Flush: state.FlushPolicy{MaxLagRecords: policyCrashBound}})
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +208,7 @@ func policyCrashChild(dir string) error {
 		if err := s.write(n); err != nil {
 			return err
 		}
-		if err := s.Commit(map[TopicPartition]*int64{crashTP: Offset(n)}); err != nil {
+		if err := s.Commit(map[state.TopicPartition]*int64{crashTP: state.Offset(n)}); err != nil {
 			return err
 		}
 		fmt.Fprintln(w, n)

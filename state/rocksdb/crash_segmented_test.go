@@ -1,38 +1,41 @@
-package state
+package rocksdb
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/stoatflow/stoatflow/internal/storeformat"
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // Window and session subjects for the crash test: the keys of each commit
 // spread over several segments (column families), so a torn flush across
 // column families would show.
 
-type windowCrash struct{ WindowStore }
+type windowCrash struct{ state.WindowStore }
 
-type sessionCrash struct{ SessionStore }
+type sessionCrash struct{ state.SessionStore }
 
 func init() {
 	crashKinds["window"] = func(dir string, small bool) (crashSubject, error) {
-		o := WindowOptions{Name: "crash", RetentionMs: 3_600_000, SegmentIntervalMs: 60_000, Timestamped: true}
+		o := state.WindowOptions{Name: "crash", RetentionMs: 3_600_000, SegmentIntervalMs: 60_000, Timestamped: true}
+		var ro Options
 		if small {
-			o.RocksDB.WriteBufferBytes = 16 << 10
+			ro.WriteBufferBytes = 16 << 10
 		}
-		s, err := OpenRocksDBWindow(dir, o)
+		s, err := OpenWindow(dir, o, ro)
 		if err != nil {
 			return nil, err
 		}
 		return windowCrash{s}, nil
 	}
 	crashKinds["session"] = func(dir string, small bool) (crashSubject, error) {
-		o := SessionOptions{Name: "crash", RetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
+		o := state.SessionOptions{Name: "crash", RetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
+		var ro Options
 		if small {
-			o.RocksDB.WriteBufferBytes = 16 << 10
+			ro.WriteBufferBytes = 16 << 10
 		}
-		s, err := OpenRocksDBSession(dir, o)
+		s, err := OpenSession(dir, o, ro)
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +62,7 @@ func (c windowCrash) write(n int64) error {
 }
 
 func (c windowCrash) state() (int64, error) {
-	it, err := c.ReadOnly(ReadCommitted).FetchAll(math.MinInt64/2, math.MaxInt64/2, false)
+	it, err := c.ReadOnly(state.ReadCommitted).FetchAll(math.MinInt64/2, math.MaxInt64/2, false)
 	if err != nil {
 		return 0, err
 	}
@@ -105,7 +108,7 @@ func (c sessionCrash) write(n int64) error {
 }
 
 func (c sessionCrash) state() (int64, error) {
-	it, err := c.ReadOnly(ReadCommitted).FindSessionsRange(nil, nil, math.MinInt64/2, math.MaxInt64/2, false)
+	it, err := c.ReadOnly(state.ReadCommitted).FindSessionsRange(nil, nil, math.MinInt64/2, math.MaxInt64/2, false)
 	if err != nil {
 		return 0, err
 	}
@@ -126,15 +129,16 @@ func (c sessionCrash) state() (int64, error) {
 		func(j int) string { return fmt.Sprintf("d%02d@%d", j, int64(j)*15_000) })
 }
 
-type versionedCrash struct{ VersionedKeyValueStore }
+type versionedCrash struct{ state.VersionedKeyValueStore }
 
 func init() {
 	crashKinds["versioned"] = func(dir string, small bool) (crashSubject, error) {
-		o := VersionedOptions{Name: "crash", HistoryRetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
+		o := state.VersionedOptions{Name: "crash", HistoryRetentionMs: 3_600_000, SegmentIntervalMs: 60_000}
+		var ro Options
 		if small {
-			o.RocksDB.WriteBufferBytes = 16 << 10
+			ro.WriteBufferBytes = 16 << 10
 		}
-		s, err := OpenRocksDBVersioned(dir, o)
+		s, err := OpenVersioned(dir, o, ro)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +165,7 @@ func (c versionedCrash) write(n int64) error {
 }
 
 func (c versionedCrash) state() (int64, error) {
-	rc := c.ReadOnly(ReadCommitted)
+	rc := c.ReadOnly(state.ReadCommitted)
 	got := map[string]int64{}
 	add := func(k string) error {
 		r, err := rc.Get([]byte(k))
@@ -196,15 +200,16 @@ func (c versionedCrash) state() (int64, error) {
 // with 5000 ms retention and 2000 ms segments the live windows after commit
 // n are those of commits n-4..n, and dropping segments (flush, then drop
 // column family) happens under the kills.
-type windowExpiryCrash struct{ WindowStore }
+type windowExpiryCrash struct{ state.WindowStore }
 
 func init() {
 	crashKinds["window-expiry"] = func(dir string, small bool) (crashSubject, error) {
-		o := WindowOptions{Name: "crash", RetentionMs: 5_000, SegmentIntervalMs: 2_000}
+		o := state.WindowOptions{Name: "crash", RetentionMs: 5_000, SegmentIntervalMs: 2_000}
+		var ro Options
 		if small {
-			o.RocksDB.WriteBufferBytes = 64 << 10
+			ro.WriteBufferBytes = 64 << 10
 		}
-		s, err := OpenRocksDBWindow(dir, o)
+		s, err := OpenWindow(dir, o, ro)
 		if err != nil {
 			return nil, err
 		}
@@ -222,7 +227,7 @@ func (c windowExpiryCrash) write(n int64) error {
 }
 
 func (c windowExpiryCrash) state() (int64, error) {
-	it, err := c.ReadOnly(ReadCommitted).FetchAll(0, math.MaxInt64/2, false)
+	it, err := c.ReadOnly(state.ReadCommitted).FetchAll(0, math.MaxInt64/2, false)
 	if err != nil {
 		return 0, err
 	}

@@ -1,62 +1,14 @@
-package state
+package rocksdb
 
 import (
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/linxGnu/grocksdb"
+
+	"github.com/stoatflow/stoatflow/state"
 )
-
-// FlushPolicy bounds how far a RocksDB store's durable offsets may trail its
-// committed ones. RocksDB runs without a write-ahead log, so what survives a
-// crash is the last memtable flush: the offsets and data written by commits
-// since then are replayed from the changelog. After each commit (and each
-// restore batch) the store flushes its memtables, all column families in
-// one atomic flush, when a bound is passed. A zero field sets no bound;
-// the zero policy flushes only when RocksDB does (a full write buffer).
-type FlushPolicy struct {
-	// MaxLagRecords bounds, in changelog offsets, how far a changelog
-	// partition's durable offset may trail its committed one once a commit
-	// returns: past half of it a flush starts in the background, past all
-	// of it the commit waits for a flush. A crash then replays at most
-	// MaxLagRecords plus the records of the batch being written. Under
-	// exactly_once_v2 the offsets include one transaction marker per
-	// commit, so the records replayed are a little fewer.
-	MaxLagRecords int64
-	// MaxLag: flush when the oldest commit that is not yet durable is older
-	// than this. It is checked at commits and by MaybeFlush, which a stream
-	// thread calls between commits, so that a store with no new records
-	// still becomes durable.
-	MaxLag time.Duration
-}
-
-// DurableLag is how far a store's durable offsets trail its committed ones.
-type DurableLag struct {
-	// Records is the largest difference, over the store's changelog
-	// partitions, between the committed offset and the durable one: about
-	// what a crash now would replay. A partition with no durable offset
-	// counts from offset 0.
-	Records int64
-	// Age is how long the oldest commit that is not yet durable has been
-	// committed; 0 when everything committed is durable.
-	Age time.Duration
-	// Flushes counts the flushes the policy requested since the store
-	// opened (RocksDB's own flushes of full write buffers not included).
-	Flushes int64
-}
-
-// Durable is implemented by the stores whose data survives a restart
-// (RocksDB): the stream thread reads their lag for metrics and lets their
-// flush policy act between commits.
-type Durable interface {
-	// DurableLag returns the store's durable lag as of now.
-	DurableLag(now time.Time) DurableLag
-	// MaybeFlush flushes the store when its policy's time bound has passed
-	// since its last commit; cheap when it has not.
-	MaybeFlush(now time.Time) error
-}
 
 // flushPoint is one applied batch whose offsets-family entries may still be
 // only in a memtable.
@@ -81,7 +33,7 @@ type flushPoint struct {
 // Fields are guarded by rocksBase.writerMu except the atomics, which
 // DurableLag reads from any goroutine.
 type durability struct {
-	policy    FlushPolicy
+	policy    state.FlushPolicy
 	unflushed []flushPoint
 	inMem     int64 // entries of unflushed
 	durable   map[string]int64
@@ -95,11 +47,11 @@ type durability struct {
 // isOffsetKey reports whether an offsets-family key is a changelog
 // partition's offset rather than the position or a store-internal value.
 func isOffsetKey(k string) bool {
-	return k != positionKey && !strings.HasPrefix(k, "stoatflow.") && !strings.HasPrefix(k, dropMarkerPrefix)
+	return k != state.PositionKey && !strings.HasPrefix(k, state.MetaKeyPrefix) && !strings.HasPrefix(k, dropMarkerPrefix)
 }
 
 // initDurability reads the offsets on disk at open: all of them durable.
-func (b *rocksBase) initDurability(p FlushPolicy) error {
+func (b *rocksBase) initDurability(p state.FlushPolicy) error {
 	b.dur.policy = p
 	b.dur.durable = map[string]int64{}
 	b.dur.latest = map[string]int64{}
@@ -131,20 +83,20 @@ func (b *rocksBase) memEntries() (active, imm int64) {
 // recordLocked notes a batch just written (entries offsets-family entries)
 // and applies the flush policy. The caller holds writerMu and the read
 // lock.
-func (b *rocksBase) recordLocked(cb *commitBatch, entries int64, now time.Time) error {
+func (b *rocksBase) recordLocked(cb *state.Batch, entries int64, now time.Time) error {
 	d := &b.dur
 	if entries == 0 {
 		return nil
 	}
 	before := d.latest
-	after := make(map[string]int64, len(before)+len(cb.offsets))
-	if !cb.clearOffsets {
+	after := make(map[string]int64, len(before)+len(cb.Offsets))
+	if !cb.ClearOffsets {
 		for k, o := range before {
 			after[k] = o
 		}
 	}
 	advance := false
-	for tp, off := range cb.offsets {
+	for tp, off := range cb.Offsets {
 		k := tp.String()
 		if off == nil {
 			delete(after, k)
@@ -244,17 +196,17 @@ func (b *rocksBase) flushLocked(wait bool) error {
 	return nil
 }
 
-// durableLag implements Durable.DurableLag for the store's RocksDB base.
-func (b *rocksBase) durableLag(now time.Time) DurableLag {
-	l := DurableLag{Records: b.dur.lagRecords.Load(), Flushes: b.dur.flushes.Load()}
+// DurableLag implements state.Durable.
+func (b *rocksBase) DurableLag(now time.Time) state.DurableLag {
+	l := state.DurableLag{Records: b.dur.lagRecords.Load(), Flushes: b.dur.flushes.Load()}
 	if s := b.dur.lagSince.Load(); s != 0 {
 		l.Age = max(time.Duration(now.UnixNano()-s), 0)
 	}
 	return l
 }
 
-// maybeFlush implements Durable.MaybeFlush.
-func (b *rocksBase) maybeFlush(now time.Time) error {
+// MaybeFlush implements state.Durable.
+func (b *rocksBase) MaybeFlush(now time.Time) error {
 	s := b.dur.lagSince.Load()
 	if s == 0 && b.dur.lagRecords.Load() == 0 {
 		return nil
@@ -264,68 +216,7 @@ func (b *rocksBase) maybeFlush(now time.Time) error {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	if b.mu.closed {
-		return ErrClosed
+		return state.ErrClosed
 	}
 	return b.checkLocked(now)
-}
-
-// durableOf returns the RocksDB base under c, if any.
-func durableOf(c *core) (*rocksBase, bool) {
-	b, ok := c.base.(*rocksBase)
-	return b, ok
-}
-
-func lagOf(c *core, now time.Time) DurableLag {
-	if b, ok := durableOf(c); ok {
-		return b.durableLag(now)
-	}
-	return DurableLag{}
-}
-
-func maybeFlushOf(c *core, now time.Time) error {
-	if c.closed.Load() {
-		return ErrClosed
-	}
-	if b, ok := durableOf(c); ok {
-		return b.maybeFlush(now)
-	}
-	return nil
-}
-
-// DurableLag implements Durable.
-func (s *kvStore) DurableLag(now time.Time) DurableLag { return lagOf(s.c, now) }
-
-// MaybeFlush implements Durable.
-func (s *kvStore) MaybeFlush(now time.Time) error { return maybeFlushOf(s.c, now) }
-
-// DurableLag implements Durable.
-func (w *windowStore) DurableLag(now time.Time) DurableLag { return lagOf(w.s.c, now) }
-
-// MaybeFlush implements Durable.
-func (w *windowStore) MaybeFlush(now time.Time) error { return maybeFlushOf(w.s.c, now) }
-
-// DurableLag implements Durable.
-func (ss *sessionStore) DurableLag(now time.Time) DurableLag { return lagOf(ss.s.c, now) }
-
-// MaybeFlush implements Durable.
-func (ss *sessionStore) MaybeFlush(now time.Time) error { return maybeFlushOf(ss.s.c, now) }
-
-// DurableLag implements Durable.
-func (v *versionedStore) DurableLag(now time.Time) DurableLag { return lagOf(v.s.c, now) }
-
-// MaybeFlush implements Durable.
-func (v *versionedStore) MaybeFlush(now time.Time) error { return maybeFlushOf(v.s.c, now) }
-
-// AsDurable returns s as a Durable when its data survives a restart.
-func AsDurable(s Store) (Durable, bool) {
-	if !s.Persistent() {
-		return nil, false
-	}
-	d, ok := s.(Durable)
-	return d, ok
-}
-
-// String renders a lag for logs.
-func (l DurableLag) String() string {
-	return strconv.FormatInt(l.Records, 10) + " offsets, " + l.Age.Round(time.Millisecond).String()
 }
