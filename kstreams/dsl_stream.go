@@ -45,7 +45,7 @@ type StreamsBuilder struct {
 	tableTopics   map[string]bool
 	streamSources []streamSource
 	// nullKeys is what the joins that accept null keys need at Build (see
-	// getter.go's relaxNullKeyFilters).
+	// dsl_table_getter.go's relaxNullKeyFilters).
 	nullKeys nullKeyJoins
 	built    bool
 }
@@ -630,8 +630,8 @@ type KTable[K, V any] struct {
 	storeName string
 	view      *valueView // a Reduce over a Nullable view: the records hold base values
 	old       *oldValues // nil: the table cannot send old values
-	// getter, if set, gives the table's value getter (getter.go); without
-	// it the table's own store is read.
+	// getter, if set, gives the table's value getter
+	// (dsl_table_getter.go); without it the table's own store is read.
 	getter func() (getterSupplier, error)
 	// versioned is whether the table's updates follow versioned semantics:
 	// it is kept in a versioned store, or derives from one without a
