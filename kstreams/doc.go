@@ -57,18 +57,44 @@
 // stores, TreeSet order of successors fixed when they were connected).
 // testdata/jvmcapture holds the texts a real Kafka Streams 4.4.0 printed.
 //
-// # What a runtime reads
+// # For the runtime
 //
-//   - Topology.Subtopologies: per sub-topology its nodes, source and sink
-//     topics (TopicRef, internal ones undecorated; Decorated adds the
-//     application id) and its StoreSpecs (name, kind, timestamped, logging,
-//     changelog config, retention, store type).
-//   - Topology.InternalTopics and InternalTopicPartitions: repartition and
-//     changelog topics with Kafka's configs and partition counts.
-//   - Topology.NewTask: the processors of one task, given byte stores
-//     (KeyValueBytesStore, WindowBytesStore, SessionBytesStore) and a
-//     RecordCollector for sink and changelog records. Task.Process runs one
-//     input record through the sub-topology synchronously.
+// These exported names exist for the code that runs a Topology: package
+// streams against Kafka, package kstreamstest in process, and the sidecar.
+// A topology's own code has no use for them. The files named runtime_*.go
+// hold nothing else; task.go is the task they drive.
+//
+//   - Reading a built topology: Topology.Subtopologies (SubtopologyInfo:
+//     per sub-topology its nodes, its source and sink topics as TopicRef,
+//     internal ones undecorated until TopicRef.Decorated adds the
+//     application id, and its StoreSpecs with their StoreKind),
+//     Topology.Store, Topology.SubtopologyOfTopic,
+//     Topology.CopartitionGroups, Topology.GlobalStores (GlobalStoreInfo),
+//     Topology.ReadOnlyStoreTopics, ChangelogTopic and StoreType.Resolve.
+//   - Internal topics: Topology.InternalTopics and
+//     Topology.InternalTopicPartitions (InternalTopicsConfig,
+//     InternalTopic, InternalTopicKind), the repartition and changelog
+//     topics with Kafka's configs and partition counts.
+//   - Subscriptions: Topology.SourceIndex (SourceIndex: a topic's
+//     sub-topology, whether it is internal, the subscription and the
+//     topic's offset reset), Topology.HasPatternSources,
+//     Topology.MatchPatterns, Topology.SourcePatterns,
+//     AutoOffsetReset.Policy and NoValidOffsetMessage.
+//   - Tasks: Topology.NewTask builds the processors of one task from a
+//     TaskConfig: the task's byte stores (KeyValueBytesStore,
+//     WindowBytesStore, SessionBytesStore, VersionedBytesStore; WindowBytes,
+//     SessionBytes and GlobalKeyValueBytes adapt the state package's) and a
+//     RecordCollector for sink and changelog records (PartitionCounter, when
+//     it implements it, gives sinks their topics' partition counts).
+//     Task.Process runs one input record through the sub-topology
+//     synchronously; Task.Init, Flush, Close, PunctuateStreamTime,
+//     PunctuateWallClock, TakeCommitRequest, PeekTimestamp, SinkFor, the
+//     partition times and the processor metadata (MergeMetadata) are what
+//     the runtime's poll, punctuate and commit loop calls.
+//     CallProductionHandler calls a ProductionExceptionHandler as a task
+//     does.
+//   - Interactive queries and the sidecar: Topology.StoreSerdes, and
+//     Topology.RedirectSinks for the sidecar's shadow mode.
 //
 // The kstreamstest package runs a topology in process, like Kafka's
 // TopologyTestDriver.

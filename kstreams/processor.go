@@ -54,6 +54,14 @@ type ProcessorContext interface {
 	Forward(r Record) error
 	// ForwardTo sends r to the named child only.
 	ForwardTo(child string, r Record) error
+	ProcessingContext
+}
+
+// ProcessingContext is what the context of every kind of processor gives
+// besides forwarding, Kafka's ProcessingContext: ProcessorContext,
+// FixedKeyProcessorContext, TypedContext and TypedFixedKeyContext are it
+// with a Forward of their records.
+type ProcessingContext interface {
 	// StateStore returns a store connected to the current processor.
 	StateStore(name string) (StateStore, error)
 	// RecordMetadata is the topic, partition and offset of the input record

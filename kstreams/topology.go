@@ -214,7 +214,7 @@ type StoreSpec struct {
 	// suppressBuffer marks a suppression's buffer store (suppress_buffer.go).
 	suppressBuffer bool
 	// joinBuffer marks a stream–table join's grace-period buffer
-	// (joinbuffer.go).
+	// (join_stream_table_buffer.go).
 	joinBuffer bool
 	// tableTopic is the source topic of a builder.table store: under
 	// topology.optimization's reuse.ktable.source.topics it becomes
@@ -248,7 +248,7 @@ type Topology struct {
 	groups      [][]string // node names per sub-topology, in insertion order
 	groupOf     map[string]int
 	// globals are the global stores, in the order they were added; their
-	// sub-topologies take ids from the same sequence (see global.go).
+	// sub-topologies take ids from the same sequence (see dsl_global.go).
 	globals []*globalStore
 	// copartition holds the co-partition groups: source topics (internal
 	// ones undecorated) that must have one partition count.
@@ -382,76 +382,6 @@ func (t *Topology) finish() {
 	}
 }
 
-// TopicRef names a topic as the topology knows it. Internal topics are kept
-// undecorated; Decorated gives the name on the broker.
-type TopicRef struct {
-	Name     string
-	Internal bool
-}
-
-// Decorated returns the broker topic name: internal topics are prefixed with
-// the application id and a dash.
-func (r TopicRef) Decorated(applicationID string) string {
-	if r.Internal {
-		return applicationID + "-" + r.Name
-	}
-	return r.Name
-}
-
-// ChangelogTopic returns a store's changelog topic name,
-// <application.id>-<store>-changelog.
-func ChangelogTopic(applicationID, store string) string {
-	return applicationID + "-" + store + "-changelog"
-}
-
-// SubtopologyInfo is what a runtime needs to know about one sub-topology.
-type SubtopologyInfo struct {
-	ID int
-	// Global marks the sub-topology of a global store: it generates no
-	// tasks, and its entry lists no nodes, topics or stores (GlobalStores
-	// describes it).
-	Global bool
-	// Nodes in insertion order, which is a topological order.
-	Nodes []string
-	// Sources and Sinks in the order their nodes were added.
-	Sources []TopicRef
-	Sinks   []TopicRef
-	// Stores connected to the sub-topology's processors, in creation order.
-	Stores []*StoreSpec
-}
-
-// Subtopologies lists the sub-topologies in id order.
-func (t *Topology) Subtopologies() []SubtopologyInfo {
-	out := make([]SubtopologyInfo, len(t.groups))
-	for id, names := range t.groups {
-		if _, ok := t.globalOf(id); ok {
-			out[id] = SubtopologyInfo{ID: id, Global: true}
-			continue
-		}
-		info := SubtopologyInfo{ID: id, Nodes: slices.Clone(names)}
-		for _, name := range names {
-			n := t.byName[name]
-			switch n.kind {
-			case SourceNode:
-				for _, topic := range n.topics {
-					info.Sources = append(info.Sources, TopicRef{Name: topic, Internal: t.repartition[topic] != nil})
-				}
-			case SinkNode:
-				if n.topicFn != nil {
-					continue // its topics are known only at run time
-				}
-				ref := TopicRef{Name: n.topic, Internal: t.repartition[n.topic] != nil}
-				if !slices.Contains(info.Sinks, ref) {
-					info.Sinks = append(info.Sinks, ref)
-				}
-			}
-		}
-		info.Stores = t.groupStores(id)
-		out[id] = info
-	}
-	return out
-}
-
 // groupStores lists the stores connected to the processors of sub-topology
 // id, in creation order: a global store's for its own sub-topology.
 func (t *Topology) groupStores(id int) []*StoreSpec {
@@ -468,24 +398,4 @@ func (t *Topology) groupStores(id int) []*StoreSpec {
 		}
 	}
 	return out
-}
-
-// Store returns the spec of a store by name.
-func (t *Topology) Store(name string) (*StoreSpec, bool) {
-	s, ok := t.stores[name]
-	return s, ok
-}
-
-// SubtopologyOfTopic returns the id of the sub-topology that reads topic
-// (undecorated for internal topics).
-func (t *Topology) SubtopologyOfTopic(topic string) (int, bool) {
-	for _, n := range t.nodes {
-		if _, global := t.globalOf(t.groupOf[n.name]); global {
-			continue
-		}
-		if n.kind == SourceNode && slices.Contains(n.topics, topic) {
-			return t.groupOf[n.name], true
-		}
-	}
-	return 0, false
 }

@@ -10,8 +10,8 @@ import java.util.*;
 import java.nio.file.*;
 
 // Prints the internal topics Kafka Streams 4.4.0 derives for topologies of
-// kstreams' internal_topics_test.go: per sub-topology, repartition and
-// changelog topics with their configs (topic.* overrides included).
+// kstreams' runtime_internal_topics_test.go: per sub-topology, repartition
+// and changelog topics with their configs (topic.* overrides included).
 public class Topics {
     static void out(String name, StreamsBuilder b, Properties p) throws Exception {
         Topology t = b.build(p);

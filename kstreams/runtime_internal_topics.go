@@ -1,3 +1,7 @@
+// For the runtime only (see "For the runtime" in the package documentation):
+// the internal topics a topology needs, which the runtime creates and
+// validates before it starts.
+
 package kstreams
 
 import (

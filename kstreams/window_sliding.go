@@ -3,8 +3,6 @@ package kstreams
 import (
 	"slices"
 	"time"
-
-	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
 
 // SlidingWindows are windows of a fixed time difference that slide with the
@@ -61,108 +59,56 @@ func WindowedBySliding[K, V any](g *KGroupedStream[K, V], w SlidingWindows) *Sli
 	return &SlidingWindowedKStream[K, V]{g: g, windows: w}
 }
 
-// slidingWindowStore is the window store of a sliding-window aggregation,
-// with Kafka's check of its retention.
-func slidingWindowStore(b *StreamsBuilder, windows SlidingWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
-	mat.notVersioned(b, storeName)
-	min := 2*windows.TimeDifferenceMs + windows.GraceMs
-	ret := mat.retention
-	if ret == 0 {
-		ret = min
-	} else if ret < min {
-		b.fail(errIllegalArgument("The retention period of the window store " + storeName +
-			" must be no smaller than 2 * time difference plus the grace period. Got time difference=[" +
-			itoa(int(windows.TimeDifferenceMs)) + "], grace=[" + itoa(int(windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
-	}
-	return &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.storeType, Caching: !mat.noCache,
-		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, WindowSize: windows.TimeDifferenceMs, key: key, val: val}
+func (w SlidingWindows) size() int64 { return w.TimeDifferenceMs }
+
+func (w SlidingWindows) hasView() bool { return false }
+
+func (w SlidingWindows) store(b *StreamsBuilder, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	return windowStoreSpec(b, storeName, mat, key, val, w.TimeDifferenceMs, 2*w.TimeDifferenceMs+w.GraceMs,
+		"2 * time difference plus the grace period. Got time difference=["+itoa(int(w.TimeDifferenceMs))+
+			"], grace=["+itoa(int(w.GraceMs))+"]")
 }
 
-// slidingAggregateSupplier is KStreamSlidingWindowAggregate over store.
-func slidingAggregateSupplier[K any](storeName string, windows SlidingWindows, emit EmitStrategy, init func() any,
-	agg func(k, v, agg any) any, old *oldValues) func() Processor {
+// aggregate is KStreamSlidingWindowAggregate over store.
+func (w SlidingWindows) aggregate(storeName string, emit EmitStrategy, init func() any, agg func(k, v, agg any) any,
+	mk func(k any, w Window) any, old *oldValues) func() Processor {
 	return func() Processor {
-		return &slidingAggregate{storeName: storeName, diff: windows.TimeDifferenceMs, grace: windows.GraceMs,
-			onClose: emit == EmitOnWindowClose, init: init, agg: agg, mk: windowedMaker[K], old: old}
+		return &slidingAggregate{fixedWindowAggregate: newFixedWindowAggregate(storeName, w.TimeDifferenceMs, true, emit, init, agg, mk, old),
+			grace: w.GraceMs}
 	}
 }
 
-// slidingWindowedTable is the table of a sliding-window aggregation.
-func slidingWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues, windows SlidingWindows) *KTable[Windowed[K], any] {
-	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: timeWindowedKey[K](windows.TimeDifferenceMs)}
-	return &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old}
-}
-
-func (w *SlidingWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
-	init func() any, agg func(k, v, agg any) any) *KTable[Windowed[K], any] {
-	g := w.g
-	key := orSpec(mat.KeySerde, g.key)
-	st := slidingWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
-	st.TimeOrdered = w.emit == EmitOnWindowClose
-	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, slidingAggregateSupplier[K](storeName, w.windows, w.emit, init, agg, old))
-	return slidingWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
+func (w *SlidingWindowedKStream[K, V]) fixed() fixedWindowed[K, V] {
+	return fixedWindowed[K, V]{g: w.g, windows: w.windows, emit: w.emit}
 }
 
 // Count counts records per key and sliding window.
 func (w *SlidingWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[Windowed[K], int64] {
-	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
-	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val,
-		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 }))
+	return w.fixed().count(false, opts)
 }
 
 // Reduce combines the values of each key and sliding window.
 func (w *SlidingWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
-	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixReduce)
-	}
-	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
-	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val, nil, windowReducer(w.g.view, reducer))
-	t.view = w.g.view
-	return retype[Windowed[K], V](t)
+	return w.fixed().reduce(reducer, opts)
 }
 
 // SlidingAggregate folds the values of each key and sliding window:
 // SlidingWindowedKStream (TimeWindowedKStream over SlidingWindows).aggregate.
 func SlidingAggregate[K, V, VA any](w *SlidingWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
-	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
-		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg)))
+	return fixedWindowedAggregate(w.fixed(), init, agg, opts)
 }
 
 // slidingAggregate is KStreamSlidingWindowAggregate (emitting on every
-// update): a record updates the existing windows that contain it, creates
-// its own left window [ts-diff, ts] and, when a later record exists within
-// diff, its right window [ts+1, ts+1+diff]; an earlier record's right window
-// is created when this record is the first in it. Windows are visited newest
-// first, as Kafka Streams' reverse iteration visits them, so the updates go
-// downstream in the same order.
+// update): with size the time difference, a record updates the existing
+// windows that contain it, creates its own left window [ts-size, ts] and,
+// when a later record exists within size, its right window
+// [ts+1, ts+1+size]; an earlier record's right window is created when this
+// record is the first in it. Windows are visited newest first, as Kafka
+// Streams' reverse iteration visits them, so the updates go downstream in
+// the same order.
 type slidingAggregate struct {
-	ctx         ProcessorContext
-	storeName   string
-	store       *TimestampedWindowStore
-	diff, grace int64
-	init        func() any // nil: reduce (the first value is the aggregate)
-	agg         func(k, v, agg any) any
-	mk          func(k any, w Window) any
-	streamTime  int64
-	old         *oldValues
-	sendOld     bool
-	// onClose is EmitOnWindowClose: the final results go out as windows
-	// close, not the updates.
-	onClose bool
-	emit    *closeEmitter
+	fixedWindowAggregate
+	grace int64
 }
 
 // slidingAgg is a window's aggregate with its timestamp (the largest record
@@ -173,30 +119,6 @@ type slidingAgg struct {
 	has   bool
 }
 
-func (p *slidingAggregate) Init(ctx ProcessorContext) (err error) {
-	p.ctx, p.sendOld = ctx, p.old.sending()
-	p.streamTime = -1 << 63
-	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
-		return err
-	}
-	if p.onClose {
-		p.emit = newCloseEmitter(ctx, p.storeName)
-		return nil
-	}
-	p.store.onFlush(func(e *cacheEntry) error {
-		ts := e.ctxTs
-		if e.value != nil {
-			ts = e.ts
-		}
-		c := Change{New: e.value}
-		if p.sendOld {
-			c.Old = e.old
-		}
-		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: e.start + p.diff}), Value: c, Timestamp: ts, Headers: e.headers})
-	})
-	return nil
-}
-
 func (p *slidingAggregate) Process(r Record) error {
 	if r.Key == nil || r.Value == nil {
 		p.ctx.RecordDropped("Skipping record due to null key or value.")
@@ -204,11 +126,11 @@ func (p *slidingAggregate) Process(r Record) error {
 	}
 	p.streamTime = max(p.streamTime, r.Timestamp)
 	closeTime := p.streamTime - p.grace
-	if r.Timestamp+p.diff < closeTime {
+	if r.Timestamp+p.size < closeTime {
 		p.ctx.RecordDropped("Skipping record for expired window.")
 		return nil
 	}
-	if r.Timestamp < p.diff {
+	if r.Timestamp < p.size {
 		return p.processEarly(r, closeTime) // no final results here, as in Kafka Streams
 	}
 	if err := p.process(r, closeTime); err != nil || !p.onClose {
@@ -223,17 +145,15 @@ func (p *slidingAggregate) emitClosed(r Record, closeTime int64) error {
 	if !p.emit.due(closeTime) {
 		return nil
 	}
-	upper := closeTime - p.diff - 1
+	upper := closeTime - p.size - 1
 	if upper < 0 {
 		return nil
 	}
 	lower := int64(0)
 	if last := p.emit.last; last != noTimestamp {
-		lower = max(0, last-p.diff)
+		lower = max(0, last-p.size)
 	}
-	return p.emit.forward(p.store, lower, upper, closeTime, r.Headers, func(k any, start int64) any {
-		return p.mk(k, Window{Start: start, End: start + p.diff})
-	})
+	return p.forwardClosed(r, lower, upper, closeTime)
 }
 
 // windows returns key's windows with start in [from, to], newest first.
@@ -244,7 +164,7 @@ func (p *slidingAggregate) windows(key any, from, to int64) ([]TimestampedWindow
 }
 
 func (p *slidingAggregate) process(r Record, closeTime int64) error {
-	ws, err := p.windows(r.Key, max(0, r.Timestamp-2*p.diff), r.Timestamp+1)
+	ws, err := p.windows(r.Key, max(0, r.Timestamp-2*p.size), r.Timestamp+1)
 	if err != nil {
 		return err
 	}
@@ -254,7 +174,7 @@ func (p *slidingAggregate) process(r Record, closeTime int64) error {
 	var prev *int64
 	for _, w := range ws {
 		starts[w.Start] = true
-		end := w.Start + p.diff
+		end := w.Start + p.size
 		cur := slidingAgg{value: w.Value, ts: w.Timestamp, has: true}
 		switch {
 		case w.Start == r.Timestamp+1:
@@ -287,7 +207,7 @@ func (p *slidingAggregate) process(r Record, closeTime int64) error {
 }
 
 // processEarly handles a record whose left window would start before 0:
-// the window [0, diff] stands in for it.
+// the window [0, size] stands in for it.
 func (p *slidingAggregate) processEarly(r Record, closeTime int64) error {
 	ws, err := p.store.FetchRange(r.Key, 0, r.Timestamp+1)
 	if err != nil {
@@ -350,7 +270,7 @@ func (p *slidingAggregate) create(r Record, closeTime int64, starts map[int64]bo
 	leftCreated, rightCreated bool, prev *int64) error {
 	if prev != nil {
 		prevRight := *prev + 1
-		if !starts[prevRight] && prevRight+p.diff >= r.Timestamp {
+		if !starts[prevRight] && prevRight+p.size >= r.Timestamp {
 			if err := p.update(prevRight, slidingAgg{value: p.initial(), ts: r.Timestamp, has: p.init != nil}, r, closeTime); err != nil {
 				return err
 			}
@@ -358,10 +278,10 @@ func (p *slidingAggregate) create(r Record, closeTime int64, starts map[int64]bo
 	}
 	if !leftCreated {
 		start := slidingAgg{value: p.initial(), ts: r.Timestamp, has: p.init != nil}
-		if prev != nil && r.Timestamp-p.diff <= *prev {
+		if prev != nil && r.Timestamp-p.size <= *prev {
 			start = slidingAgg{value: left.value, ts: r.Timestamp, has: left.value != nil}
 		}
-		if err := p.update(r.Timestamp-p.diff, start, r, closeTime); err != nil {
+		if err := p.update(r.Timestamp-p.size, start, r, closeTime); err != nil {
 			return err
 		}
 	}
@@ -385,7 +305,7 @@ func (p *slidingAggregate) createRight(r Record, right slidingAgg) error {
 // was cur (an initial or missing one for a new window), if the window is
 // still open; a closed window drops the record.
 func (p *slidingAggregate) update(start int64, cur slidingAgg, r Record, closeTime int64) error {
-	end := start + p.diff
+	end := start + p.size
 	if end < closeTime {
 		p.ctx.RecordDropped("Skipping record for expired window.")
 		return nil
@@ -411,14 +331,8 @@ func (p *slidingAggregate) update(start int64, cur slidingAgg, r Record, closeTi
 }
 
 func (p *slidingAggregate) forward(r Record, start int64, oldAgg, newAgg any, ts int64) error {
-	if p.onClose || p.store.Caching() {
+	if !p.forwardsUpdates() {
 		return nil // forwarded when the window closes, or the cache is flushed
 	}
-	c := Change{New: newAgg}
-	if p.sendOld {
-		c.Old = oldAgg
-	}
-	return p.ctx.Forward(Record{Key: p.mk(r.Key, Window{Start: start, End: start + p.diff}), Value: c, Timestamp: ts, Headers: r.Headers})
+	return p.forwardUpdate(r, start, oldAgg, newAgg, ts)
 }
-
-func (p *slidingAggregate) Close() error { return nil }

@@ -61,16 +61,58 @@ func (s *storeBase) keyBytes(key any) ([]byte, error) {
 	return kb, nil
 }
 
-// valueLen is the serialized size of value, for the cache's byte budget.
-func (s *storeBase) valueLen(value any) (int, error) {
-	if value == nil {
-		return 0, nil
-	}
+// valueBytes serializes a value to store.
+func (s *storeBase) valueBytes(value any) ([]byte, error) {
 	b, err := s.val.SerializeAny(s.topic, value)
 	if err != nil {
-		return 0, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		return nil, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
 	}
-	return len(b), nil
+	return b, nil
+}
+
+// putCached is every view's write through its record cache: e, a write
+// of the record being processed, goes into the cache under k, dirty and
+// stamped with the record's timestamp, headers and origin. extra is what
+// the store keeps beyond the value's bytes (a timestamp), for the cache's
+// byte budget.
+func (s *storeBase) putCached(k string, e *cacheEntry, extra int) error {
+	n := 0
+	if e.value != nil {
+		b, err := s.valueBytes(e.value)
+		if err != nil {
+			return err
+		}
+		n = len(b)
+	}
+	e.ctxTs, e.headers = s.now(), s.headers()
+	return s.cache.put(k, s.stamp(e), true, n+extra)
+}
+
+// flushOld sets e.old, the old value a table forwards with a flushed
+// entry, to what the store held before the flush: old, read from the store
+// (timestamp ++ value when timestamped), where existed. It returns false
+// when the flush has nothing to write: a deletion of what the store does
+// not hold.
+func (s *storeBase) flushOld(e *cacheEntry, existed bool, old []byte, timestamped bool) (bool, error) {
+	if !existed && e.value == nil {
+		return false, nil
+	}
+	e.old = nil
+	if old == nil {
+		return true, nil
+	}
+	if timestamped {
+		var err error
+		if _, old, err = s.splitTimestamped(old); err != nil {
+			return false, err
+		}
+	}
+	v, err := s.val.DeserializeAny(s.topic, old)
+	if err != nil {
+		return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
+	}
+	e.old = v
+	return true, nil
 }
 
 // The byte layouts below are internal/storeformat's, which restore (state's
@@ -89,6 +131,19 @@ func (s *storeBase) splitTimestamped(b []byte) (int64, []byte, error) {
 		return 0, nil, fmt.Errorf("kstreams: store %s: %w", s.name, err)
 	}
 	return ts, raw, nil
+}
+
+// decodeTimestamped decodes a stored timestamp ++ value.
+func (s *storeBase) decodeTimestamped(b []byte) (any, int64, error) {
+	ts, raw, err := s.splitTimestamped(b)
+	if err != nil {
+		return nil, 0, err
+	}
+	v, err := s.val.DeserializeAny(s.topic, raw)
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, ts, nil
 }
 
 // windowKey is the window store key of the DSL's window stores, which keep
@@ -125,11 +180,7 @@ func (s *TimestampedKeyValueStore) Get(key any) (value any, ts int64, ok bool, e
 	if err != nil || b == nil {
 		return nil, 0, false, err
 	}
-	ts, raw, err := s.splitTimestamped(b)
-	if err != nil {
-		return nil, 0, false, err
-	}
-	v, err := s.val.DeserializeAny(s.topic, raw)
+	v, ts, err := s.decodeTimestamped(b)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -148,11 +199,7 @@ func (s *TimestampedKeyValueStore) Put(key, value any, ts int64) error {
 		return err
 	}
 	if s.cache != nil {
-		n, err := s.valueLen(value)
-		if err != nil {
-			return err
-		}
-		return s.cache.put(string(kb), s.stamp(&cacheEntry{keyVal: key, kb: kb, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}), true, n+storeformat.TimestampSize)
+		return s.putCached(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value, ts: ts}, storeformat.TimestampSize)
 	}
 	return s.write(kb, value, ts)
 }
@@ -162,18 +209,8 @@ func (s *TimestampedKeyValueStore) flushWrite(e *cacheEntry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if old == nil && e.value == nil {
-		return false, nil
-	}
-	e.old = nil
-	if old != nil { // the old value a table forwards with the flushed one
-		_, raw, err := s.splitTimestamped(old)
-		if err != nil {
-			return false, err
-		}
-		if e.old, err = s.val.DeserializeAny(s.topic, raw); err != nil {
-			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
-		}
+	if write, err := s.flushOld(e, old != nil, old, true); !write {
+		return false, err
 	}
 	return true, s.write(e.kb, e.value, e.ts)
 }
@@ -185,9 +222,9 @@ func (s *TimestampedKeyValueStore) write(kb []byte, value any, ts int64) error {
 		}
 		return s.logChange(kb, nil, s.now())
 	}
-	raw, err := s.val.SerializeAny(s.topic, value)
+	raw, err := s.valueBytes(value)
 	if err != nil {
-		return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		return err
 	}
 	if err := s.inner.Put(kb, timestamped(ts, raw)); err != nil {
 		return err
@@ -247,11 +284,7 @@ func (s *KeyValueStore) Put(key, value any) error {
 		return err
 	}
 	if s.cache != nil {
-		n, err := s.valueLen(value)
-		if err != nil {
-			return err
-		}
-		return s.cache.put(string(kb), s.stamp(&cacheEntry{keyVal: key, kb: kb, value: value, ctxTs: s.now(), headers: s.headers()}), true, n)
+		return s.putCached(string(kb), &cacheEntry{keyVal: key, kb: kb, value: value}, 0)
 	}
 	return s.write(kb, value)
 }
@@ -299,9 +332,9 @@ func (s *KeyValueStore) apply(kb []byte, value any) ([]byte, error) {
 		_, err := s.inner.Delete(kb)
 		return nil, err
 	}
-	vb, err := s.val.SerializeAny(s.topic, value)
+	vb, err := s.valueBytes(value)
 	if err != nil {
-		return nil, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		return nil, err
 	}
 	ev, ok := s.inner.(evictingStore)
 	if !ok {
@@ -337,11 +370,7 @@ func (s *TimestampedWindowStore) Fetch(key any, start int64) (value any, ts int6
 	if err != nil || b == nil {
 		return nil, 0, false, err
 	}
-	ts, raw, err := s.splitTimestamped(b)
-	if err != nil {
-		return nil, 0, false, err
-	}
-	v, err := s.val.DeserializeAny(s.topic, raw)
+	v, ts, err := s.decodeTimestamped(b)
 	if err != nil {
 		return nil, 0, false, err
 	}
@@ -404,11 +433,7 @@ func (s *TimestampedWindowStore) FetchRange(key any, from, to int64) ([]Timestam
 
 // window decodes a stored window: timestamp ++ value.
 func (s *TimestampedWindowStore) window(start int64, b []byte) (TimestampedWindow, error) {
-	ts, raw, err := s.splitTimestamped(b)
-	if err != nil {
-		return TimestampedWindow{}, err
-	}
-	v, err := s.val.DeserializeAny(s.topic, raw)
+	v, ts, err := s.decodeTimestamped(b)
 	if err != nil {
 		return TimestampedWindow{}, err
 	}
@@ -499,12 +524,8 @@ func (s *TimestampedWindowStore) Put(key any, start int64, value any, ts int64) 
 		return err
 	}
 	if s.cache != nil {
-		n, err := s.valueLen(value)
-		if err != nil {
-			return err
-		}
-		return s.cache.put(string(windowKey(kb, start)),
-			s.stamp(&cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts, ctxTs: s.now(), headers: s.headers()}), true, n+storeformat.TimestampSize)
+		return s.putCached(string(windowKey(kb, start)), &cacheEntry{keyVal: key, kb: kb, start: start, value: value, ts: ts},
+			storeformat.TimestampSize)
 	}
 	return s.write(kb, start, value, ts)
 }
@@ -514,18 +535,8 @@ func (s *TimestampedWindowStore) flushWrite(e *cacheEntry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if old == nil && e.value == nil {
-		return false, nil
-	}
-	e.old = nil
-	if old != nil { // the old value a table forwards with the flushed one
-		_, raw, err := s.splitTimestamped(old)
-		if err != nil {
-			return false, err
-		}
-		if e.old, err = s.val.DeserializeAny(s.topic, raw); err != nil {
-			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
-		}
+	if write, err := s.flushOld(e, old != nil, old, true); !write {
+		return false, err
 	}
 	return true, s.write(e.kb, e.start, e.value, e.ts)
 }
@@ -534,9 +545,8 @@ func (s *TimestampedWindowStore) write(kb []byte, start int64, value any, ts int
 	var err error
 	var raw, stored []byte
 	if value != nil {
-		raw, err = s.val.SerializeAny(s.topic, value)
-		if err != nil {
-			return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		if raw, err = s.valueBytes(value); err != nil {
+			return err
 		}
 		stored = timestamped(ts, raw)
 	} else {
@@ -609,12 +619,7 @@ func (s *SessionStore) Put(key any, w Window, value any) error {
 		return err
 	}
 	if s.cache != nil {
-		n, err := s.valueLen(value)
-		if err != nil {
-			return err
-		}
-		return s.cache.put(string(sessionKey(kb, w)),
-			s.stamp(&cacheEntry{keyVal: key, kb: kb, win: w, value: value, ctxTs: s.now(), headers: s.headers()}), true, n)
+		return s.putCached(string(sessionKey(kb, w)), &cacheEntry{keyVal: key, kb: kb, win: w, value: value}, 0)
 	}
 	return s.write(kb, w, value, s.now())
 }
@@ -636,14 +641,8 @@ func (s *SessionStore) flushWrite(e *cacheEntry) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if !existed && e.value == nil {
-		return false, nil
-	}
-	e.old = nil
-	if old != nil { // the old value a table forwards with the flushed one
-		if e.old, err = s.val.DeserializeAny(s.topic, old); err != nil {
-			return false, fmt.Errorf("kstreams: store %s: old value: %w", s.name, err)
-		}
+	if write, err := s.flushOld(e, existed, old, false); !write {
+		return false, err
 	}
 	return true, s.write(e.kb, e.win, e.value, e.ctxTs)
 }
@@ -655,9 +654,9 @@ func (s *SessionStore) write(kb []byte, w Window, value any, ctxTs int64) error 
 		}
 		return s.logChange(sessionKey(kb, w), nil, ctxTs)
 	}
-	raw, err := s.val.SerializeAny(s.topic, value)
+	raw, err := s.valueBytes(value)
 	if err != nil {
-		return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		return err
 	}
 	if err := s.inner.Put(kb, w, raw); err != nil {
 		return err

@@ -127,23 +127,6 @@ func (s windowedKeySerde[K]) DeserializeAny(topic string, b []byte) (any, error)
 	return Windowed[K]{Key: as[K](k), Window: win}, nil
 }
 
-// timeWindowStore is the window store of an aggregation over time windows,
-// with Kafka's check of its retention.
-func timeWindowStore(b *StreamsBuilder, windows TimeWindows, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
-	mat.notVersioned(b, storeName)
-	ret := mat.retention
-	min := windows.SizeMs + windows.GraceMs
-	if ret == 0 {
-		ret = min
-	} else if ret < min {
-		b.fail(errIllegalArgument("The retention period of the window store " + storeName +
-			" must be no smaller than its window size plus the grace period. Got size=[" + itoa(int(windows.SizeMs)) +
-			"], grace=[" + itoa(int(windows.GraceMs)) + "], retention=[" + itoa(int(ret)) + "]"))
-	}
-	return &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.storeType, Caching: !mat.noCache,
-		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, WindowSize: windows.SizeMs, key: key, val: val}
-}
-
 // materializedStore is what a windowed store takes from a Materialized,
 // whatever its value type.
 type materializedStore struct {
@@ -169,31 +152,125 @@ func (m materializedStore) notVersioned(b *StreamsBuilder, storeName string) {
 	}
 }
 
-// timeWindowAggregateSupplier is KStreamWindowAggregate over store.
-func timeWindowAggregateSupplier[K any](storeName string, windows TimeWindows, emit EmitStrategy, init func() any,
-	agg func(k, v, agg any) any, old *oldValues) func() Processor {
+// fixedWindows are windows of one size that an aggregation keeps in a
+// timestamped window store by start: TimeWindows and SlidingWindows. The
+// aggregations over them are one implementation (fixedWindowed) that asks
+// the windows for what sets them apart.
+type fixedWindows interface {
+	// size is how long the windows are in milliseconds, the end of a
+	// window less its start: the size, or the time difference.
+	size() int64
+	// store is the window store of an aggregation, with Kafka's check of
+	// its retention.
+	store(b *StreamsBuilder, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec
+	// aggregate is the aggregation's processor supplier; mk makes its
+	// windowed keys.
+	aggregate(storeName string, emit EmitStrategy, init func() any, agg func(k, v, agg any) any,
+		mk func(k any, w Window) any, old *oldValues) func() Processor
+	// hasView says whether the aggregation's table can be looked up by key
+	// (KStreamWindowAggregate's view()); a sliding aggregation's cannot yet.
+	hasView() bool
+}
+
+func (w TimeWindows) size() int64 { return w.SizeMs }
+
+func (w TimeWindows) hasView() bool { return true }
+
+func (w TimeWindows) store(b *StreamsBuilder, storeName string, mat materializedStore, key, val serdeSpec) *StoreSpec {
+	return windowStoreSpec(b, storeName, mat, key, val, w.SizeMs, w.SizeMs+w.GraceMs,
+		"its window size plus the grace period. Got size=["+itoa(int(w.SizeMs))+"], grace=["+itoa(int(w.GraceMs))+"]")
+}
+
+// aggregate is KStreamWindowAggregate over store.
+func (w TimeWindows) aggregate(storeName string, emit EmitStrategy, init func() any, agg func(k, v, agg any) any,
+	mk func(k any, w Window) any, old *oldValues) func() Processor {
 	return func() Processor {
-		return &windowAggregate{storeName: storeName, windows: windows, onClose: emit == EmitOnWindowClose, init: init, agg: agg,
-			mk: windowedMaker[K], old: old}
+		return &windowAggregate{fixedWindowAggregate: newFixedWindowAggregate(storeName, w.SizeMs, false, emit, init, agg, mk, old),
+			windows: w}
 	}
 }
 
-// timeWindowedTable is the table of an aggregation over time windows.
-func timeWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues, windows TimeWindows) *KTable[Windowed[K], any] {
-	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: timeWindowedKey[K](windows.SizeMs)}
-	return &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old,
-		getter: windowGetter[K](storeName)}
+// windowStoreSpec is the store of an aggregation over fixed windows of
+// size, with Kafka's check that its retention is at least min (minRule
+// says what min is, for the error).
+func windowStoreSpec(b *StreamsBuilder, storeName string, mat materializedStore, key, val serdeSpec, size, min int64,
+	minRule string) *StoreSpec {
+	mat.notVersioned(b, storeName)
+	ret := mat.retention
+	if ret == 0 {
+		ret = min
+	} else if ret < min {
+		b.fail(errIllegalArgument("The retention period of the window store " + storeName + " must be no smaller than " +
+			minRule + ", retention=[" + itoa(int(ret)) + "]"))
+	}
+	return &StoreSpec{Name: storeName, Kind: WindowStoreKind, Timestamped: true, Type: mat.storeType, Caching: !mat.noCache,
+		Logging: !mat.noLog, LogConfig: mat.logConfig, Retention: ret, WindowSize: size, key: key, val: val}
 }
 
-func (w *TimeWindowedKStream[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
+// fixedWindowedTable is the table of an aggregation over fixed windows.
+func fixedWindowedTable[K any](b *StreamsBuilder, name string, key, val serdeSpec, storeName string, old *oldValues,
+	windows fixedWindows) *KTable[Windowed[K], any] {
+	tkey := serdeSpec{explicit: key.explicit, fallback: key.fallback, wrap: timeWindowedKey[K](windows.size())}
+	t := &KTable[Windowed[K], any]{b: b, name: name, key: tkey, val: val, storeName: storeName, old: old}
+	if windows.hasView() {
+		t.getter = windowGetter[K](storeName)
+	}
+	return t
+}
+
+// fixedWindowed is a grouped stream over time or sliding windows, which
+// TimeWindowedKStream and SlidingWindowedKStream aggregate through.
+type fixedWindowed[K, V any] struct {
+	g       *KGroupedStream[K, V]
+	windows fixedWindows
+	emit    EmitStrategy
+}
+
+func (w fixedWindowed[K, V]) build(prefix, named, storeName string, mat Materialized[K, any], val serdeSpec,
 	init func() any, agg func(k, v, agg any) any) *KTable[Windowed[K], any] {
 	g := w.g
 	key := orSpec(mat.KeySerde, g.key)
-	st := timeWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
+	st := w.windows.store(g.b, storeName, storeOf(mat), key, val)
 	st.TimeOrdered = w.emit == EmitOnWindowClose
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, timeWindowAggregateSupplier[K](storeName, w.windows, w.emit, init, agg, old))
-	return timeWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
+	name := g.aggregation(prefix, named, storeName, st, w.windows.aggregate(storeName, w.emit, init, agg, windowedMaker[K], old))
+	return fixedWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
+}
+
+// count counts records per key and window; burn is Kafka's burning of a
+// store index for a Materialized without a name (TimeWindowedKStream's
+// count does, SlidingWindowedKStream's does not).
+func (w fixedWindowed[K, V]) count(burn bool, opts []AggOption[K, int64]) *KTable[Windowed[K], int64] {
+	o := parseAggOpts(w.g.b, opts)
+	var storeName string
+	if burn {
+		storeName = o.countStoreName(w.g.b)
+	} else {
+		storeName = o.storeName(w.g.b, prefixAggregate)
+	}
+	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
+	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val, countInit, countAdd))
+}
+
+func (w fixedWindowed[K, V]) reduce(reducer func(agg, v V) V, opts []AggOption[K, V]) *KTable[Windowed[K], V] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.storeName(w.g.b, prefixReduce)
+	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
+	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val, nil, windowReducer(w.g.view, reducer))
+	t.view = w.g.view
+	return retype[Windowed[K], V](t)
+}
+
+func fixedWindowedAggregate[K, V, VA any](w fixedWindowed[K, V], init func() VA, agg func(K, V, VA) VA,
+	opts []AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	o := parseAggOpts(w.g.b, opts)
+	storeName := o.storeName(w.g.b, prefixAggregate)
+	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
+		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg)))
+}
+
+func (w *TimeWindowedKStream[K, V]) fixed() fixedWindowed[K, V] {
+	return fixedWindowed[K, V]{g: w.g, windows: w.windows, emit: w.emit}
 }
 
 func retype[K, V any](t *KTable[K, any]) *KTable[K, V] {
@@ -240,45 +317,21 @@ func anyMat[K, V any](m Materialized[K, V]) Materialized[K, any] {
 
 // Count counts records per key and window.
 func (w *TimeWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[Windowed[K], int64] {
-	o := parseAggOpts(w.g.b, opts)
-	if o.hasMat && o.mat.Name == "" {
-		w.g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
-	}
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
-	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val,
-		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 }))
+	return w.fixed().count(true, opts)
 }
 
 // Reduce combines the values of each key and window. A null value that V
 // cannot hold leaves the window's aggregate unchanged (reducer is not
 // called); as the first value of a window it is its (null) aggregate.
 func (w *TimeWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
-	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixReduce)
-	}
-	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
-	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val, nil, windowReducer(w.g.view, reducer))
-	t.view = w.g.view
-	return retype[Windowed[K], V](t)
+	return w.fixed().reduce(reducer, opts)
 }
 
 // WindowedAggregate folds the values of each key and time window:
 // TimeWindowedKStream.aggregate. A null value that V cannot hold leaves the
 // aggregate unchanged (agg is not called).
 func WindowedAggregate[K, V, VA any](w *TimeWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
-	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
-		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg)))
+	return fixedWindowedAggregate(w.fixed(), init, agg, opts)
 }
 
 // sessionWindowStore is the session store of a session aggregation, with
@@ -326,16 +379,9 @@ func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, ma
 // Count counts records per key and session.
 func (w *SessionWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[Windowed[K], int64] {
 	o := parseAggOpts(w.g.b, opts)
-	if o.hasMat && o.mat.Name == "" {
-		w.g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
-	}
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
+	storeName := o.countStoreName(w.g.b)
 	val := orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
-	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val,
-		func() any { return int64(0) }, func(_, _ any, agg any) any { return agg.(int64) + 1 },
+	return retype[Windowed[K], int64](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), val, countInit, countAdd,
 		func(_, a, b any) any { return a.(int64) + b.(int64) }))
 }
 
@@ -344,10 +390,7 @@ func (w *SessionWindowedKStream[K, V]) Count(opts ...AggOption[K, int64]) *KTabl
 // or merges sessions and leaves the aggregate unchanged.
 func (w *SessionWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[Windowed[K], V] {
 	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixReduce)
-	}
+	storeName := o.storeName(w.g.b, prefixReduce)
 	val := viewSpec(w.g.view, o.mat.ValueSerde, w.g.val)
 	red := windowReducer(w.g.view, reducer)
 	t := w.build(prefixReduce, o.named, storeName, anyMat(o.mat), val,
@@ -362,36 +405,55 @@ func (w *SessionWindowedKStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...
 // the aggregate unchanged (agg is not called).
 func SessionAggregate[K, V, VA any](w *SessionWindowedKStream[K, V], init func() VA, agg func(K, V, VA) VA, merge func(K, VA, VA) VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
 	o := parseAggOpts(w.g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = w.g.b.newStoreName(prefixAggregate)
-	}
+	storeName := o.storeName(w.g.b, prefixAggregate)
 	return retype[Windowed[K], VA](w.build(prefixAggregate, o.named, storeName, anyMat(o.mat), spec(o.mat.ValueSerde),
 		func() any { return nullable(init()) }, windowAggregator(w.g.view, agg),
 		func(k, a, b any) any { return nullable(merge(as[K](k), as[VA](a), as[VA](b))) }))
 }
 
-// windowAggregate is KStreamWindowAggregate: each record updates every window
-// containing its timestamp whose end is after stream time minus grace; other
-// windows drop it and count it as dropped.
-type windowAggregate struct {
-	ctx        ProcessorContext
-	storeName  string
-	store      *TimestampedWindowStore
-	windows    TimeWindows
-	init       func() any // nil: reduce
+// fixedWindowAggregate is what the aggregations over time and sliding
+// windows (windowAggregate, slidingAggregate) share: a timestamped window
+// store of windows of one size, the aggregator, stream time, and the
+// forwarding of updates, of what the record cache flushes and of the
+// windows that close. Its Init and Close are theirs.
+type fixedWindowAggregate struct {
+	ctx       ProcessorContext
+	storeName string
+	store     *TimestampedWindowStore
+	// size is a window's end less its start: the window size, or the
+	// sliding time difference.
+	size int64
+	// sliding is set for sliding windows, which end at start plus size
+	// as Kafka's sliding aggregation computes it; a time window ends at
+	// math.MaxInt64 at the latest (storeformat.WindowEnd).
+	sliding    bool
+	init       func() any // nil: reduce (the first value is the aggregate)
 	agg        func(k, v, agg any) any
 	mk         func(k any, w Window) any
 	streamTime int64
 	old        *oldValues
 	sendOld    bool
 	// onClose is EmitOnWindowClose: the final results go out as windows
-	// close (see emitClosed), not the updates.
+	// close (see forwardClosed), not the updates.
 	onClose bool
 	emit    *closeEmitter
 }
 
-func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
+func newFixedWindowAggregate(storeName string, size int64, sliding bool, emit EmitStrategy, init func() any,
+	agg func(k, v, agg any) any, mk func(k any, w Window) any, old *oldValues) fixedWindowAggregate {
+	return fixedWindowAggregate{storeName: storeName, size: size, sliding: sliding, onClose: emit == EmitOnWindowClose,
+		init: init, agg: agg, mk: mk, old: old}
+}
+
+// window is the window starting at start.
+func (p *fixedWindowAggregate) window(start int64) Window {
+	if p.sliding {
+		return Window{Start: start, End: start + p.size}
+	}
+	return Window{Start: start, End: storeformat.WindowEnd(start, p.size)}
+}
+
+func (p *fixedWindowAggregate) Init(ctx ProcessorContext) (err error) {
 	p.ctx, p.sendOld = ctx, p.old.sending()
 	p.streamTime = -1 << 63
 	if p.store, err = storeAs[*TimestampedWindowStore](ctx, p.storeName); err != nil {
@@ -408,14 +470,57 @@ func (p *windowAggregate) Init(ctx ProcessorContext) (err error) {
 		if e.value != nil {
 			ts = e.ts
 		}
-		end := storeformat.WindowEnd(e.start, p.windows.SizeMs)
 		c := Change{New: e.value}
 		if p.sendOld {
 			c.Old = e.old
 		}
-		return ctx.Forward(Record{Key: p.mk(e.keyVal, Window{Start: e.start, End: end}), Value: c, Timestamp: ts, Headers: e.headers})
+		return ctx.Forward(Record{Key: p.mk(e.keyVal, p.window(e.start)), Value: c, Timestamp: ts, Headers: e.headers})
 	})
 	return nil
+}
+
+func (p *fixedWindowAggregate) Close() error { return nil }
+
+// forwardsUpdates says whether updates go downstream as they are made: not
+// with EmitOnWindowClose, and not through a caching store, whose flushes
+// forward them.
+func (p *fixedWindowAggregate) forwardsUpdates() bool { return !p.onClose && !p.store.Caching() }
+
+// forwardUpdate forwards the update of the window of r's key starting at
+// start from old (sent when the table sends old values) to next.
+func (p *fixedWindowAggregate) forwardUpdate(r Record, start int64, old, next any, ts int64) error {
+	c := Change{New: next}
+	if p.sendOld {
+		c.Old = old
+	}
+	return p.ctx.Forward(Record{Key: p.mk(r.Key, p.window(start)), Value: c, Timestamp: ts, Headers: r.Headers})
+}
+
+// forwardClosed emits the final results of the windows with start in
+// [lower, upper] (as Kafka's fetchAll and its time-ordered store order
+// them), each with its aggregate's timestamp and the headers of the record
+// r that closed them, and records the emission up to closeTime.
+func (p *fixedWindowAggregate) forwardClosed(r Record, lower, upper, closeTime int64) error {
+	closed, err := p.store.FetchAll(lower, upper)
+	if err != nil {
+		return err
+	}
+	for _, w := range closed {
+		out := Record{Key: p.mk(w.Key, p.window(w.Start)), Value: Change{New: w.Value}, Timestamp: w.Timestamp, Headers: r.Headers}
+		if err := p.ctx.Forward(out); err != nil {
+			return err
+		}
+	}
+	p.emit.emitted(closeTime)
+	return nil
+}
+
+// windowAggregate is KStreamWindowAggregate: each record updates every window
+// containing its timestamp whose end is after stream time minus grace; other
+// windows drop it and count it as dropped.
+type windowAggregate struct {
+	fixedWindowAggregate
+	windows TimeWindows
 }
 
 func (p *windowAggregate) Process(r Record) error {
@@ -426,8 +531,7 @@ func (p *windowAggregate) Process(r Record) error {
 	p.streamTime = max(p.streamTime, r.Timestamp)
 	closeTime := p.streamTime - p.windows.GraceMs
 	for _, start := range p.windows.windowsFor(r.Timestamp) {
-		end := storeformat.WindowEnd(start, p.windows.SizeMs)
-		if end <= closeTime {
+		if p.window(start).End <= closeTime {
 			p.ctx.RecordDropped("Skipping record for expired window.")
 			continue
 		}
@@ -435,34 +539,19 @@ func (p *windowAggregate) Process(r Record) error {
 		if err != nil {
 			return err
 		}
-		ts := r.Timestamp
-		var next any
-		switch {
-		case !ok && p.init == nil:
-			next = r.Value
-		case !ok:
-			next = p.agg(r.Key, r.Value, p.init())
-		default:
-			next = p.agg(r.Key, r.Value, old)
-			ts = max(ts, oldTs)
-		}
+		next, ts := fold(p.init, p.agg, r, old, oldTs, ok)
 		if err := p.store.Put(r.Key, start, next, ts); err != nil {
 			return err
 		}
-		if p.onClose || p.store.Caching() {
+		if !p.forwardsUpdates() {
 			continue // forwarded when the window closes, or the cache is flushed
 		}
-		c := Change{New: next}
-		switch {
-		case p.sendOld && ok:
-			c.Old = old
-		case p.sendOld && p.init != nil:
+		if !ok && p.sendOld && p.init != nil {
 			// KStreamWindowAggregate sends the initial aggregate as a new
 			// window's old value (null for a reduce); suppress buffers it.
-			c.Old = p.init()
+			old = p.init()
 		}
-		wk := Record{Key: p.mk(r.Key, Window{Start: start, End: end}), Value: c, Timestamp: ts, Headers: r.Headers}
-		if err := p.ctx.Forward(wk); err != nil {
+		if err := p.forwardUpdate(r, start, old, next, ts); err != nil {
 			return err
 		}
 	}
@@ -480,26 +569,21 @@ func (p *windowAggregate) emitClosed(r Record, closeTime int64) error {
 	if !p.emit.due(closeTime) {
 		return nil
 	}
-	size := p.windows.SizeMs
-	upper := closeTime - size // the last start whose window has closed
+	upper := closeTime - p.size // the last start whose window has closed
 	if upper < 0 {
 		return nil // no window has closed yet
 	}
 	lower := int64(0)
 	if last := p.emit.last; last != noTimestamp {
-		lower = max(0, last-size) + 1
+		lower = max(0, last-p.size) + 1
 		// Nothing to fetch while no new window has closed: the windows
 		// holding upper are those holding lower-1.
 		if slices.Equal(p.windows.windowsFor(upper), p.windows.windowsFor(lower-1)) {
 			return nil
 		}
 	}
-	return p.emit.forward(p.store, lower, upper, closeTime, r.Headers, func(k any, start int64) any {
-		return p.mk(k, Window{Start: start, End: storeformat.WindowEnd(start, size)})
-	})
+	return p.forwardClosed(r, lower, upper, closeTime)
 }
-
-func (p *windowAggregate) Close() error { return nil }
 
 // noTimestamp is Kafka's ConsumerRecord.NO_TIMESTAMP.
 const noTimestamp = -1
@@ -509,7 +593,6 @@ const noTimestamp = -1
 // task's processor metadata under the store's name (as Kafka Streams keeps
 // it), and the wall-clock throttle.
 type closeEmitter struct {
-	ctx      ProcessorContext
 	task     *Task // nil outside a task: nothing throttles or is committed
 	key      string
 	last     int64
@@ -519,7 +602,7 @@ type closeEmitter struct {
 }
 
 func newCloseEmitter(ctx ProcessorContext, storeName string) *closeEmitter {
-	e := &closeEmitter{ctx: ctx, key: storeName, last: noTimestamp}
+	e := &closeEmitter{key: storeName, last: noTimestamp}
 	if nc, ok := ctx.(nodeContext); ok {
 		e.task = nc.n.task
 		e.interval = e.task.windowEmitInterval
@@ -549,27 +632,12 @@ func (e *closeEmitter) due(closeTime int64) bool {
 	return e.last == noTimestamp || e.last < closeTime
 }
 
-// forward emits the windows of store with start in [lower, upper] (as
-// Kafka's fetchAll and its time-ordered store order them), keyed by key,
-// each with its aggregate's timestamp and the headers of the record that
-// closed them, and records the emission up to closeTime.
-func (e *closeEmitter) forward(store *TimestampedWindowStore, lower, upper, closeTime int64, headers []Header,
-	key func(k any, start int64) any) error {
-	closed, err := store.FetchAll(lower, upper)
-	if err != nil {
-		return err
-	}
-	for _, w := range closed {
-		out := Record{Key: key(w.Key, w.Start), Value: Change{New: w.Value}, Timestamp: w.Timestamp, Headers: headers}
-		if err := e.ctx.Forward(out); err != nil {
-			return err
-		}
-	}
+// emitted records an emission of the windows closed by closeTime.
+func (e *closeEmitter) emitted(closeTime int64) {
 	e.last = closeTime
 	if e.task != nil {
 		e.task.setProcessorMetadata(e.key, closeTime)
 	}
-	return nil
 }
 
 func windowedMaker[K any](k any, w Window) any { return Windowed[K]{Key: as[K](k), Window: w} }

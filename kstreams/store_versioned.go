@@ -152,8 +152,8 @@ func (s *VersionedKeyValueStore) Put(key, value any, ts int64) (int64, error) {
 	}
 	var raw []byte
 	if value != nil {
-		if raw, err = s.val.SerializeAny(s.topic, value); err != nil {
-			return PutReturnCodeNotPut, fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		if raw, err = s.valueBytes(value); err != nil {
+			return PutReturnCodeNotPut, err
 		}
 	}
 	code, err := s.inner.Put(kb, raw, ts)

@@ -165,6 +165,25 @@ func parseAggOpts[K, VA any](b *StreamsBuilder, opts []AggOption[K, VA]) aggOpts
 	return o
 }
 
+// storeName is the name of the aggregation's store: the Materialized's, or
+// one drawn with prefix.
+func (o aggOpts[K, VA]) storeName(b *StreamsBuilder, prefix string) string {
+	if o.mat.Name != "" {
+		return o.mat.Name
+	}
+	return b.newStoreName(prefix)
+}
+
+// countStoreName is storeName for a count, which draws an index first when
+// given a Materialized without a name: Kafka burns one there for
+// compatibility.
+func (o aggOpts[K, VA]) countStoreName(b *StreamsBuilder) string {
+	if o.hasMat && o.mat.Name == "" {
+		b.newStoreName(prefixAggregate)
+	}
+	return o.storeName(b, prefixAggregate)
+}
+
 // TimeWindows are tumbling or hopping windows: Kafka's TimeWindows.
 type TimeWindows struct {
 	SizeMs    int64

@@ -1,11 +1,6 @@
 package kstreams
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/stoatflow/stoatflow/state"
-)
+import "errors"
 
 // Name prefix of the processor of a stream–global table join. Kafka Streams
 // 4.4 names inner and left joins with a GlobalKTable alike, KSTREAM-LEFTJOIN-
@@ -26,34 +21,6 @@ type globalStore struct {
 	// (AddGlobalStore); a global table's restore copies the topic's bytes
 	// into the store instead (Kafka's reprocessOnRestore=false).
 	reprocess bool
-}
-
-// GlobalStoreInfo is what a runtime needs to know about one global store.
-type GlobalStoreInfo struct {
-	// ID is the store's sub-topology id, from the sequence stream
-	// sub-topologies use; the sub-topology generates no tasks.
-	ID int
-	// Topic is the global topic: it is also the store's changelog (a global
-	// store has no changelog topic of its own).
-	Topic     string
-	Source    string
-	Processor string
-	Store     *StoreSpec
-	// ReprocessOnRestore says how the store restores: true (AddGlobalStore)
-	// runs the topic's records through the processor; false (GlobalTable)
-	// writes the topic's bytes into the store as they are, as Kafka Streams
-	// restores a global table.
-	ReprocessOnRestore bool
-}
-
-// GlobalStores lists the global stores in id order.
-func (t *Topology) GlobalStores() []GlobalStoreInfo {
-	out := make([]GlobalStoreInfo, 0, len(t.globals))
-	for _, g := range t.globals {
-		out = append(out, GlobalStoreInfo{ID: t.groupOf[g.source], Topic: g.topic, Source: g.source, Processor: g.processor,
-			Store: t.stores[g.store], ReprocessOnRestore: g.reprocess})
-	}
-	return out
 }
 
 // globalOf returns the global store whose sub-topology is id, if any.
@@ -333,24 +300,3 @@ func (p *globalJoinProcessor[K, V, KG, VG, VR]) Process(r Record) error {
 }
 
 func (p *globalJoinProcessor[K, V, KG, VG, VR]) Close() error { return nil }
-
-// GlobalKeyValueBytes is the byte store a stream task reads a global
-// key-value store through: ro is the store's read-only view (the runtime's
-// at READ_UNCOMMITTED, so a task sees the global thread's latest writes, as
-// in Kafka Streams). Writes fail with ErrGlobalStoreReadOnly.
-func GlobalKeyValueBytes(name string, ro state.ReadOnlyKeyValueStore) KeyValueBytesStore {
-	return globalKV{name: name, ReadOnlyKeyValueStore: ro}
-}
-
-type globalKV struct {
-	name string
-	state.ReadOnlyKeyValueStore
-}
-
-func (s globalKV) Name() string                  { return s.name }
-func (s globalKV) Put([]byte, []byte) error      { return s.readOnly() }
-func (s globalKV) Delete([]byte) ([]byte, error) { return nil, s.readOnly() }
-
-func (s globalKV) readOnly() error {
-	return fmt.Errorf("%w: store %s is written by the global thread only; a stream task can read it", ErrGlobalStoreReadOnly, s.name)
-}

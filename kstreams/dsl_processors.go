@@ -97,6 +97,20 @@ func forwardChange(ctx ProcessorContext, sendOld bool) func(e *cacheEntry) error
 	}
 }
 
+// fold adds r's value to an aggregate: to old with timestamp oldTs when
+// found, else to a new initial aggregate or, for a reduce (init nil), as
+// the first value. It returns the new aggregate and its timestamp, the
+// larger of r's and the old aggregate's.
+func fold(init func() any, agg func(k, v, agg any) any, r Record, old any, oldTs int64, found bool) (any, int64) {
+	switch {
+	case !found && init == nil:
+		return r.Value, r.Timestamp
+	case !found:
+		return agg(r.Key, r.Value, init()), r.Timestamp
+	}
+	return agg(r.Key, r.Value, old), max(r.Timestamp, oldTs)
+}
+
 func (p *kvAggregate) Process(r Record) error {
 	if r.Key == nil || r.Value == nil {
 		p.ctx.RecordDropped("Skipping record due to null key or value.")
@@ -106,17 +120,7 @@ func (p *kvAggregate) Process(r Record) error {
 	if err != nil {
 		return err
 	}
-	var next any
-	ts := r.Timestamp
-	switch {
-	case !ok && p.init == nil:
-		next = r.Value
-	case !ok:
-		next = p.agg(r.Key, r.Value, p.init())
-	default:
-		next = p.agg(r.Key, r.Value, old)
-		ts = max(ts, oldTs)
-	}
+	next, ts := fold(p.init, p.agg, r, old, oldTs, ok)
 	c := Change{New: next}
 	if p.sendOld && ok {
 		c.Old = old

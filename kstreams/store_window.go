@@ -67,12 +67,7 @@ func (s *WindowStore) Put(key, value any, ts int64) error {
 		return err
 	}
 	if s.cache != nil {
-		n, err := s.valueLen(value)
-		if err != nil {
-			return err
-		}
-		return s.cache.put(string(windowKey(kb, ts)),
-			s.stamp(&cacheEntry{keyVal: key, kb: kb, start: ts, value: value, ctxTs: s.now(), headers: s.headers()}), true, n)
+		return s.putCached(string(windowKey(kb, ts)), &cacheEntry{keyVal: key, kb: kb, start: ts, value: value}, 0)
 	}
 	return s.write(kb, ts, value)
 }
@@ -91,8 +86,8 @@ func (s *WindowStore) write(kb []byte, start int64, value any) error {
 	var vb []byte
 	if value != nil {
 		var err error
-		if vb, err = s.val.SerializeAny(s.topic, value); err != nil {
-			return fmt.Errorf("kstreams: store %s: value: %w", s.name, err)
+		if vb, err = s.valueBytes(value); err != nil {
+			return err
 		}
 	}
 	if err := s.inner.Put(kb, start, vb); err != nil {

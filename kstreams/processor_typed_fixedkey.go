@@ -1,7 +1,5 @@
 package kstreams
 
-import "time"
-
 // TypedFixedKeyRecord is a FixedKeyRecord with a typed key and value: the
 // key cannot change; the value, timestamp and headers can. Nulls follow
 // TypedRecord: for a type that cannot hold nil, KeyNull and ValueNull mark
@@ -41,17 +39,7 @@ type TypedFixedKeyProcessor[K, VIn, VOut any] interface {
 type TypedFixedKeyContext[K, V any] interface {
 	Forward(r TypedFixedKeyRecord[K, V]) error
 	ForwardTo(child string, r TypedFixedKeyRecord[K, V]) error
-	StateStore(name string) (StateStore, error)
-	RecordMetadata() (RecordMetadata, bool)
-	StreamTime() int64
-	TaskID() TaskID
-	ApplicationID() string
-	AppConfigs() map[string]string
-	AppConfigsWithPrefix(prefix string) map[string]string
-	RecordDropped(reason string)
-	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
-	// Commit asks for a commit, as ProcessorContext.Commit.
-	Commit()
+	ProcessingContext
 }
 
 // ProcessValuesTyped is ProcessValues for a TypedFixedKeyProcessor; all

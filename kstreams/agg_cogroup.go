@@ -209,12 +209,19 @@ func (c *CogroupedKStream[K, VA]) WindowedBy(w TimeWindows) *TimeWindowedCogroup
 // Aggregate folds the records of every stream into one aggregate per key
 // and window: TimeWindowedCogroupedKStream.aggregate.
 func (w *TimeWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	c, a := w.c, w.c.aggregation(init, opts)
-	st := timeWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
+	return fixedWindowedCogroupAggregate(w.c, w.windows, init, opts)
+}
+
+// fixedWindowedCogroupAggregate is the aggregation of a cogroup over time
+// or sliding windows.
+func fixedWindowedCogroupAggregate[K, VA any](c *CogroupedKStream[K, VA], windows fixedWindows, init func() VA,
+	opts []AggOption[K, VA]) *KTable[Windowed[K], VA] {
+	a := c.aggregation(init, opts)
+	st := windows.store(c.b, a.storeName, a.mat, a.key, a.val)
 	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
-		return timeWindowAggregateSupplier[K](a.storeName, w.windows, EmitOnWindowUpdate, a.init, p.winAgg, a.old)
+		return windows.aggregate(a.storeName, EmitOnWindowUpdate, a.init, p.winAgg, windowedMaker[K], a.old)
 	})
-	return retype[Windowed[K], VA](timeWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
+	return retype[Windowed[K], VA](fixedWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, windows))
 }
 
 // SessionWindowedCogroupedKStream is a cogroup over session windows:
@@ -264,10 +271,5 @@ func (c *CogroupedKStream[K, VA]) WindowedBySliding(w SlidingWindows) *SlidingWi
 // Aggregate folds the records of every stream into one aggregate per key
 // and sliding window.
 func (w *SlidingWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K, VA]) *KTable[Windowed[K], VA] {
-	c, a := w.c, w.c.aggregation(init, opts)
-	st := slidingWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
-	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
-		return slidingAggregateSupplier[K](a.storeName, w.windows, EmitOnWindowUpdate, a.init, p.winAgg, a.old)
-	})
-	return retype[Windowed[K], VA](slidingWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, w.windows))
+	return fixedWindowedCogroupAggregate(w.c, w.windows, init, opts)
 }

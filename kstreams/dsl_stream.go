@@ -45,7 +45,7 @@ type StreamsBuilder struct {
 	tableTopics   map[string]bool
 	streamSources []streamSource
 	// nullKeys is what the joins that accept null keys need at Build (see
-	// getter.go's relaxNullKeyFilters).
+	// dsl_table_getter.go's relaxNullKeyFilters).
 	nullKeys nullKeyJoins
 	built    bool
 }
@@ -563,21 +563,18 @@ func (g *KGroupedStream[K, V]) aggregation(prefix, named, storeName string, stor
 // key or value are skipped and counted as dropped, as in Kafka Streams.
 func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int64] {
 	o := parseAggOpts(g.b, opts)
-	if o.hasMat && o.mat.Name == "" {
-		g.b.newStoreName(prefixAggregate) // Kafka burns an index here for compatibility
-	}
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = g.b.newStoreName(prefixAggregate)
-	}
+	storeName := o.countStoreName(g.b)
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
-		func() any { return int64(0) },
-		func(_ any, _ any, agg any) any { return agg.(int64) + 1 }))
+	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old, countInit, countAdd))
 	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
+
+// countInit and countAdd are the initializer and aggregator of every count.
+func countInit() any { return int64(0) }
+
+func countAdd(_, _ any, agg any) any { return agg.(int64) + 1 }
 
 // Count is g.Count, as a function.
 func Count[K, V any](g *KGroupedStream[K, V], opts ...AggOption[K, int64]) *KTable[K, int64] {
@@ -589,10 +586,7 @@ func Count[K, V any](g *KGroupedStream[K, V], opts ...AggOption[K, int64]) *KTab
 // Streams; a nil result (of a V that can hold nil) deletes the key.
 func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOption[K, V]) *KTable[K, V] {
 	o := parseAggOpts(g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = g.b.newStoreName(prefixReduce)
-	}
+	storeName := o.storeName(g.b, prefixReduce)
 	key, val := orSpec(o.mat.KeySerde, g.key), viewSpec(g.view, o.mat.ValueSerde, g.val)
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg, view := valueArg[V](g.view), g.view
@@ -613,10 +607,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 // hold nil) deletes the key.
 func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K, V, VA) VA, opts ...AggOption[K, VA]) *KTable[K, VA] {
 	o := parseAggOpts(g.b, opts)
-	storeName := o.mat.Name
-	if storeName == "" {
-		storeName = g.b.newStoreName(prefixAggregate)
-	}
+	storeName := o.storeName(g.b, prefixAggregate)
 	key, val := orSpec(o.mat.KeySerde, g.key), spec(o.mat.ValueSerde)
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg := valueArg[V](g.view)
@@ -639,8 +630,8 @@ type KTable[K, V any] struct {
 	storeName string
 	view      *valueView // a Reduce over a Nullable view: the records hold base values
 	old       *oldValues // nil: the table cannot send old values
-	// getter, if set, gives the table's value getter (getter.go); without
-	// it the table's own store is read.
+	// getter, if set, gives the table's value getter
+	// (dsl_table_getter.go); without it the table's own store is read.
 	getter func() (getterSupplier, error)
 	// versioned is whether the table's updates follow versioned semantics:
 	// it is kept in a versioned store, or derives from one without a

@@ -1,7 +1,5 @@
 package kstreams
 
-import "time"
-
 const prefixProcessValues = "KSTREAM-PROCESSVALUES-"
 
 // FixedKeyRecord is the record a FixedKeyProcessor receives and forwards
@@ -42,17 +40,7 @@ type FixedKeyProcessorContext interface {
 	Forward(r FixedKeyRecord) error
 	// ForwardTo sends r to the named child only.
 	ForwardTo(child string, r FixedKeyRecord) error
-	StateStore(name string) (StateStore, error)
-	RecordMetadata() (md RecordMetadata, ok bool)
-	StreamTime() int64
-	TaskID() TaskID
-	ApplicationID() string
-	AppConfigs() map[string]string
-	AppConfigsWithPrefix(prefix string) map[string]string
-	RecordDropped(reason string)
-	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
-	// Commit asks for a commit, as ProcessorContext.Commit.
-	Commit()
+	ProcessingContext
 }
 
 // ProcessValues adds a Processor API node that transforms values and keeps
@@ -91,27 +79,18 @@ func (a *fixedKeyAdapter) Process(r Record) error {
 
 func (a *fixedKeyAdapter) Close() error { return a.p.Close() }
 
-type fixedKeyContext struct{ ctx ProcessorContext }
+// fixedKeyContext is the context of a FixedKeyProcessor: its adapter's,
+// forwarding FixedKeyRecords.
+type fixedKeyContext struct{ ProcessorContext }
 
 func (c fixedKeyContext) record(r FixedKeyRecord) Record {
 	return Record{Key: r.key, Value: r.Value, Timestamp: r.Timestamp, Headers: r.Headers}
 }
 
-func (c fixedKeyContext) Forward(r FixedKeyRecord) error { return c.ctx.Forward(c.record(r)) }
+func (c fixedKeyContext) Forward(r FixedKeyRecord) error {
+	return c.ProcessorContext.Forward(c.record(r))
+}
+
 func (c fixedKeyContext) ForwardTo(child string, r FixedKeyRecord) error {
-	return c.ctx.ForwardTo(child, c.record(r))
-}
-func (c fixedKeyContext) StateStore(name string) (StateStore, error) { return c.ctx.StateStore(name) }
-func (c fixedKeyContext) RecordMetadata() (RecordMetadata, bool)     { return c.ctx.RecordMetadata() }
-func (c fixedKeyContext) StreamTime() int64                          { return c.ctx.StreamTime() }
-func (c fixedKeyContext) TaskID() TaskID                             { return c.ctx.TaskID() }
-func (c fixedKeyContext) ApplicationID() string                      { return c.ctx.ApplicationID() }
-func (c fixedKeyContext) AppConfigs() map[string]string              { return c.ctx.AppConfigs() }
-func (c fixedKeyContext) AppConfigsWithPrefix(prefix string) map[string]string {
-	return c.ctx.AppConfigsWithPrefix(prefix)
-}
-func (c fixedKeyContext) RecordDropped(reason string) { c.ctx.RecordDropped(reason) }
-func (c fixedKeyContext) Commit()                     { c.ctx.Commit() }
-func (c fixedKeyContext) Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error) {
-	return c.ctx.Schedule(interval, typ, fn)
+	return c.ProcessorContext.ForwardTo(child, c.record(r))
 }

@@ -1,3 +1,6 @@
+// For the runtime only (see "For the runtime" in the package documentation):
+// the serdes of a store, for the interactive queries of the HTTP API.
+
 package kstreams
 
 import (

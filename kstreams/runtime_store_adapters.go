@@ -1,6 +1,11 @@
+// For the runtime only (see "For the runtime" in the package documentation):
+// the state package's stores as the byte stores a task is given.
+
 package kstreams
 
 import (
+	"fmt"
+
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
 )
@@ -86,4 +91,25 @@ func (w sessionBytes) Put(key []byte, win serde.Window, value []byte) error {
 
 func (w sessionBytes) Remove(key []byte, win serde.Window) error {
 	return w.s.Remove(key, win.Start, win.End)
+}
+
+// GlobalKeyValueBytes is the byte store a stream task reads a global
+// key-value store through: ro is the store's read-only view (the runtime's
+// at READ_UNCOMMITTED, so a task sees the global thread's latest writes, as
+// in Kafka Streams). Writes fail with ErrGlobalStoreReadOnly.
+func GlobalKeyValueBytes(name string, ro state.ReadOnlyKeyValueStore) KeyValueBytesStore {
+	return globalKV{name: name, ReadOnlyKeyValueStore: ro}
+}
+
+type globalKV struct {
+	name string
+	state.ReadOnlyKeyValueStore
+}
+
+func (s globalKV) Name() string                  { return s.name }
+func (s globalKV) Put([]byte, []byte) error      { return s.readOnly() }
+func (s globalKV) Delete([]byte) ([]byte, error) { return nil, s.readOnly() }
+
+func (s globalKV) readOnly() error {
+	return fmt.Errorf("%w: store %s is written by the global thread only; a stream task can read it", ErrGlobalStoreReadOnly, s.name)
 }

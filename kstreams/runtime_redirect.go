@@ -1,3 +1,6 @@
+// For the runtime only (see "For the runtime" in the package documentation):
+// the rewrite of a topology's external topics for the sidecar's shadow mode.
+
 package kstreams
 
 // RedirectSinks makes every sink that writes to a topic outside the

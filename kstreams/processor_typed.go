@@ -1,7 +1,5 @@
 package kstreams
 
-import "time"
-
 // TypedRecord is a Record with typed key and value. For a type that can
 // hold nil (pointer, slice, map, interface) nil is Kafka's null, both ways.
 // For one that cannot (string, int64, a struct), KeyNull and ValueNull mark
@@ -27,17 +25,7 @@ type TypedProcessor[KIn, VIn, KOut, VOut any] interface {
 // typed records.
 type TypedContext[KOut, VOut any] interface {
 	Forward(r TypedRecord[KOut, VOut]) error
-	StateStore(name string) (StateStore, error)
-	RecordMetadata() (RecordMetadata, bool)
-	StreamTime() int64
-	TaskID() TaskID
-	ApplicationID() string
-	AppConfigs() map[string]string
-	AppConfigsWithPrefix(prefix string) map[string]string
-	RecordDropped(reason string)
-	Schedule(interval time.Duration, typ PunctuationType, fn func(ts int64) error) (Cancellable, error)
-	// Commit asks for a commit, as ProcessorContext.Commit.
-	Commit()
+	ProcessingContext
 }
 
 // Typed adapts a TypedProcessor supplier to the untyped Processor API.
