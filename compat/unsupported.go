@@ -28,7 +28,7 @@ type notHonoured struct {
 // requires it: a field the runtime reads may not be warned about).
 var notHonouredKeys = []notHonoured{
 	{key: "acceptable.recovery.lag", sev: SeverityWarning,
-		instead: "StoatFlow assigns tasks without warm-up replicas: a task moves at once and restores its state from the changelog before it processes"},
+		instead: "a StoatFlow group leader uses it to place tasks and warm-up replicas as Kafka Streams does, but a StoatFlow instance does not run the warm-up replicas it is given yet: a task that moves to it restores its state from the changelog before it processes"},
 	{key: "allow.os.group.write.access", sev: SeverityWarning,
 		instead: "StoatFlow creates its state directories with mode 0755 and gives the OS group no write access"},
 	{key: "buffered.records.per.partition", sev: SeverityWarning,
@@ -38,7 +38,7 @@ var notHonouredKeys = []notHonoured{
 	{key: "log.summary.interval.ms", sev: SeverityWarning,
 		instead: "StoatFlow logs no periodic processing summary; the process_total and commit_total counters on /metrics count the same"},
 	{key: "max.warmup.replicas", sev: SeverityWarning,
-		instead: "StoatFlow assigns tasks without warm-up replicas: a task moves at once and restores its state from the changelog before it processes"},
+		instead: "a StoatFlow group leader places warm-up replicas as Kafka Streams does, but a StoatFlow instance does not run the ones it is given yet: a task that moves to it restores its state from the changelog before it processes"},
 	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
 		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "metrics.num.samples", sev: SeverityWarning,
@@ -48,15 +48,15 @@ var notHonouredKeys = []notHonoured{
 	{key: "metrics.sample.window.ms", sev: SeverityWarning,
 		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
 	{key: "num.standby.replicas", sev: SeverityWarning,
-		instead: "StoatFlow keeps no standby replicas: a task that moves restores its state from the changelog before it processes"},
+		instead: "a StoatFlow group leader places standby replicas as Kafka Streams does (Kafka Streams instances of the application run theirs), but a StoatFlow instance does not run the ones it is given yet: a task that moves to it restores its state from the changelog before it processes"},
 	{key: "probing.rebalance.interval.ms", sev: SeverityWarning,
-		instead: "StoatFlow has no warm-up replicas and so triggers no probing rebalances"},
+		instead: "a StoatFlow group leader schedules probing rebalances as Kafka Streams does, but a StoatFlow instance does not run the warm-up replicas they wait for yet"},
 	{key: "rack.aware.assignment.non_overlap_cost", sev: SeverityWarning,
 		instead: "StoatFlow's task assignment is not rack-aware"},
 	{key: "rack.aware.assignment.strategy", sev: SeverityWarning,
 		instead: "StoatFlow's task assignment is not rack-aware"},
 	{key: "rack.aware.assignment.tags", sev: SeverityWarning,
-		instead: "StoatFlow keeps no standby replicas, so client tags place none"},
+		instead: "a StoatFlow group leader spreads standby replicas over these client tags as Kafka Streams does, but a StoatFlow instance does not run the standbys it is given yet"},
 	{key: "rack.aware.assignment.traffic_cost", sev: SeverityWarning,
 		instead: "StoatFlow's task assignment is not rack-aware"},
 	{key: "state.cleanup.delay.ms", sev: SeverityWarning,
@@ -126,7 +126,7 @@ func (l *loader) notHonoured(c *Config) {
 	sort.Strings(tags)
 	for _, k := range tags {
 		l.warnf(ClientTagPrefix+k, "remove the line to silence this warning",
-			"%s%s = %s is not supported yet: StoatFlow keeps no standby replicas and its task assignment is not rack-aware, so client tags place nothing",
+			"%s%s = %s is not supported yet: StoatFlow sends it to the group's leader, which spreads standby replicas over client tags (rack.aware.assignment.tags), but a StoatFlow instance does not run the standbys it is given yet",
 			ClientTagPrefix, k, c.ClientTags[k])
 	}
 }

@@ -408,6 +408,7 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 		if !t.fetchPaused {
 			t.consumer.ResumeFetchPartitions(resume)
 		}
+		t.publishOffsetSums()
 	}
 	if err := t.assignRestorer(); err != nil {
 		return err

@@ -32,7 +32,9 @@ const shutdownAnswerWait = 2 * time.Minute
 // request has no answer.
 const shutdownRejoinEvery = 10 * time.Second
 
-// appBalancer is the range assignor (StoatFlow's group protocol) with the
+// appBalancer is the range assignor (the group protocol of StoatFlow
+// releases before the stream protocol, still offered second so that a
+// rolling upgrade keeps one group; see groupBalancers) with the
 // shutdown request of SHUTDOWN_APPLICATION: a member of an instance that
 // asks joins with shutdownMarker, and a leader that sees one gives every
 // member an empty assignment carrying it, on which each instance shuts
@@ -40,10 +42,9 @@ const shutdownRejoinEvery = 10 * time.Second
 type appBalancer struct {
 	kgo.GroupBalancer
 	s *KafkaStreams
-}
-
-func newAppBalancer(s *KafkaStreams) kgo.GroupBalancer {
-	return appBalancer{GroupBalancer: kgo.RangeBalancer(), s: s}
+	// stream is the same consumer's stream-protocol side, told when a
+	// generation chose this protocol instead.
+	stream *streamAssignor
 }
 
 func (b appBalancer) JoinGroupMetadata(interests []string, current map[string][]int32, generation int32) []byte {
@@ -76,6 +77,9 @@ func (b appBalancer) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo
 }
 
 func (b appBalancer) ParseSyncAssignment(assignment []byte) (map[string][]int32, error) {
+	if b.stream != nil {
+		b.stream.forget()
+	}
 	var a kmsg.ConsumerMemberAssignment
 	if a.ReadFrom(assignment) == nil && bytes.Equal(a.UserData, shutdownMarker) {
 		b.s.shutdownByGroup()
@@ -191,7 +195,7 @@ func (s *KafkaStreams) shutdownMessenger(idx int) (*kgo.Client, error) {
 			cl.ForceRebalance()
 		}
 	}
-	opts = append(opts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(s)), kgo.OnPartitionsAssigned(rejoin))
+	opts = append(opts, kgo.ConsumeTopics(subscription...), groupBalancers(newStreamAssignor(s, nil)), kgo.OnPartitionsAssigned(rejoin))
 	opts = append(opts, s.clientObservers(s.log, "shutdown-request-consumer")...)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {

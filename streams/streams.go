@@ -201,6 +201,10 @@ type KafkaStreams struct {
 	// shutdownAsked says the instance asks the group to shut every
 	// instance down (SHUTDOWN_APPLICATION); shutdownAnswered closes, once,
 	// when the group hands that request out (see shutdownapp.go).
+	// member is what the instance's main consumers say about it in the
+	// group, set at Start once the process id is known.
+	member *groupMember
+
 	shutdownAsked    atomic.Bool
 	shutdownOnce     sync.Once
 	shutdownAnswered chan struct{}
@@ -470,6 +474,9 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 		return err
 	}
 	s.dir, s.processID = dir, pid
+	if s.member, err = newGroupMember(s); err != nil {
+		return err
+	}
 
 	if s.taskCounts, err = s.prepareTopics(ctx); err != nil {
 		return err

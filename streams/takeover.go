@@ -20,10 +20,10 @@ import (
 // Streams or StoatFlow) that created them.
 var ErrInternalNamesDiffer = errors.New("streams: the topology's internal topics differ from the application's existing ones")
 
-// groupProtocol is the assignor protocol StoatFlow's main consumers join
-// the application's classic group with (compat maps them onto franz-go's
-// range balancer).
-var groupProtocol = kgo.RangeBalancer().ProtocolName()
+// groupProtocols are the assignor protocols StoatFlow's main consumers
+// offer in the application's classic group: Kafka Streams' own, then the
+// range protocol of earlier StoatFlow releases (groupBalancers).
+var groupProtocols = []string{streamProtocol, kgo.RangeBalancer().ProtocolName()}
 
 // foreignMembersPoll is how often a thread looks again at a group that
 // still holds members of another assignor's protocol, and
@@ -73,7 +73,7 @@ func (t *streamThread) awaitForeignMembers(ctx context.Context) error {
 			t.log.Warn("waiting before joining the group: it still has members of another assignor's protocol, "+
 				"which the coordinator does not let StoatFlow's join beside; a Kafka Streams instance that was closed "+
 				"or killed stays a member until its session.timeout.ms passes (stop every instance of the application "+
-				"before a cutover)", "group", group, "group_protocol", g.Protocol, "stoatflow_protocol", groupProtocol,
+				"before a cutover)", "group", group, "group_protocol", g.Protocol, "stoatflow_protocols", groupProtocols,
 				"state", g.State, "members", describeMembers(g), "waited", time.Since(began).Round(time.Second))
 		}
 		select {
@@ -87,7 +87,7 @@ func (t *streamThread) awaitForeignMembers(ctx context.Context) error {
 // foreignProtocol reports whether g is a classic consumer group with
 // members whose chosen protocol is not StoatFlow's.
 func foreignProtocol(g kadm.DescribedGroup) bool {
-	return len(g.Members) > 0 && g.ProtocolType == "consumer" && g.Protocol != "" && g.Protocol != groupProtocol
+	return len(g.Members) > 0 && g.ProtocolType == "consumer" && g.Protocol != "" && !slices.Contains(groupProtocols, g.Protocol)
 }
 
 // describeMembers names a group's members by client id and host.

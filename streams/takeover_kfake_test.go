@@ -17,12 +17,12 @@ import (
 	"github.com/stoatflow/stoatflow/streams"
 )
 
-// streamAssignor is a group balancer under the name of Kafka Streams'
-// assignor protocol, "stream": a member joined with it stands for a Kafka
-// Streams instance still in the group.
-type streamAssignor struct{ kgo.GroupBalancer }
+// foreignAssignor is a group balancer under a protocol name StoatFlow does
+// not offer: a member joined with it stands for a consumer of another
+// application still in the group.
+type foreignAssignor struct{ kgo.GroupBalancer }
 
-func (streamAssignor) ProtocolName() string { return "stream" }
+func (foreignAssignor) ProtocolName() string { return "foreign" }
 
 // lockedBuffer is a log sink safe for the runtime's goroutines.
 type lockedBuffer struct {
@@ -43,22 +43,22 @@ func (b *lockedBuffer) String() string {
 }
 
 // TestTakeoverWaitsForMembersOfAnotherAssignor: while the application's
-// group holds a member of the "stream" protocol (a Kafka Streams instance
-// that has not left), StoatFlow does not join, says in its log what it
-// waits for, and joins and processes once that member is gone.
+// group holds a member of a protocol StoatFlow does not offer (a consumer
+// of another application sharing the group id), StoatFlow does not join,
+// says in its log what it waits for, and joins and processes once that member is gone.
 func TestTakeoverWaitsForMembersOfAnotherAssignor(t *testing.T) {
 	_, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
 	const app = "takeover"
 
 	jvm, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"),
-		kgo.Balancers(streamAssignor{kgo.RangeBalancer()}), kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
+		kgo.Balancers(foreignAssignor{kgo.RangeBalancer()}), kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer jvm.Close()
 	adm := kadm.NewClient(jvm)
-	waitGroup(t, adm, app, func(g kadm.DescribedGroup) bool { return g.State == "Stable" && g.Protocol == "stream" }, jvm)
+	waitGroup(t, adm, app, func(g kadm.DescribedGroup) bool { return g.State == "Stable" && g.Protocol == "foreign" }, jvm)
 
 	var log lockedBuffer
 	ks, err := streams.New(countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()),
@@ -89,7 +89,7 @@ func TestTakeoverWaitsForMembersOfAnotherAssignor(t *testing.T) {
 		!strings.Contains(log.String(), "jvm-StreamThread-1-consumer") {
 		t.Fatalf("the log does not say what StoatFlow waits for, nor name the member:\n%s", log.String())
 	}
-	if g := describeGroup(t, adm, app); len(g.Members) != 1 || g.Protocol != "stream" {
+	if g := describeGroup(t, adm, app); len(g.Members) != 1 || g.Protocol != "foreign" {
 		t.Fatalf("StoatFlow joined beside the other assignor's member: %+v", g)
 	}
 

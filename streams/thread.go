@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
@@ -146,10 +147,15 @@ type streamThread struct {
 	// lastIdleFlush is when maybeFlushIdle last ran.
 	lastIdleFlush time.Time
 
-	consumer  *kgo.Client // nil until run joins the group
-	restorer  *kgo.Client
-	producer  *txn.Producer
-	committer *txn.Committer
+	consumer *kgo.Client // nil until run joins the group
+	// assignor is the main consumer's side of Kafka Streams' assignor.
+	assignor *streamAssignor
+	// offsetSums are the thread's tasks with their offset sums, published
+	// by the thread for the subscription its consumer sends at a join.
+	offsetSums atomic.Pointer[map[assignment.TaskID]int64]
+	restorer   *kgo.Client
+	producer   *txn.Producer
+	committer  *txn.Committer
 	// production answers records the thread's tasks could not write
 	// (production.exception.handler).
 	production kstreams.ProductionExceptionHandler
@@ -295,10 +301,11 @@ func (t *streamThread) newConsumer() error {
 	if regex {
 		mopts = append(mopts, kgo.ConsumeRegex())
 	}
-	mopts = append(mopts, kgo.ConsumeTopics(subscription...), kgo.Balancers(newAppBalancer(t.s)), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
+	t.assignor = newStreamAssignor(t.s, t)
+	mopts = append(mopts, kgo.ConsumeTopics(subscription...), groupBalancers(t.assignor), kgo.BlockRebalanceOnPoll(), kgo.KeepControlRecords(),
 		kgo.OnPartitionsAssigned(t.assignedCallback), kgo.AdjustFetchOffsetsFn(t.startOffsets),
-		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(false) }),
-		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, _ map[string][]int32) { t.revokedCallback(true) }))
+		kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, ps map[string][]int32) { t.revokedCallback(ps, false) }),
+		kgo.OnPartitionsLost(func(_ context.Context, _ *kgo.Client, ps map[string][]int32) { t.revokedCallback(ps, true) }))
 	mopts = append(mopts, t.s.clientObservers(t.log, "main-consumer")...)
 	t.joined = make(chan struct{})
 	cl, err := kgo.NewClient(mopts...)
@@ -415,6 +422,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		if err := t.maybeFlushIdle(time.Now()); err != nil {
 			return err
 		}
+		t.maybeRequestRebalance(time.Now())
 	}
 }
 

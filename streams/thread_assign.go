@@ -9,6 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/txn"
@@ -25,16 +26,19 @@ func (t *streamThread) rebalanceErr() error {
 	return nil
 }
 
-// assignedCallback is franz-go's OnPartitionsAssigned (eager protocol:
-// every assignment follows the revocation of everything).
+// assignedCallback is franz-go's OnPartitionsAssigned. Under the stream
+// protocol (cooperative) parts are only the partitions added by this
+// rebalance; under the range protocol of older StoatFlow releases (eager,
+// kept for rolling upgrades) every assignment follows the revocation of
+// everything, so parts are all of them.
 func (t *streamThread) assignedCallback(_ context.Context, _ *kgo.Client, parts map[string][]int32) {
 	t.inRebalance(func() error { return t.onAssigned(parts) })
 }
 
 // revokedCallback is franz-go's OnPartitionsRevoked (lost false) and
-// OnPartitionsLost (lost true).
-func (t *streamThread) revokedCallback(lost bool) {
-	t.inRebalance(func() error { return t.onRevoked(lost) })
+// OnPartitionsLost (lost true), with the partitions given up.
+func (t *streamThread) revokedCallback(parts map[string][]int32, lost bool) {
+	t.inRebalance(func() error { return t.onRevoked(parts, lost) })
 }
 
 // inRebalance runs one rebalance callback's work once the thread has
@@ -61,6 +65,22 @@ func (t *streamThread) inRebalance(work func() error) {
 // opens their stores and starts restoring them; the task's input stays
 // paused until its stores are restored.
 func (t *streamThread) onAssigned(assigned map[string][]int32) error {
+	if t.assignor != nil {
+		ma, err := t.assignor.lastAssignment()
+		if err != nil {
+			return err
+		}
+		if ma != nil {
+			// Every task the leader named is checked against this
+			// topology before any store opens.
+			if _, err := t.checkAssignment(ma); err != nil {
+				return err
+			}
+			if ma.Info.ErrorCode != assignment.ErrorNone {
+				return nil
+			}
+		}
+	}
 	var parts []tpKey
 	for topic, ps := range assigned {
 		for _, p := range ps {
@@ -84,6 +104,26 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		byTask[id] = append(byTask[id], tp)
 		mine = append(mine, tp)
 	}
+	// A running task that gains a partition (a new topic its pattern
+	// source matches) reopens with all of them, after a commit.
+	var grown []*activeTask
+	for id := range byTask {
+		if a := t.tasks[id]; a != nil {
+			grown = append(grown, a)
+		}
+	}
+	if len(grown) > 0 {
+		if err := t.maybeCommit(true); err != nil {
+			return err
+		}
+		for _, a := range grown {
+			for _, q := range a.queues {
+				byTask[a.id] = append(byTask[a.id], q.tp)
+				mine = append(mine, q.tp)
+			}
+			t.closeTasks([]*activeTask{a}, false)
+		}
+	}
 	// The committed offsets first: under exactly_once_v2 a transaction
 	// still open (of an instance stopped mid-transaction) holds them, and
 	// the same transaction holds records of the changelogs; the restores
@@ -96,14 +136,11 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 			return fmt.Errorf("reading the committed partition times: %w", err)
 		}
 	}
-	// Pauses outlive assignments in franz-go: what an earlier assignment
-	// paused is resumed, and what restores now is paused below.
-	if paused := t.consumer.PauseFetchPartitions(nil); len(paused) > 0 {
-		t.consumer.ResumeFetchPartitions(paused)
-	}
+	// Pauses outlive assignments in franz-go: onRevoked resumes what it
+	// gives up, the tasks kept stay paused while they restore, and what
+	// restores now is paused below.
 	t.fetchPaused = false // the next process pauses the new tasks' partitions if the instance is paused
 	pause := map[string][]int32{}
-	t.assigned = len(byTask)
 	startAt := map[tpKey]int64{}
 	for _, c := range committed {
 		startAt[c.tp] = c.offset
@@ -123,6 +160,7 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 			}
 		}
 	}
+	t.assigned = len(t.tasks)
 	if len(pause) > 0 {
 		t.consumer.PauseFetchPartitions(pause)
 	}
@@ -139,10 +177,11 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		ids = append(ids, id.String())
 	}
 	slices.Sort(ids)
-	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts))
+	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts), "tasks_kept", len(t.tasks)-len(byTask))
 	if err := t.assignRestorer(); err != nil {
 		return err
 	}
+	t.publishOffsetSums()
 	t.s.threadReady(t.idx, len(t.restores) == 0)
 	if t.s.act != nil {
 		t.s.act.OnRebalance(t.idx)
@@ -247,26 +286,57 @@ func (t *streamThread) listEnds(ctx context.Context, adm *kadm.Client, topics []
 	return adm.ListEndOffsets(ctx, topics...)
 }
 
-// onRevoked commits everything processed (under exactly_once_v2 the open
-// transaction, while this member's generation is still valid) and closes
-// every task. When the assignment was lost (the member was kicked out of
-// the group), nothing can be committed: the tasks close dirty.
-func (t *streamThread) onRevoked(lost bool) error {
+// onRevoked gives up the tasks of the revoked partitions: it commits
+// everything processed (under exactly_once_v2 the thread's one open
+// transaction holds every task's records, so all of it commits, as Kafka
+// Streams commits every task at a revocation, while this member's
+// generation is still valid), then closes only those tasks; the others go
+// on with their stores open. A cooperative member is called with nothing
+// revoked at the start of every rebalance: it keeps processing. When the
+// assignment was lost (the member was kicked out of the group), nothing
+// can be committed: every task closes dirty.
+func (t *streamThread) onRevoked(revoked map[string][]int32, lost bool) error {
 	if len(t.tasks) == 0 {
 		return nil
 	}
-	t.s.threadReady(t.idx, false)
 	if lost {
+		t.s.threadReady(t.idx, false)
 		t.log.Warn("assignment lost; closing tasks without committing")
 		t.closeAllDirty()
+		t.publishOffsetSums()
 		return nil
 	}
+	var gone []*activeTask
+	seen := map[*activeTask]bool{}
+	for topic, ps := range revoked {
+		for _, p := range ps {
+			if a := t.byTP[tpKey{topic, p}]; a != nil && !seen[a] {
+				seen[a] = true
+				gone = append(gone, a)
+			}
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	t.s.threadReady(t.idx, false)
 	if err := t.maybeCommit(true); err != nil {
 		t.closeAllDirty()
 		return err
 	}
-	t.closeAllClean()
-	t.log.Info("partitions revoked; tasks closed")
+	ids := make([]string, 0, len(gone))
+	for _, a := range gone {
+		ids = append(ids, a.id.String())
+	}
+	slices.Sort(ids)
+	t.closeTasks(gone, false)
+	if len(revoked) > 0 {
+		t.consumer.ResumeFetchPartitions(revoked)
+	}
+	t.assigned = len(t.tasks)
+	t.publishOffsetSums()
+	t.log.Info("partitions revoked; tasks closed", "tasks", ids, "tasks_kept", len(t.tasks))
+	t.s.threadReady(t.idx, len(t.restores) == 0)
 	return nil
 }
 
@@ -286,6 +356,7 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 	if t.s.act != nil {
 		t.s.act.OnTaskOpened(t.idx, id)
 	}
+	t.s.member.taskOpened(wireTaskID(id))
 	a := &activeTask{id: id}
 	a.out = collector{t: t, origin: &txn.Origin{Tag: a}}
 	for _, tp := range tps {
@@ -376,6 +447,30 @@ func (t *streamThread) cacheShare() int64 {
 	return total / int64(max(1, len(t.s.liveThreads()))) / int64(max(1, t.assigned))
 }
 
+// closeTasks closes some of the thread's tasks and forgets their
+// partitions and restores; the others go on.
+func (t *streamThread) closeTasks(tasks []*activeTask, dirty bool) {
+	for _, a := range tasks {
+		t.closeTask(a, dirty)
+		delete(t.tasks, a.id)
+		for _, q := range a.queues {
+			if t.byTP[q.tp] == a {
+				delete(t.byTP, q.tp)
+			}
+		}
+		for tp, rs := range t.restores {
+			if rs.task != a {
+				continue
+			}
+			if err := t.flushRestore(rs); err != nil {
+				t.log.Warn("restore batch lost on close; the next start replays it", "store", rs.ts.spec.Name, "err", err)
+			}
+			delete(t.restores, tp)
+		}
+	}
+	_ = t.assignRestorer()
+}
+
 func (t *streamThread) closeAllClean() {
 	for id, a := range t.tasks {
 		t.closeTask(a, false)
@@ -402,6 +497,11 @@ func (t *streamThread) closeAllDirty() {
 }
 
 func (t *streamThread) closeTask(a *activeTask, dirty bool) {
+	// A task whose state stays on disk is reported with its offset sum
+	// in the subscriptions that follow, so a leader can give it back here.
+	if !dirty && a.stateful() && a.persistent() {
+		t.s.member.taskClosed(wireTaskID(a.id), a.offsetSum())
+	}
 	if a.task != nil {
 		if err := a.task.Close(); err != nil {
 			t.log.Warn("closing task", "task", a.id.String(), "err", err)

@@ -178,5 +178,6 @@ func (t *streamThread) rewind(fenced bool) error {
 	// The rebalance is held (the loop has not allowed it since its poll):
 	// the partitions stay this thread's while their position moves.
 	t.consumer.SetOffsets(set)
+	t.publishOffsetSums()
 	return nil
 }

@@ -197,8 +197,13 @@ public final class Main {
             }
             return response;
         });
+        // A closed instance leaves the group at once, so that the instances
+        // that stay (of either engine) take its tasks without waiting out
+        // its session timeout.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            streams.close(Duration.ofSeconds(30));
+            streams.close(org.apache.kafka.streams.CloseOptions
+                    .groupMembershipOperation(org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(Duration.ofSeconds(30)));
             out.println("CLOSED");
             out.flush();
         }));

@@ -1,0 +1,122 @@
+package integration
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+)
+
+// waitGroupSplit waits until the application's group is stable under Kafka
+// Streams' "stream" protocol with n members, each of which holds
+// partitions, and returns the member count per client id prefix.
+func waitGroupSplit(t *testing.T, admin *kadm.Client, group string, n int) kadm.DescribedGroup {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		gs, err := admin.DescribeGroups(ctx, group)
+		cancel()
+		if err == nil {
+			if g, ok := gs[group]; ok && g.Err == nil && g.State == "Stable" && g.Protocol == "stream" && len(g.Members) == n {
+				split := true
+				for _, m := range g.Members {
+					if ma, ok := m.Assigned.AsConsumer(); !ok || len(ma.Topics) == 0 {
+						split = false
+					}
+				}
+				if split {
+					return g
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("group %s did not settle with %d members holding partitions under the stream protocol in 2 minutes: %v %v", group, n, gs, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestMixedFleetShareGroup: Kafka Streams 4.4 and StoatFlow instances of
+// the word count run as one application, in one consumer group under Kafka
+// Streams' cooperative "stream" assignor, while input flows under
+// exactly_once_v2. A Kafka Streams instance starts and leads; a StoatFlow
+// instance joins and takes its share of the tasks from the Kafka Streams
+// leader's assignment; a second StoatFlow instance joins; the Kafka Streams
+// instance leaves and a StoatFlow leader assigns its tasks. Every word's
+// counts are exactly 1..n across all of it.
+func TestMixedFleetShareGroup(t *testing.T) {
+	t.Parallel()
+	a := newWordCountApp(t, 4)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	set := a.config(t, map[string]string{"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"})
+	args := map[string]string{"input": a.in, "output": a.out}
+	admin := testkafka.Admin(t, a.bootstrap)
+
+	lines := generatedLines(1500)
+	var wg sync.WaitGroup
+	stopFeed := make(chan struct{})
+	fed := 0
+	wg.Go(func() {
+		for fed < len(lines) {
+			select {
+			case <-stopFeed:
+				return
+			default:
+			}
+			n := min(15, len(lines)-fed)
+			a.feedFrom(t, lines[fed:fed+n], fed, 4)
+			fed += n
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	defer func() {
+		close(stopFeed)
+		wg.Wait()
+	}()
+
+	jvm := startEngine(t, true, wordcount.Name, props, set, args)
+	first := startEngine(t, false, wordcount.Name, props, set, args).(goEngine)
+	g := waitGroupSplit(t, admin, a.appID, 2)
+	t.Logf("one Kafka Streams and one StoatFlow instance share the group (%d members, protocol %s)", len(g.Members), g.Protocol)
+
+	second := startEngine(t, false, wordcount.Name, props, set, args).(goEngine)
+	waitGroupSplit(t, admin, a.appID, 3)
+	t.Logf("a second StoatFlow instance joined: three members hold partitions")
+
+	jvm.stop(t)
+	waitGroupSplit(t, admin, a.appID, 2)
+	t.Logf("the Kafka Streams instance left; the StoatFlow instances hold every partition")
+	wg.Wait()
+
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	const led = "computed the group's assignment as its leader"
+	logs := first.log() + second.log()
+	if !strings.Contains(logs, led) {
+		t.Errorf("no StoatFlow instance computed an assignment as the group's leader after the Kafka Streams leader left; logs:\n%s", logs)
+	}
+	for _, e := range []goEngine{first, second} {
+		if strings.Contains(e.log(), "task assignment failed") || strings.Contains(e.log(), "INCONSISTENT_GROUP_PROTOCOL") {
+			t.Errorf("a StoatFlow instance failed in the group:\n%s", e.log())
+		}
+	}
+	second.stop(t)
+	first.stop(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := waitNoOpenTransaction(ctx, admin, []string{a.out}); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,261 @@
+package streams_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stoatflow/stoatflow/internal/assignment"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/streams"
+)
+
+// scriptedMember is a member of Kafka Streams' "stream" protocol whose
+// subscription and, when it leads, whose assignment of the other members a
+// test writes: it stands for a Kafka Streams instance that leads the group
+// or asks for SHUTDOWN_APPLICATION.
+type scriptedMember struct {
+	pid assignment.ProcessID
+	// errorCode is its subscription's error code.
+	errorCode assignment.ErrorCode
+	// garbage makes its subscription's user data undecodable.
+	garbage bool
+	// assign is what a leader gives each member; self marks its own.
+	assign func(self bool) *assignment.MemberAssignment
+}
+
+func (m *scriptedMember) ProtocolName() string { return "stream" }
+func (m *scriptedMember) IsCooperative() bool  { return true }
+
+func (m *scriptedMember) JoinGroupMetadata(topics []string, _ map[string][]int32, gen int32) []byte {
+	info := assignment.SubscriptionInfo{Version: 11, LatestSupportedVersion: 11, ProcessID: m.pid, ErrorCode: m.errorCode}
+	b, _ := (&assignment.MemberMetadata{Topics: topics, Info: &info, Generation: gen}).Encode()
+	if m.garbage {
+		meta := kmsg.NewConsumerMemberMetadata()
+		meta.Version = 3
+		meta.Topics = topics
+		meta.UserData = []byte{0, 0, 0, 11, 0, 0}
+		b = meta.AppendTo(nil)
+	}
+	return b
+}
+
+func (m *scriptedMember) ParseSyncAssignment(b []byte) (map[string][]int32, error) {
+	ma, err := assignment.DecodeMemberAssignment(b)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int32{}
+	for _, tp := range ma.Partitions {
+		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
+	}
+	return out, nil
+}
+
+func (m *scriptedMember) MemberBalancer(members []kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
+	topics := map[string]struct{}{}
+	for _, mem := range members {
+		if md, err := assignment.DecodeMemberMetadata(mem.ProtocolMetadata); err == nil {
+			for _, t := range md.Topics {
+				topics[t] = struct{}{}
+			}
+		}
+	}
+	return scriptedPlan{m: m, members: members}, topics, nil
+}
+
+type scriptedPlan struct {
+	m       *scriptedMember
+	members []kmsg.JoinGroupResponseMember
+}
+
+func (p scriptedPlan) Balance(map[string]int32) kgo.IntoSyncAssignment { return p }
+
+func (p scriptedPlan) IntoSyncAssignment() []kmsg.SyncGroupRequestGroupAssignment {
+	var out []kmsg.SyncGroupRequestGroupAssignment
+	for _, mem := range p.members {
+		md, err := assignment.DecodeMemberMetadata(mem.ProtocolMetadata)
+		ma := p.m.assign(err == nil && md.Info.ProcessID == p.m.pid)
+		b, _ := ma.Encode()
+		out = append(out, kmsg.SyncGroupRequestGroupAssignment{MemberID: mem.MemberID, MemberAssignment: b})
+	}
+	return out
+}
+
+// emptyAssignment is an assignment of nothing, with an error code.
+func emptyAssignment(code assignment.ErrorCode) *assignment.MemberAssignment {
+	return &assignment.MemberAssignment{Info: &assignment.AssignmentInfo{Version: 11, CommonlySupportedVersion: 11,
+		ErrorCode: code, NextRebalanceMs: assignment.NoNextRebalance}}
+}
+
+// startScripted starts the scripted member alone in group app and waits
+// until it leads a stable group.
+func startScripted(t *testing.T, addr, app string, m *scriptedMember) *kgo.Client {
+	t.Helper()
+	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(m),
+		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	waitGroup(t, kadm.NewClient(cl), app, func(g kadm.DescribedGroup) bool { return g.State == "Stable" && g.Protocol == "stream" }, cl)
+	return cl
+}
+
+// startFailing starts an instance that is expected to stop with an error,
+// and returns that error.
+func startFailing(t *testing.T, addr, app string, opts ...streams.Option) error {
+	t.Helper()
+	ks, err := streams.New(countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ks.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = ks.Close(context.Background()) }() // its error is the one returned
+	select {
+	case <-ks.Done():
+		return ks.Err()
+	case <-time.After(time.Minute):
+		t.Fatalf("the instance is still %s after a minute", ks.State())
+		return nil
+	}
+}
+
+// TestKfakeLeaderAssignsUnknownTaskStopsBeforeAnyStoreOpens: a leader (a
+// Kafka Streams instance running another topology) pairs a partition with a
+// task this topology does not have. The StoatFlow instance opens no task and
+// stops with both mappings and the hint to compare describe().
+func TestKfakeLeaderAssignsUnknownTaskStopsBeforeAnyStoreOpens(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "wrongtask"
+	lead := &scriptedMember{pid: assignment.ProcessID{1}}
+	lead.assign = func(self bool) *assignment.MemberAssignment {
+		a := emptyAssignment(assignment.ErrorNone)
+		if !self {
+			a.Partitions = []assignment.TopicPartition{{Topic: "in", Partition: 0}}
+			a.Info.ActiveTasks = []assignment.TaskID{{Subtopology: 5, Partition: 0}}
+		}
+		return a
+	}
+	startScripted(t, addr, app, lead)
+	opens := newTaskOpens()
+	err := startFailing(t, addr, app, streams.WithHooks(opens))
+	if !errors.Is(err, streams.ErrTaskAssignment) || !strings.Contains(err.Error(), "in-0 -> task 5_0 (this topology makes it task 0_0)") ||
+		!strings.Contains(err.Error(), "describe") {
+		t.Fatalf("error %v, want ErrTaskAssignment naming in-0 -> task 5_0 and the describe() hint", err)
+	}
+	if n := len(opens.snapshot()); n != 0 {
+		t.Errorf("%d tasks were opened before the assignment was refused", n)
+	}
+}
+
+// TestKfakeLeaderPartitionCountMismatchStops: an assignment whose partitions
+// and active tasks differ in number (Kafka Streams' TaskAssignmentException).
+func TestKfakeLeaderPartitionCountMismatchStops(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "taskcount"
+	lead := &scriptedMember{pid: assignment.ProcessID{1}}
+	lead.assign = func(self bool) *assignment.MemberAssignment {
+		a := emptyAssignment(assignment.ErrorNone)
+		if !self {
+			a.Partitions = []assignment.TopicPartition{{Topic: "in", Partition: 0}, {Topic: "in", Partition: 1}}
+			a.Info.ActiveTasks = []assignment.TaskID{{Subtopology: 0, Partition: 0}}
+		}
+		return a
+	}
+	startScripted(t, addr, app, lead)
+	err := startFailing(t, addr, app)
+	if !errors.Is(err, streams.ErrTaskAssignment) || !strings.Contains(err.Error(), "number of assigned partitions 2 is not equal to the number of active taskIds 1") {
+		t.Fatalf("error %v, want ErrTaskAssignment with both counts", err)
+	}
+}
+
+// TestKfakeLeaderReportsMissingSourceTopics: a leader that found a source
+// topic missing (INCOMPLETE_SOURCE_TOPIC_METADATA) stops the instance with
+// Kafka Streams' message.
+func TestKfakeLeaderReportsMissingSourceTopics(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "missingsource"
+	lead := &scriptedMember{pid: assignment.ProcessID{1}}
+	lead.assign = func(bool) *assignment.MemberAssignment {
+		return emptyAssignment(assignment.ErrorIncompleteSourceTopicMetadata)
+	}
+	startScripted(t, addr, app, lead)
+	err := startFailing(t, addr, app)
+	if !errors.Is(err, streams.ErrMissingSourceTopics) {
+		t.Fatalf("error %v, want ErrMissingSourceTopics", err)
+	}
+}
+
+// TestKfakeShutdownRequestOfKafkaStreamsMemberStopsStoatFlow: a Kafka
+// Streams member whose subscription carries SHUTDOWN_REQUESTED (error code
+// 4) joins a group a StoatFlow instance leads: the leader gives every
+// member the shutdown code, and the StoatFlow instance stops with
+// ErrApplicationShutdown.
+func TestKfakeShutdownRequestOfKafkaStreamsMemberStopsStoatFlow(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "jvmshutdown"
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
+	asker := &scriptedMember{pid: assignment.ProcessID{2}, errorCode: assignment.ErrorShutdownRequested,
+		assign: func(bool) *assignment.MemberAssignment { return emptyAssignment(assignment.ErrorShutdownRequested) }}
+	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(asker),
+		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	select {
+	case <-ks.Done():
+	case <-time.After(time.Minute):
+		t.Fatalf("the StoatFlow instance is still %s a minute after a member asked for SHUTDOWN_APPLICATION", ks.State())
+	}
+	if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
+		t.Fatalf("error %v, want ErrApplicationShutdown", ks.Err())
+	}
+}
+
+// TestKfakeUndecodableSubscriptionGivesEveryMemberAssignmentError: a member
+// whose SubscriptionInfo does not decode joins a group a StoatFlow instance
+// leads. As a Kafka Streams leader does, it assigns nothing and gives every
+// member ASSIGNMENT_ERROR, naming the member and the subscription's size in
+// its log; its own thread stops with ErrTaskAssignment.
+func TestKfakeUndecodableSubscriptionGivesEveryMemberAssignmentError(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "garbage"
+	var log lockedBuffer
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()),
+		streams.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	bad := &scriptedMember{pid: assignment.ProcessID{3}, garbage: true,
+		assign: func(bool) *assignment.MemberAssignment { return emptyAssignment(assignment.ErrorNone) }}
+	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(bad),
+		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	select {
+	case <-ks.Done():
+	case <-time.After(time.Minute):
+		t.Fatalf("the StoatFlow instance is still %s a minute after an undecodable member joined", ks.State())
+	}
+	if !errors.Is(ks.Err(), streams.ErrTaskAssignment) {
+		t.Fatalf("error %v, want ErrTaskAssignment", ks.Err())
+	}
+	if !strings.Contains(log.String(), "a member's subscription does not decode") || !strings.Contains(log.String(), "bytes of subscription") {
+		t.Errorf("the leader's log does not name the undecodable member:\n%s", log.String())
+	}
+}
