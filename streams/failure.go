@@ -66,6 +66,13 @@ func (s *KafkaStreams) SetUncaughtExceptionHandler(h func(err error) ExceptionRe
 // instance's shutdown.
 func (s *KafkaStreams) runThread(ctx context.Context, t *streamThread) {
 	s.wg.Add(1)
+	s.startThread(ctx, t)
+}
+
+// startThread is runThread for a caller that has counted the thread in
+// wg already (AddStreamThread counts it under the lock that orders it
+// before the run context's end).
+func (s *KafkaStreams) startThread(ctx context.Context, t *streamThread) {
 	tctx, stop := context.WithCancelCause(ctx)
 	done := make(chan struct{})
 	s.mu.Lock()

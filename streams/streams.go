@@ -581,6 +581,14 @@ func (s *KafkaStreams) fail(err error) {
 	s.mu.Unlock()
 	s.log.Error("fatal error; shutting down", "err", err)
 	s.setState(PendingError)
+	s.stopRun()
+}
+
+// stopRun ends the threads' run context, under the lock: AddStreamThread
+// counts a new thread in wg under it only while the context has not ended.
+func (s *KafkaStreams) stopRun() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.cancel(errShuttingDown)
 }
 
@@ -618,7 +626,7 @@ func (s *KafkaStreams) Close(ctx context.Context) error {
 		return nil
 	}
 	s.setState(PendingShutdown)
-	s.cancel(errShuttingDown)
+	s.stopRun()
 	select {
 	case <-s.done:
 		return s.Err()

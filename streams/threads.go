@@ -44,10 +44,14 @@ func (s *KafkaStreams) AddStreamThread() (string, error) {
 	}
 	s.threads = append(s.threads, t)
 	s.mu.threadUp[idx] = false
+	// Counted before the lock is released: the run context ends only
+	// under this lock (fail, Close), so the instance's own place in wg is
+	// still held here, and its last goroutine waits for this thread too.
+	s.wg.Add(1)
 	s.mu.Unlock()
 	s.threadReady(idx, false) // REBALANCING until the new thread has its tasks
 	s.log.Info("stream thread added", "thread", idx)
-	s.runThread(ctx, t)
+	s.startThread(ctx, t)
 	return s.cfg.ThreadClientID(s.processID, idx), nil
 }
 
