@@ -2,6 +2,8 @@ package integration
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -41,6 +43,158 @@ func waitGroupSplit(t *testing.T, admin *kadm.Client, group string, n int) kadm.
 			t.Fatalf("group %s did not settle with %d members holding partitions under the stream protocol in 2 minutes: %v %v", group, n, gs, err)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// taskOwners maps each task of the word count (sub-topology 0 reads the
+// input, 1 the repartition topic) to the instance holding it, by the client
+// id of its member without the thread's suffix.
+func taskOwners(g kadm.DescribedGroup, input string) map[string]string {
+	owners := map[string]string{}
+	for _, m := range g.Members {
+		ma, ok := m.Assigned.AsConsumer()
+		if !ok {
+			continue
+		}
+		inst := m.ClientID
+		if i := strings.Index(inst, "-StreamThread-"); i >= 0 {
+			inst = inst[:i]
+		}
+		for _, tp := range ma.Topics {
+			sub := 1
+			if tp.Topic == input {
+				sub = 0
+			}
+			for _, p := range tp.Partitions {
+				owners[fmt.Sprintf("%d_%d", sub, p)] = inst
+			}
+		}
+	}
+	return owners
+}
+
+// byOwner renders a snapshot as each instance's tasks.
+func byOwner(owners map[string]string) string {
+	tasks := map[string][]string{}
+	for task, o := range owners {
+		tasks[o] = append(tasks[o], task)
+	}
+	var parts []string
+	for o, ts := range tasks {
+		slices.Sort(ts)
+		parts = append(parts, fmt.Sprintf("%s=%v", o, ts))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, " ")
+}
+
+// movedTasks counts the tasks whose owner changed between two snapshots.
+func movedTasks(before, after map[string]string) int {
+	n := 0
+	for task, owner := range after {
+		if before[task] != owner {
+			n++
+		}
+	}
+	return n
+}
+
+// TestMixedFleetRollingMigration: the word count runs on two Kafka Streams
+// 4.4 instances and one StoatFlow instance in one group while input flows
+// under exactly_once_v2; each Kafka Streams instance is replaced by a
+// StoatFlow one (start the new, then stop the old), then the fleet goes back
+// to two Kafka Streams and one StoatFlow the same way. Each step logs the
+// tasks that moved and the instances holding tasks; the output is exactly
+// once over the whole roll, and both engines' leaders computed assignments.
+func TestMixedFleetRollingMigration(t *testing.T) {
+	t.Parallel()
+	a := newWordCountApp(t, 4)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	set := a.config(t, map[string]string{"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"})
+	args := map[string]string{"input": a.in, "output": a.out}
+	admin := testkafka.Admin(t, a.bootstrap)
+
+	lines := generatedLines(4000)
+	stopFeed := make(chan struct{})
+	var wg sync.WaitGroup
+	fed := 0
+	wg.Go(func() {
+		for fed < len(lines) {
+			select {
+			case <-stopFeed:
+				return
+			default:
+			}
+			n := min(10, len(lines)-fed)
+			a.feedFrom(t, lines[fed:fed+n], fed, 4)
+			fed += n
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	defer func() {
+		close(stopFeed)
+		wg.Wait()
+	}()
+
+	var gos []goEngine
+	start := func(jvm bool) engine {
+		e := startEngine(t, jvm, wordcount.Name, props, set, args)
+		if g, ok := e.(goEngine); ok {
+			gos = append(gos, g)
+		}
+		return e
+	}
+	members := 3
+	j1, j2 := start(true), start(true)
+	s1 := start(false)
+	before := taskOwners(waitGroupSplit(t, admin, a.appID, members), a.in)
+	t.Logf("two Kafka Streams and one StoatFlow instance: %s", byOwner(before))
+	step := func(name string, add bool, old engine) engine {
+		t.Helper()
+		var e engine
+		if add {
+			e = start(name[0] == 'J')
+			after := taskOwners(waitGroupSplit(t, admin, a.appID, members+1), a.in)
+			t.Logf("%s joined: %d of 8 tasks moved; %s", name, movedTasks(before, after), byOwner(after))
+			before = after
+			members++
+		}
+		if old != nil {
+			old.stop(t)
+			members--
+			after := taskOwners(waitGroupSplit(t, admin, a.appID, members), a.in)
+			t.Logf("the instance %s replaces left: %d of 8 tasks moved; %s", name, movedTasks(before, after), byOwner(after))
+			before = after
+		}
+		return e
+	}
+	s2 := step("S2", true, j1)
+	s3 := step("S3", true, j2)
+	t.Logf("the fleet is StoatFlow only")
+	j3 := step("J3", true, s3)
+	j4 := step("J4", true, s2)
+	t.Logf("the fleet is two Kafka Streams and one StoatFlow again")
+	wg.Wait()
+
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	const led = "computed the group's assignment as its leader"
+	leaders := 0
+	for _, g := range gos {
+		if strings.Contains(g.log(), led) {
+			leaders++
+		}
+	}
+	if leaders == 0 {
+		t.Errorf("no StoatFlow instance computed an assignment as the group's leader")
+	}
+	t.Logf("%d of %d StoatFlow instances led the group at some step; the first Kafka Streams instance led it at the start", leaders, len(gos))
+	for _, e := range []engine{j3, j4, s1} {
+		e.stop(t)
 	}
 }
 
