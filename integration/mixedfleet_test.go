@@ -3,8 +3,8 @@ package integration
 import (
 	"context"
 	"fmt"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
