@@ -1,10 +1,14 @@
 package compat
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // clientSetting is one Java-level client setting and the .properties key it
@@ -372,15 +376,41 @@ func (c *Config) TransactionalID(processID string, threadIdx int) string {
 // GroupInstanceID returns the group.instance.id of stream thread threadIdx's
 // main consumer, "" when it is a dynamic member: a user group.instance.id
 // gets "-<n>" appended, as in Kafka Streams, and without one StaticMembership
-// makes it <processID>-<n>.
-func (c *Config) GroupInstanceID(processID string, threadIdx int) string {
+// makes it StaticMemberName()-<n>.
+func (c *Config) GroupInstanceID(threadIdx int) string {
 	if gi := c.groupInstance.value; gi != "" {
 		return gi + "-" + strconv.Itoa(threadIdx)
 	}
 	if c.StaticMembership {
-		return processID + "-" + strconv.Itoa(threadIdx)
+		return c.StaticMemberName() + "-" + strconv.Itoa(threadIdx)
 	}
 	return ""
+}
+
+// StaticMemberName names an instance's static group members by what
+// survives the loss of its state directory: the host's name and a hash of
+// the application id and the state directory's absolute path,
+// "<host>-<8 hex digits>". A pod that restarts on a new volume keeps both,
+// so its members replace the ones it left at once, instead of waiting out
+// session.timeout.ms (its process id, kept inside the directory, is new);
+// two instances on one host never share a state directory, which is
+// locked, so their names differ.
+func (c *Config) StaticMemberName() string {
+	dir := c.StateDir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	sum := sha256.Sum256([]byte(c.ApplicationID + "\x00" + dir))
+	host := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r == '.' || r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return r
+		}
+		return '_'
+	}, c.hostname)
+	if host == "" {
+		host = "host"
+	}
+	return host + "-" + hex.EncodeToString(sum[:4])
 }
 
 // AutoOffsetReset returns the main consumer's auto.offset.reset, lower case:

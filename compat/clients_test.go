@@ -206,3 +206,33 @@ func TestRestoreConsumerOptionsAreWhatTheThreadUses(t *testing.T) {
 		t.Errorf("restore consumer without a user fetch wait:\n%s", d.String())
 	}
 }
+
+// TestStaticMemberNameSurvivesALostStateDirectory: the default static
+// member name depends on the host, the application and the state
+// directory's path, not on what the directory holds (the process id), so an
+// instance restarted on an empty directory at the same path takes its own
+// members' places; another path or host gives another name.
+func TestStaticMemberNameSurvivesALostStateDirectory(t *testing.T) {
+	cfg := func(host, dir string) *Config {
+		c, diags := load(t, "application.id=app\nbootstrap.servers=localhost:9092\nstate.dir="+dir+"\n", WithHostName(host))
+		if err := diags.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a := cfg("pod-0", "/var/lib/streams")
+	if got, again := a.GroupInstanceID(1), cfg("pod-0", "/var/lib/streams").GroupInstanceID(1); got != again {
+		t.Fatalf("the same host and state directory gave %q, then %q", got, again)
+	}
+	if !strings.HasPrefix(a.GroupInstanceID(2), "pod-0-") || !strings.HasSuffix(a.GroupInstanceID(2), "-2") {
+		t.Errorf("instance id %q, want pod-0-<hash>-2", a.GroupInstanceID(2))
+	}
+	for _, other := range []*Config{cfg("pod-1", "/var/lib/streams"), cfg("pod-0", "/var/lib/streams-b")} {
+		if other.GroupInstanceID(1) == a.GroupInstanceID(1) {
+			t.Errorf("another host or state directory gave the same instance id %q", a.GroupInstanceID(1))
+		}
+	}
+	if got := cfg("pod 0/ü", "/x").StaticMemberName(); strings.ContainsAny(got, " /ü") {
+		t.Errorf("static member name %q keeps characters a group.instance.id may not have", got)
+	}
+}

@@ -238,6 +238,8 @@ type Config struct {
 	// groupInstance is the user's group.instance.id of the main consumer,
 	// to which each thread's index is appended.
 	groupInstance clientSetting
+	// hostname is the host's name, which static members are named after.
+	hostname string
 	// autoOffsetReset is the main consumer's auto.offset.reset, lower case.
 	autoOffsetReset string
 }

@@ -30,7 +30,7 @@ func render(t *testing.T, file string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, diags := Load(p)
+	c, diags := Load(p, WithHostName("stoat-host"))
 	var b bytes.Buffer
 	for _, d := range diags {
 		b.WriteString(d.String() + "\n")

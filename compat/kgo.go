@@ -495,7 +495,7 @@ func (c *Config) kgoOptions(kind ClientKind, processID string, thread int) Clien
 		o.Client = fmt.Sprintf("main consumer (StreamThread-%d)", thread)
 		id(c.ThreadClientID(processID, thread) + "-consumer")
 		add("kgo.ConsumerGroup", c.ApplicationID, ApplicationIDConfig, opt(kgo.ConsumerGroup(c.ApplicationID)))
-		if v := c.GroupInstanceID(processID, thread); v != "" {
+		if v := c.GroupInstanceID(thread); v != "" {
 			from := StaticMembershipConfig
 			if c.groupInstance.value != "" {
 				from = c.groupInstance.from + " and the thread"

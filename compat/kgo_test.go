@@ -245,7 +245,7 @@ func TestKgoDefaultsFollowTheJavaClients(t *testing.T) {
 		t.Fatal(diags)
 	}
 	want := map[ClientKind]map[string]string{
-		MainConsumer:    {"kgo.FetchMaxWait": "500ms", "kgo.RebalanceTimeout": "5m0s", "kgo.ConsumeResetOffset": "start", "PollRecords": "1000", "kgo.DisableAutoCommit": "true", "kgo.InstanceID": "pid-1"},
+		MainConsumer:    {"kgo.FetchMaxWait": "500ms", "kgo.RebalanceTimeout": "5m0s", "kgo.ConsumeResetOffset": "start", "PollRecords": "1000", "kgo.DisableAutoCommit": "true", "kgo.InstanceID": c.StaticMemberName() + "-1"},
 		RestoreConsumer: {"kgo.FetchMaxWait": "50ms", "kgo.ConsumeResetOffset": "none (an out-of-range offset is an error)"},
 		Producer:        {"kgo.ProducerBatchCompression": "none", "kgo.RecordDeliveryTimeout": "none (franz-go would measure it from the record's event time)", "kgo.ProducerLinger": "100ms", "kgo.RequiredAcks": "all", "idempotent writes": "true"},
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -85,6 +86,8 @@ type loadOptions struct {
 	// production.exception.handler may name.
 	productionHandlers []string
 	schemaClasses      registry.Classes
+	// hostname overrides os.Hostname for the static members' names.
+	hostname string
 }
 
 // WithProductionHandlerClasses names the Java classes, besides Kafka's
@@ -106,6 +109,12 @@ func WithSchemaClasses(c registry.Classes) LoadOption {
 	}
 }
 
+// WithHostName names the host the instance runs on, for the names of its
+// static group members (Config.GroupInstanceID): os.Hostname by default.
+func WithHostName(name string) LoadOption {
+	return func(o *loadOptions) { o.hostname = name }
+}
+
 // Load turns properties into a Config, checking every key with Kafka's rules
 // and resolving the Java classes it names against opts. It returns the
 // Config (filled with defaults where a value was bad, so it can still be
@@ -123,6 +132,10 @@ func Load(p *properties.Properties, opts ...LoadOption) (*Config, Diagnostics) {
 	c := &Config{TopicConfigs: map[string]string{}, ClientTags: map[string]string{}, StoreWriteBufferBytes: map[string]int64{},
 		OuterJoinEmitInterval: time.Second, WindowedAggregationEmitInterval: time.Second,
 		StoreFlushMaxLagRecords: map[string]int64{}, StoreFlushMaxLag: map[string]time.Duration{}}
+	c.hostname = l.opts.hostname
+	if c.hostname == "" {
+		c.hostname, _ = os.Hostname()
+	}
 
 	// Catalog keys: parse, validate, or take the default.
 	for _, k := range streamsKeys {

@@ -1,6 +1,8 @@
 package streams_test
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -106,4 +108,52 @@ func TestKfakeCooperativeRebalanceKeepsRunningTasks(t *testing.T) {
 	t.Logf("tasks moved to the joining instance: %d of 8, none reopened on the instance that kept them", len(moved))
 	closeApp(t, b)
 	closeApp(t, a)
+}
+
+// TestKfakeRestartOnEmptyStateDirReplacesItsStaticMember: an instance
+// stops (a static member stays in the group until its session expires),
+// its state directory is lost, and it starts again at the same path with
+// a new process id. Its members take the old ones' places at once: the
+// group never holds the old member beside the new one, and the restarted
+// instance holds every partition without waiting out the session.
+func TestKfakeRestartOnEmptyStateDirReplacesItsStaticMember(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "lostdir"
+	dir := t.TempDir()
+	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, dir))
+	words(t, addr, "in", 0, 50, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 50), wantCounts(50, vocab))
+	closeApp(t, a)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	began := time.Now()
+	b := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, dir))
+	// The old member's session is 6 s (appConfig): an instance that had to
+	// wait it out would take that long to run.
+	if took := time.Since(began); took >= 5*time.Second {
+		t.Errorf("the restarted instance took %v to run: it waited out its old member's session", took.Round(time.Millisecond))
+	}
+	if a.ProcessID() == b.ProcessID() {
+		t.Fatalf("the restarted instance kept process id %s on an empty state directory", a.ProcessID())
+	}
+	cl, err := testkafka.NewClient(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	g := describeGroup(t, kadm.NewClient(cl), app)
+	if len(g.Members) != 1 {
+		t.Fatalf("the group holds %d members after the restart, want the restarted instance's one member in the old one's place", len(g.Members))
+	}
+	words(t, addr, "in", 50, 50, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
+	closeApp(t, b)
 }

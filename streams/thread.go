@@ -255,7 +255,7 @@ func newStreamThread(s *KafkaStreams, idx int) (*streamThread, error) {
 		}
 	}
 	t.committer = &txn.Committer{Producer: t.producer, Group: cfg.ApplicationID, EOS: cfg.ExactlyOnce(), OnFailed: t.sendFailed}
-	if id := cfg.GroupInstanceID(s.processID, idx); id != "" {
+	if id := cfg.GroupInstanceID(idx); id != "" {
 		t.committer.InstanceID = &id
 	}
 	hasGlobal := len(s.topo.GlobalStores()) > 0

@@ -95,7 +95,7 @@ func (s *KafkaStreams) RemoveStreamThread(ctx context.Context) (string, error) {
 	s.threads = slices.DeleteFunc(s.threads, func(c *streamThread) bool { return c == t })
 	delete(s.mu.threadUp, t.idx)
 	s.mu.Unlock()
-	if id := s.cfg.GroupInstanceID(s.processID, t.idx); id != "" {
+	if id := s.cfg.GroupInstanceID(t.idx); id != "" {
 		if err := s.removeStaticMember(ctx, id); err != nil {
 			s.log.Warn("removing the thread's static member from the group failed; its tasks move after session.timeout.ms",
 				"thread", t.idx, "group.instance.id", id, "err", err)
