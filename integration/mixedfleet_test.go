@@ -16,6 +16,40 @@ import (
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
+// feed is input produced in the background by feedSteadily.
+type feed struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// wait waits until every line was produced (or the feed was stopped).
+func (f *feed) wait() { f.wg.Wait() }
+
+// feedSteadily produces lines to the word count's input in the background,
+// batch lines every pause, while a test changes the fleet; the test's end
+// stops it.
+func (a *wordCountApp) feedSteadily(t *testing.T, lines []string, batch int, pause time.Duration) *feed {
+	f := &feed{stop: make(chan struct{})}
+	f.wg.Go(func() {
+		for fed := 0; fed < len(lines); {
+			select {
+			case <-f.stop:
+				return
+			default:
+			}
+			n := min(batch, len(lines)-fed)
+			a.feedFrom(t, lines[fed:fed+n], fed, 4)
+			fed += n
+			time.Sleep(pause)
+		}
+	})
+	t.Cleanup(func() {
+		close(f.stop)
+		f.wg.Wait()
+	})
+	return f
+}
+
 // waitGroupSplit waits until the application's group is stable under Kafka
 // Streams' "stream" protocol with n members, each of which holds
 // partitions, and returns the member count per client id prefix.
@@ -119,26 +153,7 @@ func TestMixedFleetRollingMigration(t *testing.T) {
 	admin := testkafka.Admin(t, a.bootstrap)
 
 	lines := generatedLines(4000)
-	stopFeed := make(chan struct{})
-	var wg sync.WaitGroup
-	fed := 0
-	wg.Go(func() {
-		for fed < len(lines) {
-			select {
-			case <-stopFeed:
-				return
-			default:
-			}
-			n := min(10, len(lines)-fed)
-			a.feedFrom(t, lines[fed:fed+n], fed, 4)
-			fed += n
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
-	defer func() {
-		close(stopFeed)
-		wg.Wait()
-	}()
+	fed := a.feedSteadily(t, lines, 10, 50*time.Millisecond)
 
 	var gos []goEngine
 	start := func(jvm bool) engine {
@@ -178,7 +193,7 @@ func TestMixedFleetRollingMigration(t *testing.T) {
 	j3 := step("J3", true, s3)
 	j4 := step("J4", true, s2)
 	t.Logf("the fleet is two Kafka Streams and one StoatFlow again")
-	wg.Wait()
+	fed.wait()
 
 	_, total := expectedUpdates(lines)
 	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
@@ -219,26 +234,7 @@ func TestMixedFleetShareGroup(t *testing.T) {
 	admin := testkafka.Admin(t, a.bootstrap)
 
 	lines := generatedLines(1500)
-	var wg sync.WaitGroup
-	stopFeed := make(chan struct{})
-	fed := 0
-	wg.Go(func() {
-		for fed < len(lines) {
-			select {
-			case <-stopFeed:
-				return
-			default:
-			}
-			n := min(15, len(lines)-fed)
-			a.feedFrom(t, lines[fed:fed+n], fed, 4)
-			fed += n
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
-	defer func() {
-		close(stopFeed)
-		wg.Wait()
-	}()
+	fed := a.feedSteadily(t, lines, 15, 100*time.Millisecond)
 
 	jvm := startEngine(t, true, wordcount.Name, props, set, args)
 	first := startEngine(t, false, wordcount.Name, props, set, args).(goEngine)
@@ -252,7 +248,7 @@ func TestMixedFleetShareGroup(t *testing.T) {
 	jvm.stop(t)
 	waitGroupSplit(t, admin, a.appID, 2)
 	t.Logf("the Kafka Streams instance left; the StoatFlow instances hold every partition")
-	wg.Wait()
+	fed.wait()
 
 	_, total := expectedUpdates(lines)
 	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)

@@ -90,20 +90,9 @@ type oracleThreadAt struct {
 // STOATFLOW_ASSIGN_SEED picks another seed.
 func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	t.Parallel()
-	for _, tool := range []string{"java", "mvn"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not found: the assignor comparison needs a JDK 17 and Maven", tool)
-			}
-			t.Skipf("%s not found: the assignor comparison needs a JDK 17 and Maven", tool)
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	jar, err := ReferenceJar(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	jar := assignorJar(ctx, t)
 
 	seed := uint64(20250601)
 	if s := os.Getenv("STOATFLOW_ASSIGN_SEED"); s != "" {

@@ -95,9 +95,9 @@ func emptyAssignment(code assignment.ErrorCode) *assignment.MemberAssignment {
 		ErrorCode: code, NextRebalanceMs: assignment.NoNextRebalance}}
 }
 
-// startScripted starts the scripted member alone in group app and waits
-// until it leads a stable group.
-func startScripted(t *testing.T, addr, app string, m *scriptedMember) *kgo.Client {
+// joinScripted has the scripted member join group app; the test's end
+// closes it.
+func joinScripted(t *testing.T, addr, app string, m *scriptedMember) *kgo.Client {
 	t.Helper()
 	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(m),
 		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
@@ -105,6 +105,14 @@ func startScripted(t *testing.T, addr, app string, m *scriptedMember) *kgo.Clien
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
+	return cl
+}
+
+// startScripted has the scripted member join group app alone and waits
+// until it leads a stable group.
+func startScripted(t *testing.T, addr, app string, m *scriptedMember) *kgo.Client {
+	t.Helper()
+	cl := joinScripted(t, addr, app, m)
 	waitGroup(t, kadm.NewClient(cl), app, func(g kadm.DescribedGroup) bool { return g.State == "Stable" && g.Protocol == "stream" }, cl)
 	return cl
 }
@@ -211,12 +219,7 @@ func TestKfakeShutdownRequestOfKafkaStreamsMemberStopsStoatFlow(t *testing.T) {
 	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
 	asker := &scriptedMember{pid: assignment.ProcessID{2}, errorCode: assignment.ErrorShutdownRequested,
 		assign: func(bool) *assignment.MemberAssignment { return emptyAssignment(assignment.ErrorShutdownRequested) }}
-	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(asker),
-		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	joinScripted(t, addr, app, asker)
 	select {
 	case <-ks.Done():
 	case <-time.After(time.Minute):
@@ -241,12 +244,7 @@ func TestKfakeUndecodableSubscriptionGivesEveryMemberAssignmentError(t *testing.
 		streams.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
 	bad := &scriptedMember{pid: assignment.ProcessID{3}, garbage: true,
 		assign: func(bool) *assignment.MemberAssignment { return emptyAssignment(assignment.ErrorNone) }}
-	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(bad),
-		kgo.SessionTimeout(6*time.Second), kgo.ClientID("jvm-StreamThread-1-consumer"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	joinScripted(t, addr, app, bad)
 	select {
 	case <-ks.Done():
 	case <-time.After(time.Minute):
