@@ -529,11 +529,24 @@ func (c *Config) ClientOptions(kind ClientKind, processID string, thread int) Cl
 	return c.kgoOptions(kind, processID, thread)
 }
 
+// MainConsumerRack is the main consumer's client.rack ("" when unset), which
+// a stream thread also reports in its group subscription for rack-aware
+// assignment.
+func (c *Config) MainConsumerRack() string {
+	for _, o := range c.kgo[MainConsumer] {
+		if o.Option == "kgo.Rack" {
+			return o.Value
+		}
+	}
+	return ""
+}
+
 // MainConsumerOptions returns the franz-go options of stream thread thread's
 // main consumer: group application.id, client id
 // <clientId>-StreamThread-<n>-consumer, the static member id when there is
-// one, the group timeouts, no auto commit, range balancing and, under
-// exactly_once_v2, read_committed fetches of stable offsets.
+// one, the group timeouts, no auto commit and, under exactly_once_v2,
+// read_committed fetches of stable offsets. The runtime adds the group's
+// assignor (Kafka Streams' "stream" protocol).
 func (c *Config) MainConsumerOptions(processID string, thread int) ([]kgo.Opt, error) {
 	return c.kgoOptions(MainConsumer, processID, thread).Opts()
 }

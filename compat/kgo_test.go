@@ -476,3 +476,23 @@ func TestPrintedOptionsHideSecrets(t *testing.T) {
 		t.Errorf("no SASL line:\n%s", b.String())
 	}
 }
+
+// TestMainConsumerRackIsTheConsumersClientRack: the rack a stream thread
+// reports in its group subscription is its main consumer's client.rack,
+// with the prefixes' precedence.
+func TestMainConsumerRackIsTheConsumersClientRack(t *testing.T) {
+	for src, want := range map[string]string{
+		base:                                   "",
+		base + "client.rack=rack-a\n":          "rack-a",
+		base + "consumer.client.rack=rack-b\n": "rack-b",
+		base + "consumer.client.rack=rack-b\nmain.consumer.client.rack=rack-c\n": "rack-c",
+	} {
+		c, diags := load(t, src)
+		if err := diags.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.MainConsumerRack(); got != want {
+			t.Errorf("%q: MainConsumerRack %q, want %q", src, got, want)
+		}
+	}
+}

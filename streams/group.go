@@ -62,7 +62,7 @@ func newGroupMember(s *KafkaStreams) (*groupMember, error) {
 	if err != nil {
 		return nil, fmt.Errorf("streams: process id: %w", err)
 	}
-	m := &groupMember{pid: pid, endpoint: s.cfg.ApplicationServer}
+	m := &groupMember{pid: pid, endpoint: s.cfg.ApplicationServer, rack: s.cfg.MainConsumerRack()}
 	if m.endpoint != "" {
 		if m.host, err = assignment.ParseHostInfo(m.endpoint); err != nil {
 			return nil, fmt.Errorf("streams: application.server: %w", err)
