@@ -128,6 +128,23 @@ func (s *KafkaStreams) tasksFor(topics map[string]int32) (*groupTasks, error) {
 			bySub[sub] = append(bySub[sub], topic)
 		}
 	}
+	// A repartition topic Start has just created may not be in the
+	// metadata yet: its partition count is the one Start created it with.
+	// Only a missing external topic is Kafka Streams' missing source topic.
+	counts := maps.Clone(topics)
+	for _, st := range s.topo.Subtopologies() {
+		for _, src := range st.Sources {
+			if !src.Internal {
+				continue
+			}
+			name := src.Decorated(s.cfg.ApplicationID)
+			if n := s.internalCounts[name]; counts[name] <= 0 && n > 0 {
+				counts[name] = n
+				bySub[st.ID] = append(bySub[st.ID], name)
+			}
+		}
+	}
+	topics = counts
 	var missing []string
 	g := &groupTasks{
 		partitions: map[assignment.TaskID][]assignment.TopicPartition{},

@@ -195,6 +195,11 @@ type KafkaStreams struct {
 	// pattern sources (MatchPatterns) in a copy of declared before any
 	// thread starts.
 	topo, declared *kstreams.Topology
+	// internalCounts are the partition counts of the internal topics as
+	// Start created (or found) them, set before any thread starts: a
+	// group leader counts a repartition topic's partitions from them when
+	// its client's metadata does not show the topic yet.
+	internalCounts map[string]int32
 	// taskCounts are the sub-topologies' task counts at Start, which the
 	// internal topics were created for.
 	taskCounts map[int]int
@@ -694,6 +699,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 		TopicConfigs: s.cfg.TopicConfigs,
 	}
 	parts, tasks, err := s.topo.InternalTopicPartitions(itc, func(t string) (int, bool) { n, ok := counts[t]; return n, ok })
+	s.internalCounts = map[string]int32{}
 	if err != nil {
 		return nil, err
 	}
@@ -721,6 +727,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 			}
 			return err
 		})
+		s.internalCounts[it.Name] = int32(n)
 		switch {
 		case err == nil:
 			s.log.Info("created internal topic", "topic", it.Name, "partitions", n)
