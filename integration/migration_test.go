@@ -389,7 +389,8 @@ func runMigrations(t *testing.T, c migrationCase, alos bool) {
 				t.Parallel()
 				for attempt := 1; !runMigration(t, bootstrap, props, c, s, base); attempt++ {
 					if attempt == 3 {
-						t.Fatalf("the kill came just after a commit that moved the input's offsets to an out-of-order record, %d times", attempt)
+						t.Fatalf("no kill could be compared, %d times: it came just after a commit that moved the input's offsets "+
+							"to an out-of-order record, or the first engine never had a transaction open and records in flight at once", attempt)
 					}
 					t.Logf("the scenario starts again on new topics")
 				}
@@ -756,9 +757,14 @@ func killMidStream(t *testing.T, bootstrap string, admin *kadm.Client, first eng
 			}
 		}
 		if !killed {
+			// A loaded machine can keep the first engine's transactions
+			// and the feed from overlapping for the whole deadline: the
+			// scenario starts again on new topics, a bounded number of
+			// times (runMigrations).
 			close(stop)
 			<-feedErr
-			t.Fatalf("the first engine never had a transaction open and records in flight at once\n%s", first.log())
+			t.Logf("the first engine never had a transaction open and records in flight at once\n%s", first.log())
+			return 0, false
 		}
 		why, late := killLeft(t, bootstrap, admin, appID, in, input, read, rep, eos, lasting)
 		if late {
