@@ -2,7 +2,9 @@ package streams
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"math"
 	"slices"
@@ -266,14 +268,11 @@ func addSaturating(a, b int64) int64 {
 
 // assign computes every member's assignment. It returns the error code
 // every member gets when it fails.
-func (r *leaderRound) assign(topics map[string]int32, log interface {
-	Info(string, ...any)
-	Warn(string, ...any)
-}) (syncPlan, assignment.ErrorCode, error) {
+func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPlan, assignment.ErrorCode, error) {
 	s := r.a.s
 	g, err := s.tasksFor(topics)
 	if err != nil {
-		if strings.Contains(err.Error(), ErrMissingSourceTopics.Error()) {
+		if errors.Is(err, ErrMissingSourceTopics) {
 			return nil, assignment.ErrorIncompleteSourceTopicMetadata, err
 		}
 		return nil, assignment.ErrorAssignment, err
