@@ -100,7 +100,7 @@ var stoatflowKeys = []*Key{
 	{Name: CommitIntervalTwinConfig, Type: TypeLong, NullDefault: true, Validator: nullOr(AtLeast(0)), Importance: Low, Twin: CommitIntervalMsConfig,
 		Doc: "Twin of commit.interval.ms; wins over it when both are set."},
 	{Name: StaticMembershipConfig, Type: TypeBoolean, Default: "true", Importance: Medium,
-		Doc: "Give each stream thread's main consumer the group.instance.id <processId>-<thread> (KIP-345 static membership) " +
+		Doc: "Give each stream thread's main consumer the group.instance.id <host>-<hash of application.id and state.dir>-<thread> (KIP-345 static membership) " +
 			"unless group.instance.id is set: a restarted instance gets its tasks back, with their local state, without a rebalance. " +
 			"A stopped instance's tasks then move only when its session times out (session.timeout.ms)."},
 	{Name: UncaughtExceptionConfig, Type: TypeString, Default: "SHUTDOWN_CLIENT",

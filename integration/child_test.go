@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
 	"github.com/stoatflow/stoatflow/txn"
@@ -79,6 +81,19 @@ func (h *childHooks) OnRestoreEnd(store string, tp state.TopicPartition, total i
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	fmt.Printf("RESTORE-END %s %s %d\n", store, tp, total)
+}
+
+// The activity hooks print TASK-OPENED <task> when a thread opens a task:
+// a fleet test tells a task closed and opened again by a rebalance from one
+// kept running.
+func (h *childHooks) OnPoll(int, int, time.Duration)                     {}
+func (h *childHooks) OnProcess(int, kstreams.TaskID, int, time.Duration) {}
+func (h *childHooks) OnRecordsLag(int, string, int32, int64)             {}
+func (h *childHooks) OnRebalance(int)                                    {}
+func (h *childHooks) OnTaskOpened(_ int, task kstreams.TaskID) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Printf("TASK-OPENED %s\n", task)
 }
 
 func runChild(raw string) int {
@@ -164,20 +179,30 @@ func startChild(t *testing.T, spec childSpec, extraEnv ...string) *child {
 			requireFailpoints(t)
 		}
 	}
-	raw, err := json.Marshal(spec)
+	c, err := startChildErr(spec, extraEnv...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.kill() })
+	return c
+}
+
+// startChildErr starts a child; the caller kills it at its end.
+func startChildErr(spec childSpec, extraEnv ...string) (*child, error) {
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(append(os.Environ(), envChild+"="+string(raw)), extraEnv...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	c := &child{cmd: cmd, stderr: &tailBuffer{max: 64 << 10}, change: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -191,19 +216,24 @@ func startChild(t *testing.T, spec childSpec, extraEnv ...string) *child {
 		cmd.Wait()
 		close(c.exited)
 	}()
-	t.Cleanup(func() { c.kill() })
-	return c
+	return c, nil
 }
 
 func (c *child) wait(t *testing.T, line string, timeout time.Duration) {
 	t.Helper()
+	if err := c.waitErr(line, timeout); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *child) waitErr(line string, timeout time.Duration) error {
 	deadline := time.After(timeout)
 	for {
 		c.mu.Lock()
 		for _, l := range c.lines {
 			if l == line {
 				c.mu.Unlock()
-				return
+				return nil
 			}
 		}
 		ch := c.change
@@ -211,11 +241,40 @@ func (c *child) wait(t *testing.T, line string, timeout time.Duration) {
 		select {
 		case <-ch:
 		case <-c.exited:
-			t.Fatalf("child exited before %q:\n%s", line, c.stderr.String())
+			return fmt.Errorf("child exited before %q:\n%s", line, c.stderr.String())
 		case <-deadline:
-			t.Fatalf("child: no %q within %v:\n%s", line, timeout, c.stderr.String())
+			return fmt.Errorf("child: no %q within %v:\n%s", line, timeout, c.stderr.String())
 		}
 	}
+}
+
+// restoreLog returns the records of every restore the child finished, in
+// order (a partition restored twice counts twice).
+func (c *child) restoreLog() []int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int64
+	for _, l := range c.lines {
+		if f := strings.Fields(l); len(f) == 4 && f[0] == "RESTORE-END" {
+			n, _ := strconv.ParseInt(f[3], 10, 64)
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// opened returns the tasks the child opened, in order, from its index-th
+// line on, and the index of the line after its last.
+func (c *child) opened(index int) ([]string, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, l := range c.lines[min(index, len(c.lines)):] {
+		if task, ok := strings.CutPrefix(l, "TASK-OPENED "); ok {
+			out = append(out, task)
+		}
+	}
+	return out, len(c.lines)
 }
 
 func (c *child) kill() {

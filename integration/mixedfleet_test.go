@@ -80,10 +80,11 @@ func waitGroupSplit(t *testing.T, admin *kadm.Client, group string, n int) kadm.
 	}
 }
 
-// taskOwners maps each task of the word count (sub-topology 0 reads the
-// input, 1 the repartition topic) to the instance holding it, by the client
-// id of its member without the thread's suffix.
-func taskOwners(g kadm.DescribedGroup, input string) map[string]string {
+// taskOwners maps each task of app to the instance holding it: the label
+// its members' client ids carry after <application.id>- (see
+// fleet.label), or for an instance without one the client id without its
+// thread's suffix.
+func taskOwners(g kadm.DescribedGroup, app *fleetApp) map[string]string {
 	owners := map[string]string{}
 	for _, m := range g.Members {
 		ma, ok := m.Assigned.AsConsumer()
@@ -94,13 +95,10 @@ func taskOwners(g kadm.DescribedGroup, input string) map[string]string {
 		if i := strings.Index(inst, "-StreamThread-"); i >= 0 {
 			inst = inst[:i]
 		}
+		inst = strings.TrimPrefix(inst, app.appID+"-")
 		for _, tp := range ma.Topics {
-			sub := 1
-			if tp.Topic == input {
-				sub = 0
-			}
 			for _, p := range tp.Partitions {
-				owners[fmt.Sprintf("%d_%d", sub, p)] = inst
+				owners[app.taskOf(tp.Topic, p)] = inst
 			}
 		}
 	}
@@ -133,83 +131,97 @@ func movedTasks(before, after map[string]string) int {
 	return n
 }
 
-// TestMixedFleetRollingMigration: the word count runs on two Kafka Streams
-// 4.4 instances and one StoatFlow instance in one group while input flows
-// under exactly_once_v2; each Kafka Streams instance is replaced by a
-// StoatFlow one (start the new, then stop the old), then the fleet goes back
-// to two Kafka Streams and one StoatFlow the same way. Each step logs the
-// tasks that moved and the instances holding tasks; the output is exactly
-// once over the whole roll, and both engines' leaders computed assignments.
+// TestMixedFleetRollingMigration: the word count and the windowed count
+// each run on two Kafka Streams 4.4 instances and one StoatFlow instance in
+// one group while input flows under exactly_once_v2; each Kafka Streams
+// instance is replaced by a StoatFlow one (start the new, then stop the
+// old), then the fleet goes back to two Kafka Streams and one StoatFlow the
+// same way. Each step reports the tasks that moved against the fewest it
+// could, the rebalances, the records restored, the duplicate and missing
+// updates against an uninterrupted run, and the output's longest pause; a
+// StoatFlow instance never closes a task it keeps, and both engines'
+// leaders computed assignments.
 func TestMixedFleetRollingMigration(t *testing.T) {
 	t.Parallel()
-	a := newWordCountApp(t, 4)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
+	for name, app := range map[string]func(*testing.T) *fleetApp{"wordcount": newWordCountFleet, "windowedcount": newWindowedCountFleet} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rollingMigration(t, app(t))
+		})
 	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
-	set := a.config(t, map[string]string{"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"})
-	args := map[string]string{"input": a.in, "output": a.out}
-	admin := testkafka.Admin(t, a.bootstrap)
+}
 
-	lines := generatedLines(4000)
-	fed := a.feedSteadily(t, lines, 10, 50*time.Millisecond)
+func rollingMigration(t *testing.T, app *fleetApp) {
+	fl := newFleet(t, app)
+	es := fl.startAll(t, true, true, false)
+	j1, j2 := es[0], es[1]
+	t.Logf("%s: two Kafka Streams and one StoatFlow instance: %s; J1 started first and leads the group", app.name, byOwner(fl.owners))
+	jvm, goes := true, false
+	s2 := fl.step(t, "S2 joins", &goes, nil)
+	fl.step(t, "J1 leaves", nil, j1)
+	s3 := fl.step(t, "S3 joins", &goes, nil)
+	fl.step(t, "J2 leaves", nil, j2)
+	t.Logf("%s: the fleet is StoatFlow only", app.name)
+	fl.step(t, "J3 joins", &jvm, nil)
+	fl.step(t, "S3 leaves", nil, s3)
+	fl.step(t, "J4 joins", &jvm, nil)
+	fl.step(t, "S2 leaves", nil, s2)
+	t.Logf("%s: the fleet is two Kafka Streams and one StoatFlow again", app.name)
+	fl.finish(t)
 
-	var gos []goEngine
-	start := func(jvm bool) engine {
-		e := startEngine(t, jvm, wordcount.Name, props, set, args)
-		if g, ok := e.(goEngine); ok {
-			gos = append(gos, g)
-		}
-		return e
-	}
-	members := 3
-	j1, j2 := start(true), start(true)
-	s1 := start(false)
-	before := taskOwners(waitGroupSplit(t, admin, a.appID, members), a.in)
-	t.Logf("two Kafka Streams and one StoatFlow instance: %s", byOwner(before))
-	step := func(name string, add bool, old engine) engine {
-		t.Helper()
-		var e engine
-		if add {
-			e = start(name[0] == 'J')
-			after := taskOwners(waitGroupSplit(t, admin, a.appID, members+1), a.in)
-			t.Logf("%s joined: %d of 8 tasks moved; %s", name, movedTasks(before, after), byOwner(after))
-			before = after
-			members++
-		}
-		if old != nil {
-			old.stop(t)
-			members--
-			after := taskOwners(waitGroupSplit(t, admin, a.appID, members), a.in)
-			t.Logf("the instance %s replaces left: %d of 8 tasks moved; %s", name, movedTasks(before, after), byOwner(after))
-			before = after
-		}
-		return e
-	}
-	s2 := step("S2", true, j1)
-	s3 := step("S3", true, j2)
-	t.Logf("the fleet is StoatFlow only")
-	j3 := step("J3", true, s3)
-	j4 := step("J4", true, s2)
-	t.Logf("the fleet is two Kafka Streams and one StoatFlow again")
-	fed.wait()
-
-	_, total := expectedUpdates(lines)
-	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
 	const led = "computed the group's assignment as its leader"
 	leaders := 0
-	for _, g := range gos {
-		if strings.Contains(g.log(), led) {
+	for _, e := range fl.engines {
+		if g, ok := e.(goEngine); ok && strings.Contains(g.log(), led) {
 			leaders++
 		}
 	}
 	if leaders == 0 {
-		t.Errorf("no StoatFlow instance computed an assignment as the group's leader")
+		t.Errorf("%s: no StoatFlow instance computed an assignment as the group's leader", app.name)
 	}
-	t.Logf("%d of %d StoatFlow instances led the group at some step; the first Kafka Streams instance led it at the start", leaders, len(gos))
-	for _, e := range []engine{j3, j4, s1} {
-		e.stop(t)
+	t.Logf("%s: %d StoatFlow instances led the group at some step; the Kafka Streams instance J1 led it until it left", app.name, leaders)
+	fl.stopAll(t)
+}
+
+// TestMixedFleetCooperative: two Kafka Streams 4.4 and two StoatFlow
+// instances run the word count while input flows under exactly_once_v2; a
+// fifth instance joins, first a Kafka Streams one (which then leaves), then
+// a StoatFlow one. No StoatFlow instance closes a task it keeps, and each
+// join takes no more rebalances until the group is stable than the same
+// join in a fleet of Kafka Streams instances only, which the test runs
+// after.
+func TestMixedFleetCooperative(t *testing.T) {
+	t.Parallel()
+	jvm, goes := true, false
+	fl := newFleet(t, newWordCountFleet(t))
+	fl.startAll(t, true, true, false, false)
+	t.Logf("mixed: %s", byOwner(fl.owners))
+	j5 := fl.step(t, "J3 joins", &jvm, nil)
+	mixedJVM := fl.steps[len(fl.steps)-1]
+	fl.step(t, "J3 leaves", nil, j5)
+	fl.step(t, "S3 joins", &goes, nil)
+	mixedGo := fl.steps[len(fl.steps)-1]
+	fl.finish(t)
+	fl.stopAll(t)
+
+	base := newFleet(t, newWordCountFleet(t))
+	base.app.name = "Kafka Streams only"
+	base.startAll(t, true, true, true, true)
+	base.step(t, "J5 joins", &jvm, nil)
+	own := base.steps[0]
+	base.finish(t)
+	base.stopAll(t)
+
+	if own.rebalances < 0 {
+		t.Logf("rebalances not compared: the broker's log is not readable")
+		return
+	}
+	t.Logf("rebalances until stable: Kafka Streams joins the mixed fleet %d, StoatFlow joins it %d, Kafka Streams joins a Kafka Streams fleet %d",
+		mixedJVM.rebalances, mixedGo.rebalances, own.rebalances)
+	for _, s := range []*fleetStep{mixedJVM, mixedGo} {
+		if s.rebalances > own.rebalances {
+			t.Errorf("%s took %d rebalances until stable, Kafka Streams' own fleet %d", s.name, s.rebalances, own.rebalances)
+		}
 	}
 }
 

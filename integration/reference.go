@@ -105,6 +105,7 @@ type ReferenceApp struct {
 	errs     []string
 	closed   bool
 	restores map[string]*ReferenceRestore // by changelog partition, e.g. "app-store-changelog-0"
+	restored int64                        // records of every finished restore
 	change   chan struct{}                // closed and replaced on every state line
 
 	exited chan struct{}
@@ -302,6 +303,7 @@ func (a *ReferenceApp) restoreLine(f []string) {
 		if r := a.restores[f[2]]; r != nil {
 			r.Records, _ = strconv.ParseInt(f[3], 10, 64)
 			r.Done = true
+			a.restored += r.Records
 		}
 	}
 }
@@ -317,6 +319,14 @@ func (a *ReferenceApp) Restores() map[string]ReferenceRestore {
 		out[k] = *r
 	}
 	return out
+}
+
+// RestoredRecords is the records of every restore the application
+// finished, a partition restored twice counted twice.
+func (a *ReferenceApp) RestoredRecords() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.restored
 }
 
 // WaitState waits until the application reports state (e.g. "RUNNING"). It

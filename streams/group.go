@@ -216,16 +216,29 @@ func (a *streamAssignor) ParseSyncAssignment(b []byte) (map[string][]int32, erro
 		}
 		return maps.Clone(a.mu.owned), nil
 	}
-	a.scheduleFollowup(info)
-	a.m.mu.Lock()
-	a.m.mu.hosts, a.m.mu.standbyHosts = info.PartitionsByHost, info.StandbyPartitionsByHost
-	a.m.mu.Unlock()
 	out := map[string][]int32{}
 	for _, tp := range ma.Partitions {
 		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
 	}
+	a.scheduleFollowup(info, revokes(a.mu.owned, out))
+	a.m.mu.Lock()
+	a.m.mu.hosts, a.m.mu.standbyHosts = info.PartitionsByHost, info.StandbyPartitionsByHost
+	a.m.mu.Unlock()
 	a.mu.owned = maps.Clone(out)
 	return out, nil
+}
+
+// revokes reports whether an assignment takes away a partition the member
+// owns.
+func revokes(owned, assigned map[string][]int32) bool {
+	for topic, ps := range owned {
+		for _, p := range ps {
+			if !slices.Contains(assigned[topic], p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scheduleFollowup decides when this member asks for the next rebalance,
@@ -233,7 +246,11 @@ func (a *streamAssignor) ParseSyncAssignment(b []byte) (map[string][]int32, erro
 // does not know yet (a static member that changed application.server is
 // handed its old assignment without a rebalance), then the leader's
 // nextRebalanceMs (0: tasks held back until their owner revoked them).
-func (a *streamAssignor) scheduleFollowup(info *assignment.AssignmentInfo) {
+// A member that revokes partitions rejoins on its own once they are
+// revoked (a cooperative consumer always does); asking again then would
+// start a second rebalance after that one, as Kafka Streams' threads,
+// whose request and the consumer's fall into the same join, never do.
+func (a *streamAssignor) scheduleFollowup(info *assignment.AssignmentInfo, revoking bool) {
 	log := a.s.log
 	if a.t != nil {
 		log = a.t.log
@@ -253,6 +270,9 @@ func (a *streamAssignor) scheduleFollowup(info *assignment.AssignmentInfo) {
 		log.Info("the group's assignment lacks this instance's application.server; rejoining so that every member learns it",
 			"application_server", a.m.endpoint)
 		a.nextRebalance.Store(0)
+	case info.NextRebalanceMs == 0 && revoking:
+		log.Info("the leader held tasks back until this member revokes them; the consumer rejoins once they are revoked")
+		a.nextRebalance.Store(math.MaxInt64)
 	case info.NextRebalanceMs == 0:
 		log.Info("the leader held tasks back until their owners revoke them; rejoining at once")
 		a.nextRebalance.Store(0)

@@ -2,10 +2,13 @@ package streams
 
 import (
 	"errors"
+	"log/slog"
+	"math"
 	"testing"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
 // TestLeaderCountsRepartitionTopicsItCreated: a repartition topic that Start
@@ -39,5 +42,26 @@ func TestLeaderCountsRepartitionTopicsItCreated(t *testing.T) {
 	}
 	if _, err := s.tasksFor(map[string]int32{}); !errors.Is(err, ErrMissingSourceTopics) {
 		t.Errorf("with the input topic missing: %v, want ErrMissingSourceTopics", err)
+	}
+}
+
+// TestFollowupRebalanceNotAskedTwice: an assignment that holds tasks back
+// (nextRebalanceMs 0) makes a member that revokes partitions rejoin through
+// its consumer alone, which rejoins after every revocation; asking the group
+// again then would start a third rebalance after the follow-up, which Kafka
+// Streams' members never cause. A member that revokes nothing asks at once.
+func TestFollowupRebalanceNotAskedTwice(t *testing.T) {
+	a := &streamAssignor{s: &KafkaStreams{log: slog.New(slog.DiscardHandler)}, m: &groupMember{}}
+	a.version.Store(assignment.LatestSupportedVersion)
+	held := &assignment.AssignmentInfo{Version: assignment.LatestSupportedVersion, CommonlySupportedVersion: assignment.LatestSupportedVersion}
+	owned := map[string][]int32{"in": {0, 1}}
+	a.nextRebalance.Store(math.MaxInt64)
+	a.scheduleFollowup(held, revokes(owned, map[string][]int32{"in": {0}}))
+	if got := a.nextRebalance.Load(); got != math.MaxInt64 {
+		t.Errorf("a member revoking a partition asks for a rebalance at %d; its consumer rejoins on its own", got)
+	}
+	a.scheduleFollowup(held, revokes(owned, map[string][]int32{"in": {0, 1}, "rep": {1}}))
+	if got := a.nextRebalance.Load(); got != 0 {
+		t.Errorf("a member revoking nothing asks for the follow-up at %d, want 0 (at once)", got)
 	}
 }
