@@ -13,4 +13,6 @@ stop() {
 }
 trap stop EXIT
 export STOATFLOW_TEST_BOOTSTRAP="$addr"
+# The broker's log: the fleet tests count a group's rebalances in it.
+export STOATFLOW_TEST_BROKER_LOG="${STOATFLOW_TEST_BROKER_LOG:-${STOATFLOW_KAFKA_HOME:-$PWD/.cache}/kafka-run/${STOATFLOW_KAFKA_PORT:-9092}/server.log}"
 "$@"
