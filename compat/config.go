@@ -181,9 +181,12 @@ type Config struct {
 	// EmbeddedBroker runs an in-process broker (stoatflow.embedded-broker; default false).
 	EmbeddedBroker bool
 	// StaticMembership gives each main consumer a group.instance.id derived
-	// from the process id and thread index (stoatflow.consumer.static-membership,
-	// default true).
+	// from the host, the application id and the state directory, and the
+	// thread index (stoatflow.consumer.static-membership, default true).
 	StaticMembership bool
+	// LeaveGroupOnClose makes Close leave the group
+	// (stoatflow.shutdown.leave-group, default false).
+	LeaveGroupOnClose bool
 	// UncaughtExceptionResponse is what a stream thread's failure does
 	// (stoatflow.thread.uncaught-exception-response): SHUTDOWN_CLIENT
 	// (default), REPLACE_THREAD or SHUTDOWN_APPLICATION. A handler set on

@@ -98,6 +98,7 @@ var configFields = map[string]fieldUse{
 	"Topology":                  {by: []string{"sidecar"}},
 	"EmbeddedBroker":            {by: []string{"sidecar"}},
 	"StaticMembership":          {by: []string{"streams"}},
+	"LeaveGroupOnClose":         {by: []string{"streams"}},
 	"UncaughtExceptionResponse": {by: []string{"streams"}},
 	"HTTPListen":                {by: []string{"sidecar"}},
 	"HTTPAuthToken":             {by: []string{"sidecar"}},
@@ -239,6 +240,7 @@ var catalogKeys = map[string]keyUse{
 	CommitIntervalTwinConfig:      {sample: "1000", sameAs: CommitIntervalMsConfig},
 	ApplicationServerTwinConfig:   {sample: "host:7070", sameAs: ApplicationServerConfig},
 	StaticMembershipConfig:        {sample: "false", field: "StaticMembership"},
+	ShutdownLeaveGroupConfig:      {sample: "true", field: "LeaveGroupOnClose"},
 	UncaughtExceptionConfig:       {sample: "REPLACE_THREAD", field: "UncaughtExceptionResponse"},
 }
 

@@ -624,6 +624,7 @@ func (l *loader) fill(c *Config) {
 	c.Topology = v[TopologyConfig].Str
 	c.EmbeddedBroker = v[EmbeddedBrokerConfig].Bool
 	c.StaticMembership = v[StaticMembershipConfig].Bool
+	c.LeaveGroupOnClose = v[ShutdownLeaveGroupConfig].Bool
 	c.UncaughtExceptionResponse = strings.ToUpper(v[UncaughtExceptionConfig].Str)
 	c.HTTPListen = v[HTTPListenConfig].Str
 	if t := v[HTTPAuthTokenConfig]; !t.Null {

@@ -16,6 +16,7 @@ const (
 	HTTPTLSCertFileConfig         = "stoatflow.http.tls.cert-file"
 	HTTPTLSKeyFileConfig          = "stoatflow.http.tls.key-file"
 	ShutdownTimeoutMsConfig       = "stoatflow.shutdown.timeout-ms"
+	ShutdownLeaveGroupConfig      = "stoatflow.shutdown.leave-group"
 	LogFormatConfig               = "stoatflow.log.format"
 	LogLevelConfig                = "stoatflow.log.level"
 	RocksDBWriteBufferBytesConfig = "stoatflow.rocksdb.write-buffer-bytes"
@@ -103,6 +104,10 @@ var stoatflowKeys = []*Key{
 		Doc: "Give each stream thread's main consumer the group.instance.id <host>-<hash of application.id and state.dir>-<thread> (KIP-345 static membership) " +
 			"unless group.instance.id is set: a restarted instance gets its tasks back, with their local state, without a rebalance. " +
 			"A stopped instance's tasks then move only when its session times out (session.timeout.ms)."},
+	{Name: ShutdownLeaveGroupConfig, Type: TypeBoolean, Default: "false", Importance: Medium,
+		Doc: "Whether a closing instance's members leave the application's group (Kafka Streams' CloseOptions LEAVE_GROUP), so that its tasks move at once: " +
+			"for an instance stopped for good, as in each step of a migration or a scale-down. By default a static member stays in the group until " +
+			"session.timeout.ms passes, so that a restart takes its tasks back without a rebalance (REMAIN_IN_GROUP, Kafka Streams' default)."},
 	{Name: UncaughtExceptionConfig, Type: TypeString, Default: "SHUTDOWN_CLIENT",
 		Validator: CaseInsensitiveValidString{[]string{"SHUTDOWN_CLIENT", "REPLACE_THREAD", "SHUTDOWN_APPLICATION"}}, Importance: Medium,
 		Doc: "What a stream thread's failure does, as Kafka Streams' uncaught-exception handler answers: SHUTDOWN_CLIENT stops the instance (ERROR); " +

@@ -145,6 +145,9 @@ func (f *fleetApp) settings() map[string]string {
 		"commit.interval.ms":                  "100",
 		"main.consumer.session.timeout.ms":    "6000",
 		"main.consumer.heartbeat.interval.ms": "1000",
+		// Both engines leave the group as they stop: the reference app
+		// closes with CloseOptions LEAVE_GROUP.
+		"stoatflow.shutdown.leave-group": "true",
 	}
 }
 
@@ -463,8 +466,10 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 		}
 		st.min += held
 		leave.stop(t)
+		stopped := time.Now()
 		fl.stopped[leave] = true
 		fl.members--
+		fl.checkLeft(t, name, stopped)
 	}
 	fl.owners = fl.settle(t)
 	fl.checkKept(t, name, before)
@@ -479,6 +484,27 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
 		fl.app.name, name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
 	return e
+}
+
+// checkLeft fails a step whose stopped instance stays in the group for
+// longer than it takes to leave it: it was not removed by its close but
+// by its session's expiry (session.timeout.ms).
+func (fl *fleet) checkLeft(t *testing.T, step string, stopped time.Time) {
+	t.Helper()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		gs, err := fl.admin.DescribeGroups(ctx, fl.app.appID)
+		cancel()
+		if g, ok := gs[fl.app.appID]; err == nil && ok && len(g.Members) <= fl.members {
+			t.Logf("%s: %s: the stopped instance left the group %v after its close returned", fl.app.name, step, time.Since(stopped).Round(time.Millisecond))
+			return
+		}
+		if time.Since(stopped) > 4*time.Second {
+			t.Errorf("%s: %s: the stopped instance is still in the group %v after its close returned: it did not leave the group", fl.app.name, step, time.Since(stopped).Round(time.Millisecond))
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // checkKept fails the step if a StoatFlow instance opened a task it held

@@ -157,3 +157,4 @@ func TestKfakeRestartOnEmptyStateDirReplacesItsStaticMember(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
 	closeApp(t, b)
 }
+

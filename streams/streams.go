@@ -219,6 +219,9 @@ type KafkaStreams struct {
 	log        *slog.Logger
 	hks        Hooks
 	act        ActivityHooks // nil unless hks implements it
+	// leaveOnClose is set by CloseWith before the threads stop: their
+	// static members leave the group as they close.
+	leaveOnClose atomic.Bool
 	// capture is nil unless WithCapture was given.
 	capture *Capture
 	// newProduction makes each stream thread's production exception
@@ -608,6 +611,25 @@ func (s *KafkaStreams) stopRun() {
 // concurrently; on an instance that never started (or whose Start failed)
 // it releases nothing, returns nil and leaves the instance NOT_RUNNING.
 func (s *KafkaStreams) Close(ctx context.Context) error {
+	return s.CloseWith(ctx, CloseOptions{LeaveGroup: s.cfg.LeaveGroupOnClose})
+}
+
+// CloseOptions are Kafka Streams' CloseOptions.
+type CloseOptions struct {
+	// LeaveGroup makes the instance's members leave the application's
+	// group as they close, so that their tasks move at once (Kafka
+	// Streams' GroupMembershipOperation.LEAVE_GROUP): for an instance
+	// stopped for good, as in a migration or a scale-down. Without it a
+	// static member (stoatflow.consumer.static-membership, the default)
+	// stays in the group until session.timeout.ms passes, so that a
+	// restart takes its tasks back without a rebalance
+	// (REMAIN_IN_GROUP). stoatflow.shutdown.leave-group sets it for Close.
+	LeaveGroup bool
+}
+
+// CloseWith is Close with options.
+func (s *KafkaStreams) CloseWith(ctx context.Context, o CloseOptions) error {
+	s.leaveOnClose.Store(o.LeaveGroup)
 	s.mu.Lock()
 	s.mu.closed = true
 	if s.mu.starting != nil {

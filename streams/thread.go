@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
@@ -327,12 +328,37 @@ func (t *streamThread) closeClients(ctx context.Context) {
 	if err := t.producer.Close(ctx); err != nil {
 		t.log.Warn("closing the producer", "err", err)
 	}
-	t.restorer.Close()
 	if t.consumer != nil {
 		t.closing.Store(true)
 		// Leaving the group runs the revocation, which finds no task.
 		t.consumer.CloseAllowingRebalance()
+		if t.s.leaveOnClose.Load() {
+			t.leaveGroup(ctx)
+		}
 	}
+	t.restorer.Close()
+}
+
+// leaveGroup removes the thread's static member from the group once its
+// consumer is closed, for a Close that leaves the group: a closed static
+// member stays in the group until its session times out, so that a
+// restart takes its tasks back without a rebalance (a dynamic member
+// leaves as its consumer closes).
+func (t *streamThread) leaveGroup(ctx context.Context) {
+	id := t.s.cfg.GroupInstanceID(t.idx)
+	if id == "" {
+		return
+	}
+	resp, err := kadm.NewClient(t.restorer).LeaveGroup(ctx, kadm.LeaveGroup(t.s.cfg.ApplicationID).InstanceIDs(id))
+	if err == nil {
+		err = resp.Error()
+	}
+	if err != nil {
+		t.log.Warn("leaving the group failed; the thread's tasks move when its session times out (session.timeout.ms)",
+			"group.instance.id", id, "err", err)
+		return
+	}
+	t.log.Info("left the group", "group.instance.id", id)
 }
 
 // run is the thread's loop: poll, restore, process, commit. ctx ends when
