@@ -100,6 +100,8 @@ var configFields = map[string]fieldUse{
 	"StaticMembership":          {by: []string{"streams"}},
 	"UncaughtExceptionResponse": {by: []string{"streams"}},
 	"HTTPListen":                {by: []string{"sidecar"}},
+	"QueryRemote":               {by: []string{"sidecar"}},
+	"QueryRemoteTimeout":        {by: []string{"sidecar"}},
 	"HTTPAuthToken":             {by: []string{"sidecar"}},
 	"HTTPTLSCertFile":           {by: []string{"sidecar"}},
 	"HTTPTLSKeyFile":            {by: []string{"sidecar"}},
@@ -240,6 +242,8 @@ var catalogKeys = map[string]keyUse{
 	ApplicationServerTwinConfig:   {sample: "host:7070", sameAs: ApplicationServerConfig},
 	StaticMembershipConfig:        {sample: "false", field: "StaticMembership"},
 	UncaughtExceptionConfig:       {sample: "REPLACE_THREAD", field: "UncaughtExceptionResponse"},
+	QueryRemoteConfig:             {sample: "redirect", field: "QueryRemote"},
+	QueryRemoteTimeoutMsConfig:    {sample: "1000", field: "QueryRemoteTimeout"},
 }
 
 // warnsWhenSet are keys Load reports whenever they are set, Kafka's default
