@@ -257,12 +257,13 @@ func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 	if ms, ok := in.(metadataSource); ok {
 		md, err := ms.MetadataForKey(q.name, key)
 		switch {
-		case err == nil:
+		case err == nil && md.Partition >= 0:
 			return q.routeKey(in, local, md)
-		case errors.Is(err, streams.ErrUnknownStore):
-			// No stream task hosts the store by the topology's
-			// routing: the partition count decides, as without host
-			// maps.
+		case err == nil, errors.Is(err, streams.ErrUnknownStore):
+			// No host maps (a group still on the range protocol of
+			// earlier StoatFlow releases), or no stream task hosts the
+			// store by the topology's routing: the partition count
+			// decides, as without host maps.
 		default:
 			return nil, q.unavailable(in, fmt.Sprintf("%v; retry", err), nil)
 		}
@@ -627,7 +628,7 @@ func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
 		if ms, ok := in.(metadataSource); ok {
 			md, err := ms.MetadataForKey(name, key)
 			switch {
-			case err == nil:
+			case err == nil && (md.Partition >= 0 || md.Available()):
 				body := keyMetadataFields(md)
 				hosted := false
 				for _, ls := range in.LocalStores(name) {
@@ -637,7 +638,7 @@ func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
 				body["state"], body["applicationServer"] = in.State().String(), s.cfg.ApplicationServer
 				writeJSON(w, http.StatusOK, body)
 				return nil
-			case !errors.Is(err, streams.ErrUnknownStore):
+			case err != nil && !errors.Is(err, streams.ErrUnknownStore):
 				return q.unavailable(in, fmt.Sprintf("%v; retry", err), nil)
 			}
 		}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ type routedInstance struct {
 	*fakeInstance
 	mu     sync.Mutex
 	active map[int32]string // partition -> application.server
+	// unassigned makes every key NotAvailable: no assignment under the
+	// stream protocol yet.
+	unassigned bool
 }
 
 func (f *routedInstance) setActive(p int32, host string) {
@@ -52,6 +56,9 @@ func (f *routedInstance) MetadataForKey(store string, key []byte) (streams.KeyQu
 	p := kstreams.DefaultPartition(key, 2)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unassigned {
+		return streams.NotAvailable, nil
+	}
 	host, ok := f.active[p]
 	if !ok {
 		return streams.KeyQueryMetadata{ActiveHost: streams.UnavailableHost, Partition: p}, nil
@@ -417,5 +424,27 @@ func TestKeyMetadataAndInstancesFromHostMaps(t *testing.T) {
 	}
 	if locals != 1 {
 		t.Errorf("instances %v: %d local, want 1", inst, locals)
+	}
+}
+
+// TestKeyQueryWithoutHostMapsLooksLocally: an instance without host maps
+// (a group still on the range protocol of earlier StoatFlow releases)
+// finds the key's partition from the partition count, as before.
+func TestKeyQueryWithoutHostMapsLooksLocally(t *testing.T) {
+	a := newNode(t, 0, routedWords, func(c *Config) {
+		c.Partitions = func(context.Context, string) (int, error) { return 2, nil }
+	})
+	a.ins.mu.Lock()
+	a.ins.unassigned = true
+	a.ins.mu.Unlock()
+	w := wordAt(t, 0)
+	if resp, m := do(t, a.ts.URL, "/stores/counts/keys/"+w); resp.StatusCode != 200 || m["value"] != committed(w) {
+		t.Errorf("local key: %d %v", resp.StatusCode, m)
+	}
+	if resp, m := do(t, a.ts.URL, "/stores/counts/keys/"+wordAt(t, 1)); resp.StatusCode != 503 || m["partition"] != 1.0 {
+		t.Errorf("key elsewhere: %d %v", resp.StatusCode, m)
+	}
+	if resp, m := do(t, a.ts.URL, "/stores/counts/metadata/"+w); resp.StatusCode != 200 || m["partition"] != 0.0 || m["hostedHere"] != true {
+		t.Errorf("metadata: %d %v", resp.StatusCode, m)
 	}
 }
