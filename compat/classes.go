@@ -217,6 +217,32 @@ func (g GroupProtocol) String() string {
 	return "classic"
 }
 
+// QueryRemote is stoatflow.query.remote: what the HTTP API does with a key
+// query whose partition another instance hosts.
+type QueryRemote int
+
+// The remote query modes.
+const (
+	// QueryForward asks the instance that hosts the key and relays its
+	// answer (the default).
+	QueryForward QueryRemote = iota
+	// QueryRedirect answers 307 with that instance's URL.
+	QueryRedirect
+	// QueryNone answers 503 with the key's metadata, as before.
+	QueryNone
+)
+
+// String returns forward, redirect or none.
+func (q QueryRemote) String() string {
+	switch q {
+	case QueryRedirect:
+		return "redirect"
+	case QueryNone:
+		return "none"
+	}
+	return "forward"
+}
+
 // LogFormat is stoatflow.log.format.
 type LogFormat int
 

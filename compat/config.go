@@ -200,6 +200,14 @@ type Config struct {
 	HTTPTLSCertFile string
 	// HTTPTLSKeyFile (stoatflow.http.tls.key-file; default "").
 	HTTPTLSKeyFile string
+	// QueryRemote is what the HTTP API does with a key query whose
+	// partition another instance hosts (stoatflow.query.remote; default
+	// QueryForward).
+	QueryRemote QueryRemote
+	// QueryRemoteTimeout bounds the wait for the instance a query is
+	// forwarded to (stoatflow.query.remote.timeout-ms; default 5s; 0
+	// takes the default).
+	QueryRemoteTimeout time.Duration
 	// ShutdownTimeout (stoatflow.shutdown.timeout-ms; default 30s).
 	ShutdownTimeout time.Duration
 	// LogFormat (stoatflow.log.format; default text).
@@ -348,6 +356,9 @@ func (c *Config) Validate() error {
 	}
 	if (c.HTTPTLSCertFile == "") != (c.HTTPTLSKeyFile == "") {
 		errs = append(errs, "stoatflow.http.tls.cert-file and stoatflow.http.tls.key-file must be set together")
+	}
+	if c.QueryRemoteTimeout < 0 {
+		errs = append(errs, invalid(QueryRemoteTimeoutMsConfig, fmt.Sprint(c.QueryRemoteTimeout.Milliseconds()), "Value must be at least 1"))
 	}
 	if c.RocksDBWriteBufferBytes < 1 {
 		errs = append(errs, invalid(RocksDBWriteBufferBytesConfig, fmt.Sprint(c.RocksDBWriteBufferBytes), "Value must be at least 1"))

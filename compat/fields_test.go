@@ -101,6 +101,8 @@ var configFields = map[string]fieldUse{
 	"LeaveGroupOnClose":         {by: []string{"streams"}},
 	"UncaughtExceptionResponse": {by: []string{"streams"}},
 	"HTTPListen":                {by: []string{"sidecar"}},
+	"QueryRemote":               {by: []string{"sidecar"}},
+	"QueryRemoteTimeout":        {by: []string{"sidecar"}},
 	"HTTPAuthToken":             {by: []string{"sidecar"}},
 	"HTTPTLSCertFile":           {by: []string{"sidecar"}},
 	"HTTPTLSKeyFile":            {by: []string{"sidecar"}},
@@ -242,6 +244,8 @@ var catalogKeys = map[string]keyUse{
 	StaticMembershipConfig:        {sample: "false", field: "StaticMembership"},
 	ShutdownLeaveGroupConfig:      {sample: "true", field: "LeaveGroupOnClose"},
 	UncaughtExceptionConfig:       {sample: "REPLACE_THREAD", field: "UncaughtExceptionResponse"},
+	QueryRemoteConfig:             {sample: "redirect", field: "QueryRemote"},
+	QueryRemoteTimeoutMsConfig:    {sample: "1000", field: "QueryRemoteTimeout"},
 }
 
 // warnsWhenSet are keys Load reports whenever they are set, Kafka's default

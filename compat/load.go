@@ -645,6 +645,13 @@ func (l *loader) fill(c *Config) {
 			"%s is set alone; HTTPS needs a certificate and a key", key)
 	}
 	c.ShutdownTimeout = ms(ShutdownTimeoutMsConfig)
+	switch strings.ToLower(v[QueryRemoteConfig].Str) {
+	case "redirect":
+		c.QueryRemote = QueryRedirect
+	case "none":
+		c.QueryRemote = QueryNone
+	}
+	c.QueryRemoteTimeout = ms(QueryRemoteTimeoutMsConfig)
 	if strings.EqualFold(v[LogFormatConfig].Str, "json") {
 		c.LogFormat = LogJSON
 	}

@@ -29,6 +29,8 @@ const (
 	ApplicationServerTwinConfig   = "stoatflow.application-server"
 	StaticMembershipConfig        = "stoatflow.consumer.static-membership"
 	UncaughtExceptionConfig       = "stoatflow.thread.uncaught-exception-response"
+	QueryRemoteConfig             = "stoatflow.query.remote"
+	QueryRemoteTimeoutMsConfig    = "stoatflow.query.remote.timeout-ms"
 )
 
 // DefaultHTTPListen is the default of stoatflow.http.listen.
@@ -113,6 +115,12 @@ var stoatflowKeys = []*Key{
 		Doc: "What a stream thread's failure does, as Kafka Streams' uncaught-exception handler answers: SHUTDOWN_CLIENT stops the instance (ERROR); " +
 			"REPLACE_THREAD starts a new thread that resumes the failed one's tasks from their committed state; " +
 			"SHUTDOWN_APPLICATION stops every instance of the application in the group, each ending in ERROR (the request goes through the group, as in Kafka Streams)."},
+	{Name: QueryRemoteConfig, Type: TypeString, Default: "forward", Validator: CaseInsensitiveValidString{[]string{"forward", "redirect", "none"}}, Importance: Medium,
+		Doc: "What the HTTP API does with a key query whose partition another instance hosts, by the group's host maps (application.server of every instance): " +
+			"forward asks that instance's StoatFlow HTTP API and relays its answer (once: a forwarded query is never forwarded again); " +
+			"redirect answers 307 to it; none answers 503 with the key's metadata."},
+	{Name: QueryRemoteTimeoutMsConfig, Type: TypeLong, Default: "5000", Validator: AtLeast(1), Importance: Low,
+		Doc: "Longest wait for the instance a key query is forwarded to; past it the query answers 503 with the key's metadata."},
 	{Name: ApplicationServerTwinConfig, Type: TypeString, NullDefault: true, Validator: nullOr(applicationServerValidator), Importance: Low, Twin: ApplicationServerConfig,
 		Doc: "Twin of application.server; wins over it when both are set."},
 }

@@ -70,7 +70,9 @@
 //     application id, and its StoreSpecs with their StoreKind),
 //     Topology.Store, Topology.SubtopologyOfTopic,
 //     Topology.CopartitionGroups, Topology.GlobalStores (GlobalStoreInfo),
-//     Topology.ReadOnlyStoreTopics, ChangelogTopic and StoreType.Resolve.
+//     Topology.ReadOnlyStoreTopics, Topology.StoreSourceTopics (a
+//     store's source topics for interactive-query routing),
+//     ChangelogTopic and StoreType.Resolve.
 //   - Internal topics: Topology.InternalTopics and
 //     Topology.InternalTopicPartitions (InternalTopicsConfig,
 //     InternalTopic, InternalTopicKind), the repartition and changelog

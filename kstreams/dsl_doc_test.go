@@ -66,6 +66,7 @@ var undocumented = map[string]string{
 	"Topology.ReadOnlyStoreTopics":     "the runtime's view of a built topology",
 	"Topology.Store":                   "the runtime's view of a built topology",
 	"Topology.SubtopologyOfTopic":      "the runtime's view of a built topology",
+	"Topology.StoreSourceTopics":       "the runtime's view of a built topology",
 	"Topology.ReuseTableSourceTopics":  "topology.optimization, which the runtime applies from the configuration",
 	"Topology.MergeRepartitionTopics":  "topology.optimization, which the runtime applies from the configuration",
 	"Topology.RewriteSelfJoins":        "topology.optimization, which the runtime applies from the configuration",

@@ -123,3 +123,49 @@ func (t *Topology) GlobalStores() []GlobalStoreInfo {
 	}
 	return out
 }
+
+// StoreSourceTopics returns the source topics of a store as Kafka Streams
+// maps a store to them for interactive-query routing
+// (InternalTopologyBuilder.sourceTopicsForStore): the topics of the source
+// nodes upstream of the first processor connected to the store, through
+// processors only, in the order the nodes were added. Internal topics are
+// undecorated. ok is false for a store the topology lacks, a global store
+// (every instance holds all of it) and a store no processor is connected
+// to; a pattern source counts only the topics MatchPatterns gave it.
+func (t *Topology) StoreSourceTopics(store string) (topics []TopicRef, ok bool) {
+	s, found := t.stores[store]
+	if !found || t.isGlobalStore(store) || len(s.users) == 0 {
+		return nil, false
+	}
+	sources := map[string]bool{}
+	seen := map[string]bool{}
+	var walk func(names []string)
+	walk = func(names []string) {
+		for _, name := range names {
+			n := t.byName[name]
+			if n == nil || seen[name] {
+				continue
+			}
+			seen[name] = true
+			switch n.kind {
+			case SourceNode:
+				sources[name] = true
+			case ProcessorNode:
+				walk(n.preds)
+			}
+		}
+	}
+	walk(t.byName[s.users[0]].preds)
+	for _, n := range t.nodes {
+		if !sources[n.name] {
+			continue
+		}
+		for _, topic := range n.topics {
+			ref := TopicRef{Name: topic, Internal: t.repartition[topic] != nil}
+			if !slices.Contains(topics, ref) {
+				topics = append(topics, ref)
+			}
+		}
+	}
+	return topics, len(topics) > 0
+}

@@ -274,6 +274,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger, opts 
 		ProcessID: ks.ProcessID, Streams: ks, Topology: topo, ApplicationID: cfg.ApplicationID,
 		DefaultKeySerde: defKey, DefaultValueSerde: defVal,
 		Partitions: a.parts.count, Metrics: a.reg, Logger: log,
+		Remote: cfg.QueryRemote, RemoteTimeout: cfg.QueryRemoteTimeout,
 	})
 	if err != nil {
 		return nil, err

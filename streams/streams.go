@@ -200,6 +200,11 @@ type KafkaStreams struct {
 	// group leader counts a repartition topic's partitions from them when
 	// its client's metadata does not show the topic yet.
 	internalCounts map[string]int32
+	// sourceCounts are the partition counts of the external source
+	// topics as Start read them, set before any thread starts: with
+	// internalCounts, the partition count a key's store partition is
+	// computed over (metadata.go).
+	sourceCounts map[string]int32
 	// taskCounts are the sub-topologies' task counts at Start, which the
 	// internal topics were created for.
 	taskCounts map[int]int
@@ -721,7 +726,10 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 		TopicConfigs: s.cfg.TopicConfigs,
 	}
 	parts, tasks, err := s.topo.InternalTopicPartitions(itc, func(t string) (int, bool) { n, ok := counts[t]; return n, ok })
-	s.internalCounts = map[string]int32{}
+	s.internalCounts, s.sourceCounts = map[string]int32{}, map[string]int32{}
+	for topic, n := range counts {
+		s.sourceCounts[topic] = int32(n)
+	}
 	if err != nil {
 		return nil, err
 	}

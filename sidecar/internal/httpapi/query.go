@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -234,8 +235,9 @@ func jsonValue(v any) (any, error) {
 }
 
 // partitions returns the local store partitions to read: all of them, or
-// only the one key maps to. A key whose partition is not hosted here is a
-// 503 carrying the key's metadata.
+// only the one key maps to. A key whose partition another instance hosts
+// is a *remoteKey (forwarded or redirected by fail); one that is not
+// queryable anywhere now is a 503 carrying the key's metadata.
 func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 	in := q.s.ins.get()
 	if in == nil {
@@ -251,6 +253,20 @@ func (q *query) partitions(key []byte) ([]streams.LocalStore, error) {
 			return nil, q.notHosted(in, nil, -1, -1)
 		}
 		return local, nil
+	}
+	if ms, ok := in.(metadataSource); ok {
+		md, err := ms.MetadataForKey(q.name, key)
+		switch {
+		case err == nil && md.Partition >= 0:
+			return q.routeKey(in, local, md)
+		case err == nil, errors.Is(err, streams.ErrUnknownStore):
+			// No host maps (a group still on the range protocol of
+			// earlier StoatFlow releases), or no stream task hosts the
+			// store by the topology's routing: the partition count
+			// decides, as without host maps.
+		default:
+			return nil, q.unavailable(in, fmt.Sprintf("%v; retry", err), nil)
+		}
 	}
 	n, err := q.partitionCount()
 	if err != nil {
@@ -588,8 +604,10 @@ func (s *Server) sessionFind(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// keyMetadata says which partition a key maps to and whether this instance
-// hosts it, for routing a query to the instance that does.
+// keyMetadata says which partition a key maps to, which instances host it
+// (active and standby, from the group's host maps) and whether this
+// instance has it open, for routing a query to the instance that does
+// (Kafka Streams' queryMetadataForKey).
 func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
 	err := func() error {
 		name := r.PathValue("store")
@@ -605,6 +623,24 @@ func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
 		key, err := q.serializeKey("key", text)
 		if err != nil {
 			return err
+		}
+		in := s.ins.get()
+		if ms, ok := in.(metadataSource); ok {
+			md, err := ms.MetadataForKey(name, key)
+			switch {
+			case err == nil && (md.Partition >= 0 || md.Available()):
+				body := keyMetadataFields(md)
+				hosted := false
+				for _, ls := range in.LocalStores(name) {
+					hosted = hosted || ls.Global || (md.Partition >= 0 && ls.Partition == md.Partition)
+				}
+				body["store"], body["key"], body["hostedHere"] = name, text, hosted
+				body["state"], body["applicationServer"] = in.State().String(), s.cfg.ApplicationServer
+				writeJSON(w, http.StatusOK, body)
+				return nil
+			case err != nil && !errors.Is(err, streams.ErrUnknownStore):
+				return q.unavailable(in, fmt.Sprintf("%v; retry", err), nil)
+			}
 		}
 		n, err := q.partitionCount()
 		if err != nil {
@@ -631,7 +667,8 @@ func (s *Server) keyMetadata(w http.ResponseWriter, r *http.Request) {
 }
 
 // instanceMetadata describes this instance and the store partitions it
-// hosts.
+// hosts, and every instance of the application as the group's last
+// assignment gives them (Kafka Streams' metadataForAllStreamsClients).
 func (s *Server) instanceMetadata(w http.ResponseWriter, _ *http.Request) {
 	in := s.ins.get()
 	st := "STARTING"
@@ -663,8 +700,44 @@ func (s *Server) instanceMetadata(w http.ResponseWriter, _ *http.Request) {
 	if s.cfg.ProcessID != nil {
 		pid = s.cfg.ProcessID()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"state": st, "processId": pid,
-		"applicationServer": s.cfg.ApplicationServer, "stores": stores})
+	body := map[string]any{"state": st, "processId": pid, "applicationServer": s.cfg.ApplicationServer, "stores": stores,
+		"instances": []instanceJSON{}}
+	if ms, ok := in.(metadataSource); ok {
+		all := ms.AllMetadata()
+		list := make([]instanceJSON, 0, len(all))
+		for _, md := range all {
+			list = append(list, instanceJSON{Host: md.Host.String(), Local: s.self != nil && md.Host == *s.self,
+				Stores: md.StateStoreNames, Partitions: partitionsJSON(md.TopicPartitions),
+				StandbyStores: md.StandbyStateStoreNames, StandbyPartitions: partitionsJSON(md.StandbyTopicPartitions)})
+		}
+		body["instances"] = list
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// instanceJSON is one instance of the application in /metadata: its
+// application.server, whether it is this one, and the stores and source
+// partitions of its active and standby tasks.
+type instanceJSON struct {
+	Host              string          `json:"host"`
+	Local             bool            `json:"local"`
+	Stores            []string        `json:"stores"`
+	Partitions        []partitionJSON `json:"partitions"`
+	StandbyStores     []string        `json:"standbyStores"`
+	StandbyPartitions []partitionJSON `json:"standbyPartitions"`
+}
+
+type partitionJSON struct {
+	Topic     string `json:"topic"`
+	Partition int32  `json:"partition"`
+}
+
+func partitionsJSON(tps []state.TopicPartition) []partitionJSON {
+	out := make([]partitionJSON, len(tps))
+	for i, tp := range tps {
+		out[i] = partitionJSON{tp.Topic, tp.Partition}
+	}
+	return out
 }
 
 // versionEntry is one version of a versioned store's key: valid from

@@ -7,8 +7,8 @@
 //	GET /healthz                               the process is alive
 //	GET /readyz                                200 only in state RUNNING (restored, processing); says why a broker cannot be reached
 //	GET /metrics                               Prometheus text
-//	GET /metadata                              this instance: state, application.server, hosted stores
-//	GET /stores/{store}/metadata/{key}         the key's partition, whether it is hosted here
+//	GET /metadata                              this instance: state, application.server, hosted stores; every instance of the application
+//	GET /stores/{store}/metadata/{key}         the key's partition, active and standby hosts, whether it is hosted here
 //	GET /stores/{store}/keys/{key}             key-value get
 //	GET /stores/{store}/range?from=&to=        key-value range (bounds inclusive, optional)
 //	GET /stores/{store}/prefix/{prefix}        key-value prefix scan
@@ -24,9 +24,19 @@
 // boolean) and serialized with the store's key serde; values are
 // deserialized with its value serde.
 //
+// A key route (keys, windows/{key}, sessions/{key}, versions/{key}) whose
+// key's partition another instance hosts, by the group's host maps, is
+// forwarded to that instance's StoatFlow HTTP API and its answer relayed,
+// or redirected there, as Config.Remote says (remote.go). Every answer
+// carries InstanceHeader; a forwarded query carries ForwardedHeader and is
+// never forwarded again.
+//
 // Status codes: 400 bad parameters, 401 missing or wrong bearer token, 404
-// unknown store or key, 503 while the store partition is restoring or not
-// hosted here (with the key's metadata, for routing).
+// unknown store or key, 307 to the instance that hosts the key (redirect
+// mode), 502 when that instance's answer is not a StoatFlow HTTP API's,
+// 503 while the store partition is restoring, not hosted here and not
+// forwarded, or its host does not answer (with the key's metadata, for
+// routing).
 package httpapi
 
 import (
@@ -42,6 +52,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 	"github.com/stoatflow/stoatflow/state"
@@ -90,9 +101,21 @@ type Config struct {
 	// default.value.serde (nil when unset).
 	DefaultKeySerde, DefaultValueSerde serde.Untyped
 	// Partitions returns the number of partitions (tasks) of a store, for
-	// the key-to-partition mapping. When nil or failing, key lookups search
-	// every local partition and the metadata route answers 503.
+	// the key-to-partition mapping of an Instance without the group's host
+	// maps (*streams.KafkaStreams has them). When nil or failing, key
+	// lookups search every local partition and the metadata route answers
+	// 503.
 	Partitions func(ctx context.Context, store string) (int, error)
+	// Remote is what a key query does when another instance hosts the
+	// key's partition (stoatflow.query.remote; default forward).
+	Remote compat.QueryRemote
+	// RemoteTimeout bounds a forwarded query
+	// (stoatflow.query.remote.timeout-ms; default DefaultRemoteTimeout).
+	RemoteTimeout time.Duration
+	// RemoteClient forwards queries; nil builds one that follows no
+	// redirect and, under TLS, trusts this server's certificate besides
+	// the system's roots.
+	RemoteClient *http.Client
 	// Metrics serves /metrics; nil serves an empty page.
 	Metrics MetricsWriter
 	// MaxResults bounds the entries one listing returns (default 1000).
@@ -121,6 +144,10 @@ type Server struct {
 	srv *http.Server
 	ln  net.Listener
 	ins atomicInstance
+	// self is application.server parsed, nil when unset.
+	self *streams.HostInfo
+	// client forwards key queries to other instances.
+	client *http.Client
 }
 
 // New checks cfg and builds the server's routes.
@@ -140,7 +167,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
+	s := &Server{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux(), self: parseSelf(cfg.ApplicationServer), client: cfg.RemoteClient}
+	if s.client == nil {
+		var err error
+		if s.client, err = newRemoteClient(cfg); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Streams != nil {
 		s.ins.set(cfg.Streams)
 	}
@@ -171,6 +204,13 @@ func (s *Server) Listen() (net.Addr, error) {
 	return ln.Addr(), nil
 }
 
+// Close releases the idle connections of the forwarding client; Run does
+// too as it returns. It is safe to call twice.
+func (s *Server) Close() error {
+	s.client.CloseIdleConnections()
+	return nil
+}
+
 // Run serves on the bound listener until ctx ends, then shuts down,
 // waiting up to 5 s for requests in flight.
 func (s *Server) Run(ctx context.Context) error {
@@ -180,6 +220,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	errc := make(chan error, 1)
+	defer s.Close()
 	go func() {
 		var err error
 		if s.cfg.TLSCertFile != "" {
@@ -206,6 +247,7 @@ func (s *Server) Run(ctx context.Context) error {
 // ServeHTTP applies the request limits and the bearer token, then routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	w.Header().Set(InstanceHeader, s.selfName())
 	if s.cfg.AuthToken != "" && r.URL.Path != "/healthz" && r.URL.Path != "/readyz" && !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="stoatflow"`)
 		writeError(w, http.StatusUnauthorized, "missing or wrong bearer token (stoatflow.http.auth-token)")
@@ -301,11 +343,15 @@ func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]any{"error": msg})
 }
 
-// fail writes err: an *apiError as it says, a closed store as 503
-// (its task moved or is closing), anything else as 500.
+// fail writes err: a key another instance hosts as Config.Remote says, an
+// *apiError as it says, a closed store as 503 (its task moved or is
+// closing), anything else as 500.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
+	var rk *remoteKey
 	switch {
+	case errors.As(err, &rk):
+		s.remote(w, r, rk)
 	case errors.As(err, &ae):
 		body := map[string]any{"error": ae.msg}
 		for k, v := range ae.extra {
