@@ -165,3 +165,29 @@ func TestCrashTwoStoresAtLeastOnce(t *testing.T) {
 	r := newCrashRun(t, twoStoresWorkload, "at_least_once", nil)
 	r.runKills(crashWorkloadKills(t, 8))
 }
+
+// TestCrashFleetWordCountExactlyOnce is the word count's crash test on two
+// StoatFlow instances in one group, one at a time killed at the failpoints
+// (rebalance callbacks among them) and at random moments while the other
+// runs (see runFleetKills).
+func TestCrashFleetWordCountExactlyOnce(t *testing.T) {
+	t.Parallel()
+	r := newCrashRun(t, fleetWorkload(wordCountWorkload), "exactly_once_v2", nil)
+	r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), false)
+}
+
+// TestCrashFleetWindowedCountExactlyOnce is the windowed count's crash test
+// on two StoatFlow instances and a Kafka Streams 4.4 one in one group.
+func TestCrashFleetWindowedCountExactlyOnce(t *testing.T) {
+	t.Parallel()
+	r := newCrashRun(t, fleetWorkload(windowedCountWorkload), "exactly_once_v2", nil)
+	r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), true)
+}
+
+// TestCrashFleetWordCountMixedExactlyOnce is the word count's crash test
+// on two StoatFlow instances and a Kafka Streams 4.4 one in one group.
+func TestCrashFleetWordCountMixedExactlyOnce(t *testing.T) {
+	t.Parallel()
+	r := newCrashRun(t, fleetWorkload(wordCountWorkload), "exactly_once_v2", nil)
+	r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), true)
+}
