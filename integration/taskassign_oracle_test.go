@@ -295,7 +295,7 @@ func goAssign(g *oracleGroup) oracleAnswer {
 	cfg.AcceptableRecoveryLag = g.Config.AcceptableLag
 	cfg.ProbingRebalanceIntervalMs = g.Config.ProbingMs
 	cfg.RackAwareAssignmentTags = g.Config.Tags
-	probing, err := taskassign.Assign(clients, all, stateful, cfg)
+	probing, err := taskassign.Assign(clients, all, stateful, nil, cfg)
 	if err != nil {
 		return fail(err)
 	}

@@ -344,7 +344,7 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 		list = append(list, c)
 	}
 	cfg := s.assignConfig()
-	probing, err := taskassign.Assign(list, g.all, g.stateful, cfg)
+	probing, err := taskassign.Assign(list, g.all, g.stateful, nil, cfg)
 	if err != nil {
 		return nil, assignment.ErrorAssignment, err
 	}
