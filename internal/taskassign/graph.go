@@ -116,18 +116,6 @@ func (g *flowGraph) totalCost() int64 {
 	return total
 }
 
-// flow is the flow out of the source.
-func (g *flowGraph) flow() int64 {
-	var f int64
-	if !g.hasSource {
-		return 0
-	}
-	for _, e := range g.adj[g.source] {
-		f += int64(e.flow)
-	}
-	return f
-}
-
 // residualGraph is the graph's residual graph: for each edge from u to v
 // with capacity c, cost w and flow f, an edge from u to v with residual
 // flow c-f and one from v to u with cost -w and residual flow f.

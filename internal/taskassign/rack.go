@@ -1,6 +1,7 @@
 package taskassign
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -14,7 +15,11 @@ import (
 // and RackAwareTaskAssignor's constants): a stateful task's defaults, and
 // the fixed costs of stateless tasks, which may move freely.
 const (
-	DefaultRackAwareTrafficCost    = 10
+	// DefaultRackAwareTrafficCost is a stateful task's cost per partition
+	// read across racks when rack.aware.assignment.traffic_cost is unset.
+	DefaultRackAwareTrafficCost = 10
+	// DefaultRackAwareNonOverlapCost is a stateful task's cost of moving
+	// when rack.aware.assignment.non_overlap_cost is unset.
 	DefaultRackAwareNonOverlapCost = 1
 	statelessTrafficCost           = 1
 	statelessNonOverlapCost        = 0
@@ -210,7 +215,7 @@ func (ra *rackAware) validatePartitionRacks(changelogs bool) bool {
 	}
 	for _, topic := range topics {
 		tps := byTopic[topic]
-		slices.SortFunc(tps, func(a, b assignment.TopicPartition) int { return int(a.Partition) - int(b.Partition) })
+		slices.SortFunc(tps, func(a, b assignment.TopicPartition) int { return cmp.Compare(a.Partition, b.Partition) })
 		for _, tp := range tps {
 			replicas := ra.racks.Replicas[tp]
 			if len(replicas) == 0 {
