@@ -569,9 +569,10 @@ func withRacks(rng *rand.Rand, g *oracleGroup) {
 		}
 		return rs
 	}
+	// Maps are walked in key order, so that the seed alone fixes the group.
 	g.Replicas = map[string][]string{}
-	for _, tps := range g.Tasks {
-		for _, p := range tps {
+	for _, task := range slices.Sorted(mapsKeys(g.Tasks)) {
+		for _, p := range g.Tasks[task] {
 			g.Replicas[p] = replicas()
 		}
 	}
@@ -579,7 +580,8 @@ func withRacks(rng *rand.Rand, g *oracleGroup) {
 	// source topic itself (a source table).
 	g.Changelogs = map[string][]string{}
 	stores := map[int32][]string{}
-	for s := range g.EndOffsets {
+	stateful := slices.Sorted(mapsKeys(g.EndOffsets))
+	for _, s := range stateful {
 		t, _ := assignment.ParseTaskID(s)
 		if _, ok := stores[t.Subtopology]; ok {
 			continue
@@ -592,7 +594,7 @@ func withRacks(rng *rand.Rand, g *oracleGroup) {
 			stores[t.Subtopology] = append(stores[t.Subtopology], fmt.Sprintf("app-store-%d-%d-changelog", t.Subtopology, k))
 		}
 	}
-	for s := range g.EndOffsets {
+	for _, s := range stateful {
 		t, _ := assignment.ParseTaskID(s)
 		for _, topic := range stores[t.Subtopology] {
 			p := fmt.Sprintf("%s:%d", topic, t.Partition)
