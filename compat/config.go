@@ -163,6 +163,17 @@ type Config struct {
 	ClientTags map[string]string
 	// RackAwareAssignmentTags (rack.aware.assignment.tags; default empty).
 	RackAwareAssignmentTags []string
+	// RackAwareAssignmentStrategy (rack.aware.assignment.strategy; default
+	// none): none, min_traffic or balance_subtopology. A StoatFlow group
+	// leader places tasks by it as a Kafka Streams leader does, when every
+	// member reports a client.rack and every partition's replicas have racks.
+	RackAwareAssignmentStrategy string
+	// RackAwareTrafficCost (rack.aware.assignment.traffic_cost; default
+	// null: the assignor's 10) and RackAwareNonOverlapCost
+	// (rack.aware.assignment.non_overlap_cost; default null: 1) weigh
+	// cross-rack traffic against moving tasks.
+	RackAwareTrafficCost    *int
+	RackAwareNonOverlapCost *int
 	// UpgradeFrom (upgrade.from; default "").
 	UpgradeFrom string
 	// MaxPollRecords is what the main consumer's max.poll.records resolves to

@@ -610,6 +610,16 @@ func (l *loader) fill(c *Config) {
 	c.LogSummaryInterval = ms("log.summary.interval.ms")
 	c.MetricsRecordingLevel = v["metrics.recording.level"].Str
 	c.RackAwareAssignmentTags = append([]string(nil), v["rack.aware.assignment.tags"].List...)
+	c.RackAwareAssignmentStrategy = v["rack.aware.assignment.strategy"].Str
+	nullableInt := func(key string) *int {
+		if v[key].Null {
+			return nil
+		}
+		n := int(v[key].Int)
+		return &n
+	}
+	c.RackAwareTrafficCost = nullableInt("rack.aware.assignment.traffic_cost")
+	c.RackAwareNonOverlapCost = nullableInt("rack.aware.assignment.non_overlap_cost")
 	if !v["upgrade.from"].Null {
 		c.UpgradeFrom = v["upgrade.from"].Str
 	}

@@ -28,15 +28,24 @@ type oracleGroup struct {
 	EndOffsets map[string]int64    `json:"endOffsets"` // stateful task -> end offset sum
 	Leader     string              `json:"leader"`
 	Clients    []oracleClient      `json:"clients"`
+	// Changelogs are the stateful tasks' changelog partitions, Replicas
+	// the racks of each partition's replicas ("" for a broker without
+	// one): what rack-aware assignment weighs.
+	Changelogs map[string][]string `json:"changelogs,omitempty"`
+	Replicas   map[string][]string `json:"replicas,omitempty"`
 	tasks      map[assignment.TaskID][]assignment.TopicPartition
+	racks      string // how withRacks drew the racks, for the summary
 }
 
 type oracleConfig struct {
-	NumStandby    int      `json:"numStandby"`
-	MaxWarmup     int      `json:"maxWarmup"`
-	AcceptableLag int64    `json:"acceptableLag"`
-	ProbingMs     int64    `json:"probingMs"`
-	Tags          []string `json:"tags,omitempty"`
+	NumStandby     int      `json:"numStandby"`
+	MaxWarmup      int      `json:"maxWarmup"`
+	AcceptableLag  int64    `json:"acceptableLag"`
+	ProbingMs      int64    `json:"probingMs"`
+	Tags           []string `json:"tags,omitempty"`
+	Strategy       string   `json:"strategy,omitempty"` // rack.aware.assignment.strategy; "" is none
+	TrafficCost    *int     `json:"trafficCost,omitempty"`
+	NonOverlapCost *int     `json:"nonOverlapCost,omitempty"`
 }
 
 type oracleClient struct {
@@ -49,6 +58,7 @@ type oracleConsumer struct {
 	ID    string           `json:"id"`
 	Owned []string         `json:"owned,omitempty"`
 	Sums  map[string]int64 `json:"sums,omitempty"`
+	Rack  string           `json:"rack,omitempty"` // client.rack; "" is none
 }
 
 // oracleAnswer is one placement, from the JVM or from taskassign.
@@ -74,10 +84,11 @@ type oracleThreadAt struct {
 }
 
 // TestAssignmentMatchesKafkaStreams runs Kafka Streams 4.4's own leader
-// code (HighAvailabilityTaskAssignor, then StreamsPartitionAssignor's
-// thread-level distribution and cooperative hold-back, through
-// AssignorOracle in the reference project) and internal/taskassign on the
-// same 1,000 random groups, and requires the same placement in every one:
+// code (HighAvailabilityTaskAssignor with its RackAwareTaskAssignor, then
+// StreamsPartitionAssignor's thread-level distribution and cooperative
+// hold-back, through AssignorOracle in the reference project) and
+// internal/taskassign on the same 2,000 random groups, and requires the
+// same placement in every one:
 // each client's actives and standbys (warm-ups among them) and the
 // probing flag, and each consumer's partitions, active tasks, standbys and
 // follow-up rebalance. The groups vary the clients (1-6), their threads
@@ -86,8 +97,15 @@ type oracleThreadAt struct {
 // standbys, lags around acceptable.recovery.lag (with running actives,
 // corrupted and unknown offset sums), num.standby.replicas 0-2,
 // max.warmup.replicas 1-3 (Kafka refuses 0), and client tags with
-// rack.aware.assignment.tags in some. It needs a JDK and Maven, no broker.
-// STOATFLOW_ASSIGN_SEED picks another seed.
+// rack.aware.assignment.tags in some. The second 1,000 groups have racks
+// (withRacks): rack.aware.assignment.strategy min_traffic or
+// balance_subtopology (none in a few), default or random costs, consumers
+// and replicas in 1-4 racks, changelogs (a source topic as one in some),
+// and in about a third of them a missing rack that turns rack awareness
+// off (a consumer without one, a client's consumers in two racks, a
+// source partition missing from the metadata or without replicas, a
+// broker without rack, a changelog topic not found). It needs a JDK and
+// Maven, no broker. STOATFLOW_ASSIGN_SEED picks another seed.
 func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -101,11 +119,16 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5EED))
-	const n = 1000
+	rackRng := rand.New(rand.NewPCG(seed, 0x7AC4))
+	const plain, racked = 1000, 1000
+	const n = plain + racked
 	groups := make([]*oracleGroup, n)
 	var in bytes.Buffer
 	for i := range groups {
 		groups[i] = randomGroup(rng, i)
+		if i >= plain {
+			withRacks(rackRng, groups[i])
+		}
 		line, err := json.Marshal(groups[i])
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +162,8 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	}
 	t.Logf("%d groups, the JVM answered in %v", n, time.Since(start).Round(time.Millisecond))
 
-	matched, probing, heldBack, warmups := 0, 0, 0, 0
+	matched, probing, heldBack, warmups, moved := 0, 0, 0, 0, 0
+	byRacks := map[string]int{}
 	for i, g := range groups {
 		want := answers[i]
 		got := goAssign(g)
@@ -151,6 +175,12 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 				i, matched, diff, mustJSON(g), mustJSON(want), mustJSON(got))
 		}
 		matched++
+		if g.racks != "" {
+			byRacks[g.racks]++
+			if !sameClients(got, goAssignWithout(g)) {
+				moved++ // the rack-aware optimization changed the placement
+			}
+		}
 		if want.Probing {
 			probing++
 		}
@@ -169,6 +199,25 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	}
 	t.Logf("%d of %d groups placed identically (%d with a probing rebalance, %d with warm-ups, %d holding tasks back)",
 		matched, n, probing, warmups, heldBack)
+	var kinds []string
+	for _, k := range slices.Sorted(mapsKeys(byRacks)) {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, byRacks[k]))
+	}
+	t.Logf("%d groups with racks: %s; the rack-aware placement differs from strategy none's in %d",
+		racked, strings.Join(kinds, ", "), moved)
+}
+
+// sameClients reports whether two answers place the same tasks on each
+// client.
+func sameClients(a, b oracleAnswer) bool {
+	return compareAnswers(oracleAnswer{Clients: a.Clients}, oracleAnswer{Clients: b.Clients}) == ""
+}
+
+// goAssignWithout is taskassign's answer for the group with strategy none.
+func goAssignWithout(g *oracleGroup) oracleAnswer {
+	none := *g
+	none.Config.Strategy = ""
+	return goAssign(&none)
 }
 
 func mustJSON(v any) string {
@@ -279,7 +328,7 @@ func goAssign(g *oracleGroup) oracleAnswer {
 				}
 				sums[t] = v
 			}
-			if err := c.AddConsumer(co.ID, owned, sums, ""); err != nil {
+			if err := c.AddConsumer(co.ID, owned, sums, co.Rack); err != nil {
 				return fail(err)
 			}
 		}
@@ -295,7 +344,28 @@ func goAssign(g *oracleGroup) oracleAnswer {
 	cfg.AcceptableRecoveryLag = g.Config.AcceptableLag
 	cfg.ProbingRebalanceIntervalMs = g.Config.ProbingMs
 	cfg.RackAwareAssignmentTags = g.Config.Tags
-	probing, err := taskassign.Assign(clients, all, stateful, cfg)
+	cfg.RackAwareAssignmentStrategy = g.Config.Strategy
+	if cfg.RackAwareAssignmentStrategy == "" {
+		cfg.RackAwareAssignmentStrategy = taskassign.RackAwareStrategyNone
+	}
+	cfg.RackAwareTrafficCost = g.Config.TrafficCost
+	cfg.RackAwareNonOverlapCost = g.Config.NonOverlapCost
+	racks := &taskassign.Racks{SourcePartitions: g.tasks,
+		ChangelogPartitions: map[assignment.TaskID][]assignment.TopicPartition{},
+		Replicas:            map[assignment.TopicPartition][]string{}}
+	for s, tps := range g.Changelogs {
+		t, err := assignment.ParseTaskID(s)
+		if err != nil {
+			return fail(err)
+		}
+		for _, p := range tps {
+			racks.ChangelogPartitions[t] = append(racks.ChangelogPartitions[t], parsePartition(p))
+		}
+	}
+	for p, rs := range g.Replicas {
+		racks.Replicas[parsePartition(p)] = rs
+	}
+	probing, err := taskassign.Assign(clients, all, stateful, racks, cfg)
 	if err != nil {
 		return fail(err)
 	}
@@ -469,4 +539,118 @@ func randomOffsetSum(rng *rand.Rand, end, acceptable int64) int64 {
 		lag = acceptable + int64(rng.IntN(5)) - 2
 	}
 	return max(end-lag, 0)
+}
+
+// withRacks makes a group rack-aware: a strategy and costs, a rack for
+// every consumer, changelogs for the stateful tasks and the racks of every
+// partition's replicas; then, in about a third of the groups, breaks one
+// thing that turns rack awareness off. g.racks names what was drawn.
+func withRacks(rng *rand.Rand, g *oracleGroup) {
+	strategies := []string{taskassign.RackAwareStrategyMinTraffic, taskassign.RackAwareStrategyBalanceSubtopology}
+	g.Config.Strategy = strategies[rng.IntN(2)]
+	if rng.IntN(12) == 0 {
+		g.Config.Strategy = taskassign.RackAwareStrategyNone
+	}
+	if rng.IntN(3) == 0 {
+		traffic, nonOverlap := rng.IntN(21), rng.IntN(6)
+		g.Config.TrafficCost, g.Config.NonOverlapCost = &traffic, &nonOverlap
+	}
+	racks := []string{"az-a", "az-b", "az-c", "az-d"}[:1+rng.IntN(4)]
+	for i := range g.Clients {
+		rack := racks[rng.IntN(len(racks))]
+		for k := range g.Clients[i].Consumers {
+			g.Clients[i].Consumers[k].Rack = rack
+		}
+	}
+	replicas := func() []string {
+		rs := make([]string, 1+rng.IntN(3))
+		for i := range rs {
+			rs[i] = racks[rng.IntN(len(racks))]
+		}
+		return rs
+	}
+	// Maps are walked in key order, so that the seed alone fixes the group.
+	g.Replicas = map[string][]string{}
+	for _, task := range slices.Sorted(mapsKeys(g.Tasks)) {
+		for _, p := range g.Tasks[task] {
+			g.Replicas[p] = replicas()
+		}
+	}
+	// Changelogs: one or two stores per stateful sub-topology, or the
+	// source topic itself (a source table).
+	g.Changelogs = map[string][]string{}
+	stores := map[int32][]string{}
+	stateful := slices.Sorted(mapsKeys(g.EndOffsets))
+	for _, s := range stateful {
+		t, _ := assignment.ParseTaskID(s)
+		if _, ok := stores[t.Subtopology]; ok {
+			continue
+		}
+		if rng.IntN(5) == 0 {
+			stores[t.Subtopology] = []string{fmt.Sprintf("in-%d-a", t.Subtopology)}
+			continue
+		}
+		for k := range 1 + rng.IntN(2) {
+			stores[t.Subtopology] = append(stores[t.Subtopology], fmt.Sprintf("app-store-%d-%d-changelog", t.Subtopology, k))
+		}
+	}
+	for _, s := range stateful {
+		t, _ := assignment.ParseTaskID(s)
+		for _, topic := range stores[t.Subtopology] {
+			p := fmt.Sprintf("%s:%d", topic, t.Partition)
+			g.Changelogs[s] = append(g.Changelogs[s], p)
+			if _, ok := g.Replicas[p]; !ok {
+				g.Replicas[p] = replicas()
+			}
+		}
+	}
+	g.racks = g.Config.Strategy + " with every rack"
+
+	anyOf := func(m map[string][]string) (string, bool) {
+		keys := slices.Sorted(mapsKeys(m))
+		if len(keys) == 0 {
+			return "", false
+		}
+		return keys[rng.IntN(len(keys))], true
+	}
+	switch rng.IntN(18) {
+	case 0:
+		c := &g.Clients[rng.IntN(len(g.Clients))]
+		c.Consumers[rng.IntN(len(c.Consumers))].Rack = ""
+		g.racks = g.Config.Strategy + ", a consumer without rack"
+	case 1:
+		c := &g.Clients[rng.IntN(len(g.Clients))]
+		if len(c.Consumers) > 1 {
+			c.Consumers[len(c.Consumers)-1].Rack = "az-z"
+			g.racks = g.Config.Strategy + ", a client's consumers in two racks"
+		}
+	case 2:
+		if p, ok := anyOf(g.Tasks); ok {
+			delete(g.Replicas, g.Tasks[p][0])
+			g.racks = g.Config.Strategy + ", a source partition missing"
+		}
+	case 3:
+		if p, ok := anyOf(g.Tasks); ok {
+			g.Replicas[g.Tasks[p][0]] = []string{}
+			g.racks = g.Config.Strategy + ", a source partition without replicas"
+		}
+	case 4:
+		if p, ok := anyOf(g.Replicas); ok {
+			g.Replicas[p] = append(g.Replicas[p], "")
+			g.racks = g.Config.Strategy + ", a broker without rack"
+		}
+	case 5:
+		if s, ok := anyOf(g.Changelogs); ok {
+			topic := g.Changelogs[s][0]
+			topic = topic[:strings.LastIndexByte(topic, ':')]
+			if !strings.HasPrefix(topic, "in-") {
+				for p := range g.Replicas {
+					if strings.HasPrefix(p, topic+":") {
+						delete(g.Replicas, p)
+					}
+				}
+				g.racks = g.Config.Strategy + ", a changelog topic not found"
+			}
+		}
+	}
 }

@@ -157,4 +157,3 @@ func TestKfakeRestartOnEmptyStateDirReplacesItsStaticMember(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
 	closeApp(t, b)
 }
-

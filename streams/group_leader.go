@@ -344,7 +344,11 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 		list = append(list, c)
 	}
 	cfg := s.assignConfig()
-	probing, err := taskassign.Assign(list, g.all, g.stateful, cfg)
+	var racks *taskassign.Racks
+	if cfg.RackAwareAssignmentStrategy != taskassign.RackAwareStrategyNone {
+		racks = r.racks(g, log)
+	}
+	probing, err := taskassign.Assign(list, g.all, g.stateful, racks, cfg)
 	if err != nil {
 		return nil, assignment.ErrorAssignment, err
 	}
@@ -434,5 +438,73 @@ func (s *KafkaStreams) assignConfig() taskassign.Config {
 	cfg.AcceptableRecoveryLag = s.cfg.AcceptableRecoveryLag
 	cfg.ProbingRebalanceIntervalMs = s.cfg.ProbingRebalanceInterval.Milliseconds()
 	cfg.RackAwareAssignmentTags = s.cfg.RackAwareAssignmentTags
+	cfg.RackAwareAssignmentStrategy = s.cfg.RackAwareAssignmentStrategy
+	cfg.RackAwareTrafficCost = s.cfg.RackAwareTrafficCost
+	cfg.RackAwareNonOverlapCost = s.cfg.RackAwareNonOverlapCost
 	return cfg
+}
+
+// racks is what rack-aware assignment weighs: the tasks' source and
+// changelog partitions (source topics read as changelogs among the
+// latter, as in Kafka Streams) and the racks of their replicas. When the
+// metadata cannot be read, every partition's racks are unknown and the
+// assignment is that of strategy none, as a Kafka Streams leader falls
+// back when it cannot describe a topic.
+func (r *leaderRound) racks(g *groupTasks, log *slog.Logger) *taskassign.Racks {
+	changelogs := map[assignment.TaskID][]assignment.TopicPartition{}
+	for _, m := range []map[assignment.TaskID][]assignment.TopicPartition{g.changelogs, g.sourceChangelogs} {
+		for id, tps := range m {
+			changelogs[id] = append(changelogs[id], tps...)
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.a.s.runCtx(), leaderOffsetsWait)
+	replicas, err := r.replicaRacks(ctx, g)
+	cancel()
+	if err != nil {
+		log.Warn("could not read the partitions' replicas from the metadata, so the assignment is not rack-aware", "err", err)
+	}
+	return &taskassign.Racks{SourcePartitions: g.partitions, ChangelogPartitions: changelogs, Replicas: replicas, Log: log}
+}
+
+// replicaRacks reads the racks of the brokers holding each replica of the
+// tasks' source and changelog partitions from one metadata request: ""
+// for a broker without a rack or one the metadata does not list (Kafka's
+// Node without a rack). A topic the metadata does not know has no
+// partitions in the result.
+func (r *leaderRound) replicaRacks(ctx context.Context, g *groupTasks) (map[assignment.TopicPartition][]string, error) {
+	if r.a.t == nil || r.a.t.restorer == nil {
+		return nil, fmt.Errorf("streams: no client to read the metadata with")
+	}
+	topics := map[string]bool{}
+	for _, m := range []map[assignment.TaskID][]assignment.TopicPartition{g.partitions, g.changelogs, g.sourceChangelogs} {
+		for _, tps := range m {
+			for _, tp := range tps {
+				topics[tp.Topic] = true
+			}
+		}
+	}
+	md, err := kadm.NewClient(r.a.t.restorer).Metadata(ctx, slices.Sorted(maps.Keys(topics))...)
+	if err != nil {
+		return nil, err
+	}
+	rackOf := map[int32]string{}
+	for _, b := range md.Brokers {
+		if b.Rack != nil {
+			rackOf[b.NodeID] = *b.Rack
+		}
+	}
+	out := map[assignment.TopicPartition][]string{}
+	for _, td := range md.Topics {
+		if td.Err != nil {
+			continue
+		}
+		for _, pd := range td.Partitions {
+			racks := make([]string, len(pd.Replicas))
+			for i, id := range pd.Replicas {
+				racks[i] = rackOf[id]
+			}
+			out[assignment.TopicPartition{Topic: td.Topic, Partition: pd.Partition}] = racks
+		}
+	}
+	return out, nil
 }

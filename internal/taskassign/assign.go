@@ -18,10 +18,17 @@
 // integration.TestAssignmentMatchesKafkaStreams checks the result against
 // the 4.4 jar on random groups.
 //
+// With rack.aware.assignment.strategy min_traffic or balance_subtopology
+// and the racks of every consumer and partition known (Racks), the
+// actives, the standbys and the stateless tasks are each moved, after
+// their balanced placement, to the placement with the least cross-rack
+// traffic that keeps every client's number of tasks: Kafka Streams'
+// RackAwareTaskAssignor, a min-cost flow solved as Graph.java solves it
+// (graph.go, rackgraph.go, rack.go).
+//
 // Tasks, process ids and partitions are package assignment's types, as the
-// members' subscriptions carry them. Rack-aware assignment
-// (rack.aware.assignment.strategy other than none) is not implemented,
-// and tasks of named topologies are refused (ErrUnsupported).
+// members' subscriptions carry them. Tasks of named topologies are
+// refused (ErrUnsupported).
 package taskassign
 
 import (
@@ -58,15 +65,18 @@ func newGroup(clients []*ClientState) (*group, error) {
 }
 
 // Assign places allTasks on the clients as Kafka Streams 4.4's
-// HighAvailabilityTaskAssignor does (rack-aware strategy none), and
-// reports whether a probing rebalance is needed: some task stays on a
-// caught-up client, or a standby waits, until a warm-up catches up.
-// statefulTasks are the tasks with changelogs; every client must have a
-// lag for each (Init or NewClientStateFromLags). The placement is left in
-// the clients (ActiveTasks, StandbyTasks, WarmupTasks); earlier placements
-// on them are cleared first. A task of a named topology, in the arguments
-// or in a client, is refused with ErrUnsupported.
-func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID, cfg Config) (probingRebalanceNeeded bool, err error) {
+// HighAvailabilityTaskAssignor does, and reports whether a probing
+// rebalance is needed: some task stays on a caught-up client, or a
+// standby waits, until a warm-up catches up. statefulTasks are the tasks
+// with changelogs; every client must have a lag for each (Init or
+// NewClientStateFromLags). racks are the tasks' partitions and their
+// replicas' racks, which a rack-aware strategy needs; nil (or missing
+// racks) leaves the placement that of strategy none, as Kafka Streams
+// falls back. The placement is left in the clients (ActiveTasks,
+// StandbyTasks, WarmupTasks); earlier placements on them are cleared
+// first. A task of a named topology, in the arguments or in a client, is
+// refused with ErrUnsupported.
+func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID, racks *Racks, cfg Config) (probingRebalanceNeeded bool, err error) {
 	if err := cfg.Validate(); err != nil {
 		return false, err
 	}
@@ -75,6 +85,14 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID,
 	}
 	if err := checkUnnamedAll(statefulTasks); err != nil {
 		return false, err
+	}
+	if racks != nil {
+		if err := checkUnnamedKeys(racks.SourcePartitions); err != nil {
+			return false, err
+		}
+		if err := checkUnnamedKeys(racks.ChangelogPartitions); err != nil {
+			return false, err
+		}
 	}
 	g, err := newGroup(clients)
 	if err != nil {
@@ -105,8 +123,29 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID,
 		}
 	}()
 
+	ra := newRackAware(g, racks, cfg)
+	trafficCost, nonOverlapCost := DefaultRackAwareTrafficCost, DefaultRackAwareNonOverlapCost
+	if cfg.RackAwareTrafficCost != nil {
+		trafficCost = *cfg.RackAwareTrafficCost
+	}
+	if cfg.RackAwareNonOverlapCost != nil {
+		nonOverlapCost = *cfg.RackAwareNonOverlapCost
+	}
+
 	g.assignActiveStateful(stateful.s)
-	g.assignStandbys(stateful.s, cfg)
+	if ra.canEnable() {
+		ra.optimizeActive(stateful.s, trafficCost, nonOverlapCost)
+	}
+	if cfg.NumStandbyReplicas > 0 {
+		g.assignStandbys(stateful.s, cfg)
+		if ra.canEnable() {
+			canMove := standbyMove(func(_, _ *ClientState, _ assignment.TaskID) bool { return true })
+			if len(cfg.RackAwareAssignmentTags) > 0 {
+				canMove = tagsAllowStandbyMove(g.clients)
+			}
+			ra.optimizeStandby(trafficCost, nonOverlapCost, canMove)
+		}
+	}
 
 	caughtUp := g.caughtUpClients(stateful.s, cfg.AcceptableRecoveryLag)
 	byLag := g.clientsByLag(stateful.s)
@@ -123,6 +162,9 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID,
 		}
 	}
 	g.assignStateless(stateless)
+	if ra.canEnable() {
+		ra.optimizeActive(stateless, statelessTrafficCost, statelessNonOverlapCost)
+	}
 	return activeMoves+standbyMoves > 0, nil
 }
 
@@ -181,9 +223,6 @@ func shouldMove(src, dst *ClientState) bool {
 }
 
 func (g *group) assignStandbys(stateful []assignment.TaskID, cfg Config) {
-	if cfg.NumStandbyReplicas == 0 {
-		return
-	}
 	allowed := func(_, _ *ClientState) bool { return true }
 	if len(cfg.RackAwareAssignmentTags) > 0 {
 		g.assignStandbysByTags(stateful, cfg)

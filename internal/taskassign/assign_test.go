@@ -60,7 +60,7 @@ func withStandbys() Config    { return config(100, 2, 1) }
 
 func mustAssign(t *testing.T, clients []*ClientState, all, stateful []assignment.TaskID, cfg Config) bool {
 	t.Helper()
-	probing, err := Assign(clients, all, stateful, cfg)
+	probing, err := Assign(clients, all, stateful, nil, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,20 +440,20 @@ func TestClientTagsSpreadStandbys(t *testing.T) {
 
 func TestAssignRejectsBadInput(t *testing.T) {
 	c := NewClientStateFromLags(pid(1), 1, nil, nil, nil, nil)
-	if _, err := Assign([]*ClientState{c}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, DefaultConfig()); err == nil {
+	if _, err := Assign([]*ClientState{c}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, nil, DefaultConfig()); err == nil {
 		t.Error("a stateful task without lag: no error")
 	}
 	zero := NewClientStateFromLags(pid(2), 0, nil, nil, nil, nil)
-	if _, err := Assign([]*ClientState{zero}, []assignment.TaskID{t00}, nil, DefaultConfig()); err == nil {
+	if _, err := Assign([]*ClientState{zero}, []assignment.TaskID{t00}, nil, nil, DefaultConfig()); err == nil {
 		t.Error("a client without capacity: no error")
 	}
-	if _, err := Assign(nil, []assignment.TaskID{t00}, nil, DefaultConfig()); err == nil {
+	if _, err := Assign(nil, []assignment.TaskID{t00}, nil, nil, DefaultConfig()); err == nil {
 		t.Error("no clients: no error")
 	}
 	cfg := DefaultConfig()
-	cfg.RackAwareAssignmentStrategy = RackAwareStrategyMinTraffic
-	if _, err := Assign([]*ClientState{c}, nil, nil, cfg); err == nil {
-		t.Error("min_traffic: no error")
+	cfg.RackAwareAssignmentStrategy = "nearest"
+	if _, err := Assign([]*ClientState{c}, nil, nil, nil, cfg); !errors.Is(err, ErrInvalid) {
+		t.Errorf("strategy nearest: %v, want ErrInvalid", err)
 	}
 }
 
@@ -472,16 +472,16 @@ func TestNamedTopologyIsRefused(t *testing.T) {
 	c := func() *ClientState { return NewClientStateFromLags(pid(1), 1, nil, nil, lags, nil) }
 	cfg := DefaultConfig()
 
-	_, err := Assign([]*ClientState{c()}, []assignment.TaskID{t00, named}, []assignment.TaskID{t00}, cfg)
+	_, err := Assign([]*ClientState{c()}, []assignment.TaskID{t00, named}, []assignment.TaskID{t00}, nil, cfg)
 	unsupported("Assign all tasks", err)
-	_, err = Assign([]*ClientState{c()}, []assignment.TaskID{t00}, []assignment.TaskID{named}, cfg)
+	_, err = Assign([]*ClientState{c()}, []assignment.TaskID{t00}, []assignment.TaskID{named}, nil, cfg)
 	unsupported("Assign stateful tasks", err)
 	for what, client := range map[string]*ClientState{
 		"previous active":  NewClientStateFromLags(pid(1), 1, []assignment.TaskID{named}, nil, lags, nil),
 		"previous standby": NewClientStateFromLags(pid(1), 1, nil, []assignment.TaskID{named}, lags, nil),
 		"lag":              NewClientStateFromLags(pid(1), 1, nil, nil, map[assignment.TaskID]int64{t00: 0, named: 0}, nil),
 	} {
-		_, err = Assign([]*ClientState{client}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, cfg)
+		_, err = Assign([]*ClientState{client}, []assignment.TaskID{t00}, []assignment.TaskID{t00}, nil, cfg)
 		unsupported("Assign with a client's "+what, err)
 	}
 

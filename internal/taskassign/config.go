@@ -9,8 +9,8 @@ var (
 	// ErrInvalid marks input the assignor cannot work with: a client
 	// without capacity, a stateful task without a lag, a process id twice.
 	ErrInvalid = errors.New("taskassign: invalid input")
-	// ErrUnsupported marks input this package does not compute yet: a
-	// rack-aware assignment strategy, a task of a named topology.
+	// ErrUnsupported marks input this package does not compute: a task
+	// of a named topology.
 	ErrUnsupported = errors.New("taskassign: unsupported")
 )
 
@@ -45,12 +45,16 @@ type Config struct {
 	// default) places standbys on the least loaded clients.
 	RackAwareAssignmentTags []string
 	// RackAwareAssignmentStrategy is rack.aware.assignment.strategy: none
-	// (the default), min_traffic or balance_subtopology. Only none is
-	// computed by this package.
+	// (the default), min_traffic (the least cross-rack traffic) or
+	// balance_subtopology (the same, keeping each sub-topology's tasks
+	// spread over the clients).
 	RackAwareAssignmentStrategy string
 	// RackAwareTrafficCost and RackAwareNonOverlapCost are
-	// rack.aware.assignment.traffic_cost and .non_overlap_cost; nil keeps
-	// the strategy's default. They matter only to rack-aware strategies.
+	// rack.aware.assignment.traffic_cost and .non_overlap_cost: what a
+	// stateful task's partition outside its client's rack costs, and what
+	// moving the task away from the client the balanced placement chose
+	// costs. nil keeps Kafka Streams' defaults, 10 and 1. They matter only
+	// to rack-aware strategies; stateless tasks always cost 1 and 0.
 	RackAwareTrafficCost    *int
 	RackAwareNonOverlapCost *int
 }
@@ -65,8 +69,7 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports values Kafka Streams would refuse, in its words, and a
-// rack-aware strategy other than none as ErrUnsupported.
+// Validate reports values Kafka Streams would refuse, in its words.
 func (c Config) Validate() error {
 	switch {
 	case c.NumStandbyReplicas < 0:
@@ -79,10 +82,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("%w: Invalid value %d for configuration probing.rebalance.interval.ms: Value must be at least 60000", ErrInvalid, c.ProbingRebalanceIntervalMs)
 	}
 	switch c.RackAwareAssignmentStrategy {
-	case "", RackAwareStrategyNone:
+	case "", RackAwareStrategyNone, RackAwareStrategyMinTraffic, RackAwareStrategyBalanceSubtopology:
 		return nil
-	case RackAwareStrategyMinTraffic, RackAwareStrategyBalanceSubtopology:
-		return fmt.Errorf("%w: rack.aware.assignment.strategy %s", ErrUnsupported, c.RackAwareAssignmentStrategy)
 	default:
 		return fmt.Errorf("%w: Invalid value %s for configuration rack.aware.assignment.strategy: String must be one of: none, min_traffic, balance_subtopology", ErrInvalid, c.RackAwareAssignmentStrategy)
 	}

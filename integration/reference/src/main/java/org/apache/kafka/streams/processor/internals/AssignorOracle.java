@@ -25,8 +25,12 @@ import java.util.UUID;
 
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.AssignmentConfigs;
 import org.apache.kafka.streams.processor.assignment.ProcessId;
@@ -34,6 +38,7 @@ import org.apache.kafka.streams.processor.internals.assignment.AssignmentInfo;
 import org.apache.kafka.streams.processor.internals.assignment.AssignorConfiguration;
 import org.apache.kafka.streams.processor.internals.assignment.ClientState;
 import org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor;
+import org.apache.kafka.streams.processor.internals.TopologyMetadata.Subtopology;
 import org.apache.kafka.streams.processor.internals.assignment.RackAwareTaskAssignor;
 
 import org.slf4j.LoggerFactory;
@@ -51,18 +56,24 @@ import org.slf4j.LoggerFactory;
  * reflection. Each stdin line is one group as JSON:
  *
  * <pre>
- * {"id":N, "config":{"numStandby":1,"maxWarmup":2,"acceptableLag":100,"probingMs":600000,"tags":["zone"]},
+ * {"id":N, "config":{"numStandby":1,"maxWarmup":2,"acceptableLag":100,"probingMs":600000,"tags":["zone"],
+ *             "strategy":"min_traffic","trafficCost":10,"nonOverlapCost":1},
  *  "tasks":{"0_1":["topic-a:1",...],...}, "endOffsets":{"0_1":1000,...}, "leader":"UUID",
+ *  "changelogs":{"0_1":["app-store-changelog:1"],...}, "replicas":{"topic-a:1":["rack-a",""],...},
  *  "clients":[{"id":"UUID","tags":{"zone":"a"},
- *              "consumers":[{"id":"member","owned":["topic-a:1"],"sums":{"0_1":-2}}]}]}
+ *              "consumers":[{"id":"member","owned":["topic-a:1"],"sums":{"0_1":-2},"rack":"rack-a"}]}]}
  * </pre>
  *
  * {@code tasks} are all tasks with their source partitions, {@code endOffsets} the stateful ones with
  * their changelogs' end offset sums. The clients go through what the leader does with subscriptions
  * ({@code ClientMetadata.addConsumer}, {@code ClientState.initializePrevTasks}, {@code computeTaskLags}),
- * then {@link HighAvailabilityTaskAssignor} (rack-aware strategy none); when it asks for a probing
- * rebalance the leader's client gets the deadline {@code probingMs} (the clock reads 0). Each stdout
- * line answers one input line:
+ * then {@link HighAvailabilityTaskAssignor} with a {@link RackAwareTaskAssignor} over the rack-aware
+ * configuration ({@code strategy}, default none; the costs, default unset), the consumers' racks, the
+ * stateful tasks' {@code changelogs} and the racks of each partition's replicas ({@code replicas}, one
+ * broker per entry, "" for a broker without rack): the cluster metadata holds those partitions, and
+ * describing a topic gives its partitions there, or fails when it has none. When the assignor asks for
+ * a probing rebalance the leader's client gets the deadline {@code probingMs} (the clock reads 0). Each
+ * stdout line answers one input line:
  *
  * <pre>
  * {"id":N, "probing":true, "clients":{"UUID":{"active":[...],"standby":[...]}},
@@ -73,6 +84,10 @@ import org.slf4j.LoggerFactory;
  * {@code next} its nextRebalanceMs (-1 for none); or {@code {"id":N,"error":"..."}}.
  */
 public final class AssignorOracle {
+    private static final StreamsConfig STREAMS_CONFIG = new StreamsConfig(Map.of(
+        StreamsConfig.APPLICATION_ID_CONFIG, "assignor-oracle",
+        StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092"));
+
     private AssignorOracle() {
     }
 
@@ -120,9 +135,9 @@ public final class AssignorOracle {
             (int) asLong(cfg.get("numStandby")),
             probingMs,
             tags,
-            OptionalInt.empty(),
-            OptionalInt.empty(),
-            "none");
+            cfg.get("trafficCost") == null ? OptionalInt.empty() : OptionalInt.of((int) asLong(cfg.get("trafficCost"))),
+            cfg.get("nonOverlapCost") == null ? OptionalInt.empty() : OptionalInt.of((int) asLong(cfg.get("nonOverlapCost"))),
+            cfg.get("strategy") == null ? StreamsConfig.RACK_AWARE_ASSIGNMENT_STRATEGY_NONE : (String) cfg.get("strategy"));
 
         final Map<TaskId, Set<TopicPartition>> partitionsForTask = new HashMap<>();
         final Map<TopicPartition, TaskId> taskForPartition = new HashMap<>();
@@ -141,7 +156,17 @@ public final class AssignorOracle {
             endOffsets.put(TaskId.parse(e.getKey()), asLong(e.getValue()));
         }
 
+        final Map<TaskId, Set<TopicPartition>> changelogPartitionsForTask = new HashMap<>();
+        for (final Map.Entry<String, Object> e : asMap(c.get("changelogs")).entrySet()) {
+            final Set<TopicPartition> parts = new HashSet<>();
+            for (final Object p : asList(e.getValue())) {
+                parts.add(partition((String) p));
+            }
+            changelogPartitionsForTask.put(TaskId.parse(e.getKey()), parts);
+        }
+
         final Map<ProcessId, StreamsPartitionAssignor.ClientMetadata> clients = new HashMap<>();
+        final Map<ProcessId, Map<String, Optional<String>>> racksForProcessConsumer = new HashMap<>();
         final Set<TopicPartition> allOwned = new HashSet<>();
         for (final Object o : asList(c.get("clients"))) {
             final Map<String, Object> client = asMap(o);
@@ -150,11 +175,16 @@ public final class AssignorOracle {
             for (final Map.Entry<String, Object> t : asMap(client.getOrDefault("tags", Map.of())).entrySet()) {
                 clientTags.put(t.getKey(), (String) t.getValue());
             }
-            final StreamsPartitionAssignor.ClientMetadata metadata =
-                new StreamsPartitionAssignor.ClientMetadata(pid, null, clientTags, Optional.empty());
+            StreamsPartitionAssignor.ClientMetadata metadata = null;
             for (final Object co : asList(client.get("consumers"))) {
                 final Map<String, Object> consumer = asMap(co);
                 final String member = (String) consumer.get("id");
+                // ConsumerCoordinator's rackId: an empty client.rack is none.
+                final Optional<String> rack = Optional.ofNullable((String) consumer.get("rack")).filter(r -> !r.isEmpty());
+                racksForProcessConsumer.computeIfAbsent(pid, k -> new HashMap<>()).put(member, rack);
+                if (metadata == null) {
+                    metadata = new StreamsPartitionAssignor.ClientMetadata(pid, null, clientTags, rack);
+                }
                 final List<TopicPartition> owned = new ArrayList<>();
                 for (final Object p : asList(consumer.getOrDefault("owned", List.of()))) {
                     owned.add(partition((String) p));
@@ -167,6 +197,9 @@ public final class AssignorOracle {
                 allOwned.addAll(owned);
                 metadata.addPreviousTasksAndOffsetSums(member, sums);
             }
+            if (metadata == null) {
+                metadata = new StreamsPartitionAssignor.ClientMetadata(pid, null, clientTags, Optional.empty());
+            }
             clients.put(pid, metadata);
         }
 
@@ -178,8 +211,45 @@ public final class AssignorOracle {
             states.put(e.getKey(), state);
         }
         final Set<TaskId> statefulTasks = new HashSet<>(endOffsets.keySet());
-        final RackAwareTaskAssignor rackAware = new RackAwareTaskAssignor(Cluster.empty(), partitionsForTask,
-            Collections.emptyMap(), Collections.emptyMap(), Collections.emptyMap(), null, configs, Time.SYSTEM);
+
+        // The metadata: one broker per replica, in its rack or in none.
+        final List<Node> nodes = new ArrayList<>();
+        final List<PartitionInfo> partitionInfos = new ArrayList<>();
+        final Map<String, List<TopicPartitionInfo>> described = new HashMap<>();
+        for (final Map.Entry<String, Object> e : asMap(c.get("replicas")).entrySet()) {
+            final TopicPartition tp = partition(e.getKey());
+            final List<Node> replicas = new ArrayList<>();
+            for (final Object r : asList(e.getValue())) {
+                final String rack = (String) r;
+                final Node node = new Node(nodes.size(), "broker-" + nodes.size(), 9092, rack.isEmpty() ? null : rack);
+                nodes.add(node);
+                replicas.add(node);
+            }
+            final Node partitionLeader = replicas.isEmpty() ? null : replicas.get(0);
+            final Node[] array = replicas.toArray(new Node[0]);
+            partitionInfos.add(new PartitionInfo(tp.topic(), tp.partition(), partitionLeader, array, array));
+            described.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(new TopicPartitionInfo(tp.partition(), partitionLeader, replicas, replicas));
+        }
+        final Cluster cluster = new Cluster("assignor-oracle", nodes, partitionInfos, Collections.emptySet(), Collections.emptySet());
+        final InternalTopicManager topicManager = new InternalTopicManager(Time.SYSTEM, null, STREAMS_CONFIG) {
+            @Override
+            public Map<String, List<TopicPartitionInfo>> getTopicPartitionInfo(final Set<String> topics) {
+                final Map<String, List<TopicPartitionInfo>> found = new HashMap<>();
+                for (final String topic : topics) {
+                    if (described.containsKey(topic)) {
+                        found.put(topic, described.get(topic));
+                    }
+                }
+                return found;
+            }
+        };
+        // StreamsPartitionAssignor.populateTasksForMaps' tasksForTopicGroup.
+        final Map<Subtopology, Set<TaskId>> tasksForTopicGroup = new HashMap<>();
+        for (final TaskId task : partitionsForTask.keySet()) {
+            tasksForTopicGroup.computeIfAbsent(new Subtopology(task.subtopology(), task.topologyName()), k -> new HashSet<>()).add(task);
+        }
+        final RackAwareTaskAssignor rackAware = new RackAwareTaskAssignor(cluster, partitionsForTask,
+            changelogPartitionsForTask, tasksForTopicGroup, racksForProcessConsumer, topicManager, configs, Time.SYSTEM);
         final boolean probing = new HighAvailabilityTaskAssignor()
             .assign(states, partitionsForTask.keySet(), statefulTasks, rackAware, configs);
 
