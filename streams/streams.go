@@ -565,6 +565,7 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	for _, t := range threads {
 		s.runThread(runCtx, t)
 	}
+	s.wg.Go(func() { s.watchRebalances(runCtx) })
 	// The instance's last goroutine finishes it once every other one has
 	// stopped; done is the last thing it does, and Close waits for done.
 	go func() {
