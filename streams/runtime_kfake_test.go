@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/state"
@@ -435,4 +436,53 @@ func beUint64(b []byte) uint64 {
 		v = v<<8 | uint64(c)
 	}
 	return v
+}
+
+// TestKfakeCommitAtStaleGenerationIsAbortedAndRewound: the group moves on
+// while a transaction is open, and the broker refuses its offsets with
+// ILLEGAL_GENERATION (a rebalance completed without this member). The
+// commit fails and is counted, the transaction aborts (the offsets are
+// never accepted at the wrong generation) and the tasks rewind: the output
+// holds every count exactly once and the instance runs on.
+func TestKfakeCommitAtStaleGenerationIsAbortedAndRewound(t *testing.T) {
+	c, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	hooks := newCommitHooks(t)
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, "stale", t.TempDir()), streams.WithHooks(hooks))
+	words(t, addr, "in", 0, 100, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
+
+	var refused atomic.Int32
+	c.ControlKey(kmsg.TxnOffsetCommit.Int16(), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		if refused.Load() > 0 {
+			return nil, nil, false
+		}
+		refused.Add(1)
+		r := req.(*kmsg.TxnOffsetCommitRequest)
+		resp := r.ResponseKind().(*kmsg.TxnOffsetCommitResponse)
+		for _, tp := range r.Topics {
+			rt := kmsg.NewTxnOffsetCommitResponseTopic()
+			rt.Topic = tp.Topic
+			for _, p := range tp.Partitions {
+				rp := kmsg.NewTxnOffsetCommitResponseTopicPartition()
+				rp.Partition = p.Partition
+				rp.ErrorCode = kerr.IllegalGeneration.Code
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		return resp, nil, true
+	})
+	words(t, addr, "in", 100, 100, vocab)
+	waitFor(t, time.Minute, "a commit to fail", func() bool { _, failed := hooks.counts(); return len(failed) > 0 })
+	_, failed := hooks.counts()
+	if !errors.Is(failed[0], kerr.IllegalGeneration) || !errors.Is(failed[0], txn.ErrAbortable) {
+		t.Fatalf("commit error = %v, want ILLEGAL_GENERATION as txn.ErrAbortable", failed[0])
+	}
+	checkCounts(t, readCounts(t, addr, "out", 200), wantCounts(200, vocab))
+	if ks.State() != streams.Running {
+		t.Fatalf("instance in state %s after the refused commit, want RUNNING", ks.State())
+	}
+	t.Logf("%d commit refused at a stale generation, counted as failed, aborted and rewound; the counts stayed exactly once", len(failed))
+	closeApp(t, ks)
 }
