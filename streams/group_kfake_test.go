@@ -157,3 +157,44 @@ func TestKfakeRestartOnEmptyStateDirReplacesItsStaticMember(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", 100), wantCounts(100, vocab))
 	closeApp(t, b)
 }
+
+// TestKfakeStaticMemberRestartsWithNewEndpoint: an instance stops (its
+// static member stays in the group) and starts again on its state
+// directory with another application.server. The coordinator hands a
+// returning static member its old assignment without a rebalance, so the
+// group's host maps still name the old endpoint; the member sees that its
+// endpoint is missing and rejoins, and the maps then name the new one
+// only.
+func TestKfakeStaticMemberRestartsWithNewEndpoint(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "moved"
+	dir := t.TempDir()
+	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, dir, "application.server=old-host:7070"))
+	words(t, addr, "in", 0, 20, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 20), wantCounts(20, vocab))
+	closeApp(t, a)
+
+	b := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, dir, "application.server=new-host:7071"))
+	hosts := func() []string {
+		var out []string
+		for _, m := range b.AllMetadata() {
+			out = append(out, m.Host.String())
+		}
+		return out
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		hs := hosts()
+		if len(hs) == 1 && hs[0] == "new-host:7071" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the group's host maps name %v 30 s after the restart, want only new-host:7071", hs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	words(t, addr, "in", 20, 20, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 40), wantCounts(40, vocab))
+	closeApp(t, b)
+}
