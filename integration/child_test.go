@@ -120,13 +120,15 @@ func runChild(raw string) int {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1
 	}
-	fmt.Println("RUNNING")
+	// The handler is in place before RUNNING: a parent may send SIGTERM
+	// as soon as it reads it.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	stopQueries := func() {}
 	if spec.Query {
 		stopQueries = startQueries(ks, spec)
 	}
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	fmt.Println("RUNNING")
 	select {
 	case <-sig:
 	case <-ks.Done():

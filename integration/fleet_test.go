@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,14 @@ type fleetApp struct {
 	// task names the task that writes output partition p's updates and
 	// the task that reads topic-partition tp.
 	taskOf func(topic string, p int32) string
+	// extra are settings of this run over settings().
+	extra map[string]string
+}
+
+// rng is the test's random source, its seed logged.
+func (f *fleetApp) rng() *rand.Rand {
+	seed := uint64(time.Now().UnixNano())
+	return rand.New(rand.NewPCG(seed, 0xf1ee7))
 }
 
 // update identifies one output update.
@@ -138,7 +147,7 @@ func newFleetApp(t *testing.T, name, app, dir string) *fleetApp {
 // settings are the engines' shared settings: exactly_once_v2, a short
 // commit interval and session.
 func (f *fleetApp) settings() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"application.id":                      f.appID,
 		"bootstrap.servers":                   f.bootstrap,
 		"processing.guarantee":                "exactly_once_v2",
@@ -149,6 +158,8 @@ func (f *fleetApp) settings() map[string]string {
 		// closes with CloseOptions LEAVE_GROUP.
 		"stoatflow.shutdown.leave-group": "true",
 	}
+	maps.Copy(m, f.extra)
+	return m
 }
 
 // steadyFeed produces the application's input in the background, batch
@@ -260,11 +271,19 @@ func (o *outputTail) wait(n int, timeout, linger time.Duration) []testkafka.Reco
 // longestGap is the longest time within [from, to] that some output
 // partition received nothing, and that partition.
 func (o *outputTail) longestGap(from, to time.Time) (time.Duration, int32) {
+	return o.longestGapOn(from, to, nil)
+}
+
+// longestGapOn is longestGap over the partitions only (nil: all).
+func (o *outputTail) longestGapOn(from, to time.Time, only []int32) (time.Duration, int32) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	var worst time.Duration
 	var at int32
 	for p, ts := range o.arrived {
+		if only != nil && !slices.Contains(only, int32(p)) {
+			continue
+		}
 		prev := from
 		for _, a := range append(slices.Clone(ts), to) {
 			if a.Before(from) {
