@@ -264,13 +264,22 @@ func (t *streamThread) refreshStandbyLimits(now time.Time) {
 	}
 }
 
+// standbyPollEvery is how often the loop polls the restore consumer for
+// its standbys when it has no records buffered: a fetch's errors come only
+// through a poll.
+const standbyPollEvery = 100 * time.Millisecond
+
 // standbyStep applies what the restore consumer fetched for the thread's
-// standbys, waiting for it at most a millisecond: the loop calls it every
-// round while no active task restores (standbys wait while one does, as in
-// Kafka Streams).
+// standbys: the loop calls it every round while no active task restores
+// (standbys wait while one does, as in Kafka Streams). It polls when
+// records are buffered, or at least every standbyPollEvery, so that a
+// round of the loop that processes records does not wait on it.
 func (t *streamThread) standbyStep(ctx context.Context, now time.Time) error {
-	if _, err := t.readChangelogs(ctx, time.Millisecond); err != nil {
-		return err
+	if t.restorer.BufferedFetchRecords() > 0 || now.Sub(t.lastStandbyPoll) >= standbyPollEvery {
+		t.lastStandbyPoll = now
+		if _, err := t.readChangelogs(ctx, time.Millisecond); err != nil {
+			return err
+		}
 	}
 	t.refreshStandbyLimits(now)
 	return nil

@@ -177,10 +177,11 @@ type streamThread struct {
 	// once it lets them go (openWaiting).
 	waiting map[kstreams.TaskID]bool
 	// lastLimitRefresh is when refreshStandbyLimits last read the
-	// group's committed offsets.
-	lastLimitRefresh time.Time
-	partCount        map[string]int
-	cbErr            error // an error inside the rebalance callback, fatal
+	// group's committed offsets, lastStandbyPoll when standbyStep last
+	// polled the restore consumer.
+	lastLimitRefresh, lastStandbyPoll time.Time
+	partCount                         map[string]int
+	cbErr                             error // an error inside the rebalance callback, fatal
 	// resetErr is set when partitions without a committed offset have no
 	// reset policy (startOffsets, on the group's goroutine): fatal.
 	resetErr atomic.Pointer[error]

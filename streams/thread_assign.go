@@ -550,7 +550,6 @@ func (t *streamThread) closeAllClean() {
 // closeAllDirty closes every active task without committing; standbys
 // stay (a member that lost its assignment keeps them while it rejoins, as
 // Kafka Streams' TaskManager.handleLostAll does).
-
 func (t *streamThread) closeAllDirty() {
 	t.captured = nil
 	for id, a := range t.tasks {
