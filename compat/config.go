@@ -37,7 +37,7 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue("[hidden]") }
 
 // Config is StoatFlow's typed configuration, built by Load from a Kafka Streams
 // .properties file. Nothing downstream reads raw keys. Each field names its key
-// and its default. Some fields are not acted on yet (num.standby.replicas,
+// and its default. Some fields are not acted on yet (buffered.records.per.partition,
 // task.timeout.ms, ...; docs/config.md lists them): Load reports any value of
 // theirs other than Kafka's default, saying what StoatFlow does instead.
 type Config struct {
@@ -61,7 +61,9 @@ type Config struct {
 	StateDir string
 	// ReplicationFactor of internal topics (replication.factor; default -1 = broker default).
 	ReplicationFactor int
-	// NumStandbyReplicas per task (num.standby.replicas; default 0).
+	// NumStandbyReplicas per stateful task (num.standby.replicas; default
+	// 0): a StoatFlow leader places them, and every instance keeps the
+	// standbys it is given up to date from their changelogs.
 	NumStandbyReplicas int
 	// DefaultKeySerde (default.key.serde; default SerdeUnset).
 	DefaultKeySerde Serde
@@ -130,11 +132,15 @@ type Config struct {
 	WindowedAggregationEmitInterval time.Duration
 	// PollTimeout is the longest a poll blocks (poll.ms; default 100ms).
 	PollTimeout time.Duration
-	// AcceptableRecoveryLag (acceptable.recovery.lag; default 10000).
+	// AcceptableRecoveryLag (acceptable.recovery.lag; default 10000): how
+	// far behind a client's state may be for a leader to give it the task.
 	AcceptableRecoveryLag int64
-	// MaxWarmupReplicas (max.warmup.replicas; default 2).
+	// MaxWarmupReplicas (max.warmup.replicas; default 2): warm-up replicas,
+	// run as standbys, that a leader places at once to move tasks.
 	MaxWarmupReplicas int
-	// ProbingRebalanceInterval (probing.rebalance.interval.ms; default 10m).
+	// ProbingRebalanceInterval (probing.rebalance.interval.ms; default
+	// 10m): how often a leader with warm-ups out checks whether they caught
+	// up.
 	ProbingRebalanceInterval time.Duration
 	// TaskTimeout (task.timeout.ms; default 5m).
 	TaskTimeout time.Duration

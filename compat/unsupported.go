@@ -2,7 +2,6 @@ package compat
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -27,8 +26,6 @@ type notHonoured struct {
 // this list in the change that implements it (the config-field test then
 // requires it: a field the runtime reads may not be warned about).
 var notHonouredKeys = []notHonoured{
-	{key: "acceptable.recovery.lag", sev: SeverityWarning,
-		instead: "a StoatFlow group leader uses it to place tasks and warm-up replicas as Kafka Streams does, but a StoatFlow instance does not run the warm-up replicas it is given yet: a task that moves to it restores its state from the changelog before it processes"},
 	{key: "allow.os.group.write.access", sev: SeverityWarning,
 		instead: "StoatFlow creates its state directories with mode 0755 and gives the OS group no write access"},
 	{key: "buffered.records.per.partition", sev: SeverityWarning,
@@ -37,8 +34,6 @@ var notHonouredKeys = []notHonoured{
 		instead: "StoatFlow does not check that internal topics and stores are named in the topology: it starts even where Kafka Streams would refuse a generated name"},
 	{key: "log.summary.interval.ms", sev: SeverityWarning,
 		instead: "StoatFlow logs no periodic processing summary; the process_total and commit_total counters on /metrics count the same"},
-	{key: "max.warmup.replicas", sev: SeverityWarning,
-		instead: "a StoatFlow group leader places warm-up replicas as Kafka Streams does, but a StoatFlow instance does not run the ones it is given yet: a task that moves to it restores its state from the changelog before it processes"},
 	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
 		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "metrics.num.samples", sev: SeverityWarning,
@@ -47,12 +42,6 @@ var notHonouredKeys = []notHonoured{
 		instead: "StoatFlow records the same metrics at every level (docs/metrics.md lists them)"},
 	{key: "metrics.sample.window.ms", sev: SeverityWarning,
 		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
-	{key: "num.standby.replicas", sev: SeverityWarning,
-		instead: "a StoatFlow group leader places standby replicas as Kafka Streams does (Kafka Streams instances of the application run theirs), but a StoatFlow instance does not run the ones it is given yet: a task that moves to it restores its state from the changelog before it processes"},
-	{key: "probing.rebalance.interval.ms", sev: SeverityWarning,
-		instead: "a StoatFlow group leader schedules probing rebalances as Kafka Streams does, but a StoatFlow instance does not run the warm-up replicas they wait for yet"},
-	{key: "rack.aware.assignment.tags", sev: SeverityWarning,
-		instead: "a StoatFlow group leader spreads standby replicas over these client tags as Kafka Streams does, but a StoatFlow instance does not run the standbys it is given yet"},
 	{key: "state.cleanup.delay.ms", sev: SeverityWarning,
 		instead: "StoatFlow does not delete the state of tasks that moved to other instances: their directories stay under state.dir until removed by hand"},
 	{key: "state.cleanup.dir.max.age.ms", sev: SeverityWarning,
@@ -82,7 +71,7 @@ func shown(v Value) string {
 }
 
 // notHonoured reports every key of notHonouredKeys set to a value other than
-// its default, and every client.tag.* key.
+// its default.
 func (l *loader) notHonoured(c *Config) {
 	for _, n := range notHonouredKeys {
 		key := n.key
@@ -112,15 +101,5 @@ func (l *loader) notHonoured(c *Config) {
 			hint = "remove the line: StoatFlow does not run where its results would differ from Kafka Streams'"
 		}
 		l.add(n.sev, key, fmt.Sprintf("%s = %s is not supported yet: %s", key, shown(l.values[key]), instead), hint)
-	}
-	tags := make([]string, 0, len(c.ClientTags))
-	for k := range c.ClientTags {
-		tags = append(tags, k)
-	}
-	sort.Strings(tags)
-	for _, k := range tags {
-		l.warnf(ClientTagPrefix+k, "remove the line to silence this warning",
-			"%s%s = %s is not supported yet: StoatFlow sends it to the group's leader, which spreads standby replicas over client tags (rack.aware.assignment.tags), but a StoatFlow instance does not run the standbys it is given yet",
-			ClientTagPrefix, k, c.ClientTags[k])
 	}
 }

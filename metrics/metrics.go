@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,6 +86,13 @@ type taskStats struct {
 	process           sampled
 	remaining         map[state.TopicPartition]int64
 	names             []string // every metric registered for the task
+	// updateTotal and updated are Kafka's update-total and update-rate,
+	// registered once the task runs as a standby; standbyLag is its lag by
+	// store while it does, read by lagName's gauge.
+	updateTotal *vm.Counter
+	updated     sampled
+	standbyLag  map[string]int64
+	lagName     string
 }
 
 // New returns a registry with every application-level metric registered
@@ -395,9 +403,14 @@ func (r *Registry) threadLocked(thread int) *threadStats {
 // thread starts its metrics afresh under that thread, as Kafka Streams
 // re-registers a task's metrics where the task runs.
 func (r *Registry) OnTaskOpened(thread int, task kstreams.TaskID) {
-	id := task.String()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.taskOnThreadLocked(thread, task.String())
+}
+
+// taskOnThreadLocked labels the task's metrics with thread from now on,
+// unregistering those it had under another thread. r.mu must be held.
+func (r *Registry) taskOnThreadLocked(thread int, id string) {
 	if old, ok := r.mu.taskThread[id]; ok && old == thread {
 		return
 	}
@@ -408,6 +421,63 @@ func (r *Registry) OnTaskOpened(thread int, task kstreams.TaskID) {
 		}
 		delete(r.mu.tasks, id)
 	}
+}
+
+var _ streams.StandbyHooks = (*Registry)(nil)
+
+// OnStandbyUpdate implements streams.StandbyHooks: the standby task's
+// update-total and update-rate (Kafka's stream-task-metrics of a standby,
+// KIP-869), under the thread that runs it, and
+// stoatflow_standby_lag_records{task}, the changelog records it has still
+// to read, summed over its stores.
+func (r *Registry) OnStandbyUpdate(thread int, task kstreams.TaskID, store string, records int, lag int64) {
+	now := time.Now()
+	id := task.String()
+	r.mu.Lock()
+	r.taskOnThreadLocked(thread, id)
+	ts := r.taskLocked(id)
+	if ts.updateTotal == nil {
+		labels := []string{"thread_id", r.opts.ThreadID(thread), "task_id", id}
+		n := name("kafka_streams_stream_task_metrics_update_total", labels...)
+		ts.updateTotal = r.set.NewCounter(n)
+		rate := name("kafka_streams_stream_task_metrics_update_rate", labels...)
+		r.set.NewGauge(rate, func() float64 { return ts.updated.sumRate(time.Now()) })
+		ts.names = append(ts.names, n, rate)
+	}
+	if ts.lagName == "" {
+		ts.standbyLag = map[string]int64{}
+		ts.lagName = name("stoatflow_standby_lag_records", "task", id)
+		r.set.NewGauge(ts.lagName, func() float64 {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			var n int64
+			for _, v := range ts.standbyLag {
+				n += v
+			}
+			return float64(n)
+		})
+		ts.names = append(ts.names, ts.lagName)
+	}
+	ts.standbyLag[store] = lag
+	r.mu.Unlock()
+	if records > 0 {
+		ts.updateTotal.Add(records)
+		ts.updated.record(now, float64(records))
+	}
+}
+
+// OnStandbyClosed implements streams.StandbyHooks: the standby's lag
+// gauge goes; its update counts stay with the task's other metrics.
+func (r *Registry) OnStandbyClosed(_ int, task kstreams.TaskID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ts := r.mu.tasks[task.String()]
+	if ts == nil || ts.lagName == "" {
+		return
+	}
+	r.set.UnregisterMetric(ts.lagName)
+	ts.names = slices.DeleteFunc(ts.names, func(n string) bool { return n == ts.lagName })
+	ts.lagName, ts.standbyLag = "", nil
 }
 
 // taskLocked returns task's stats, registering its metrics the first time,

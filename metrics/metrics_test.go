@@ -205,3 +205,40 @@ func BenchmarkOnStoreUncommittedBytes(b *testing.B) {
 		r.OnStoreUncommittedBytes(task, "counts", int64(i))
 	}
 }
+
+// TestStandbyMetrics: a standby task's updates are Kafka's update-total
+// and update-rate under the thread that runs it, its lag the sum over its
+// stores; the lag goes when the standby closes, the counts stay.
+func TestStandbyMetrics(t *testing.T) {
+	r := New(Options{ThreadID: func(n int) string { return fmt.Sprintf("app-StreamThread-%d", n) }})
+	var h any = r
+	sh := h.(streams.StandbyHooks)
+	task := kstreams.TaskID{Subtopology: 1, Partition: 0}
+	sh.OnStandbyUpdate(2, task, "counts", 0, 500)
+	sh.OnStandbyUpdate(2, task, "other", 0, 20)
+	sh.OnStandbyUpdate(2, task, "counts", 300, 200)
+	got := scrape(t, r)
+	for k, want := range map[string]float64{
+		"kafka_streams_stream_task_metrics_update_total,thread_id=app-StreamThread-2,task_id=1_0": 300,
+		"stoatflow_standby_lag_records,task=1_0":                                                  220,
+	} {
+		if v, ok := got[k]; !ok || v != want {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+	if rate := got["kafka_streams_stream_task_metrics_update_rate,thread_id=app-StreamThread-2,task_id=1_0"]; rate <= 0 {
+		t.Errorf("update rate %v, want > 0", rate)
+	}
+	sh.OnStandbyClosed(2, task)
+	got = scrape(t, r)
+	if _, ok := got["stoatflow_standby_lag_records,task=1_0"]; ok {
+		t.Errorf("the lag of a closed standby is still exported")
+	}
+	if v := got["kafka_streams_stream_task_metrics_update_total,thread_id=app-StreamThread-2,task_id=1_0"]; v != 300 {
+		t.Errorf("update_total after close = %v, want 300", v)
+	}
+	sh.OnStandbyUpdate(2, task, "counts", 5, 0)
+	if v := scrape(t, r)["stoatflow_standby_lag_records,task=1_0"]; v != 0 {
+		t.Errorf("lag of the reopened standby = %v, want 0", v)
+	}
+}

@@ -34,7 +34,7 @@ func (t *streamThread) reportDurable(task kstreams.TaskID, ts *taskStore, now ti
 	}
 }
 
-// maybeFlushIdle lets the flush policy of every running store act between
+// maybeFlushIdle lets the flush policy of every running and standby store act between
 // commits, at most once per idleFlushEvery: a store whose last commit is
 // not on disk and that gets no more records is flushed once its time bound
 // passes, so its durable offset stays inside the changelog's retention.
@@ -47,16 +47,30 @@ func (t *streamThread) maybeFlushIdle(now time.Time) error {
 		if !a.running() {
 			continue
 		}
-		for _, ts := range a.stores {
-			d, ok := state.AsDurable(ts.store)
-			if !ok {
-				continue
-			}
-			if err := d.MaybeFlush(now); err != nil {
-				return fmt.Errorf("streams: task %s: flushing store %s: %w", a.id, ts.spec.Name, err)
-			}
-			t.reportDurable(a.id, ts, now)
+		if err := t.flushIdle(a.id, a.stores, now); err != nil {
+			return err
 		}
+	}
+	// A standby's stores are written only when records come: one that
+	// gets none is flushed by the time bound too.
+	for _, sb := range t.standbys {
+		if err := t.flushIdle(sb.id, sb.stores, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *streamThread) flushIdle(task kstreams.TaskID, stores []*taskStore, now time.Time) error {
+	for _, ts := range stores {
+		d, ok := state.AsDurable(ts.store)
+		if !ok {
+			continue
+		}
+		if err := d.MaybeFlush(now); err != nil {
+			return fmt.Errorf("streams: task %s: flushing store %s: %w", task, ts.spec.Name, err)
+		}
+		t.reportDurable(task, ts, now)
 	}
 	return nil
 }

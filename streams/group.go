@@ -47,10 +47,18 @@ type groupMember struct {
 
 	mu struct {
 		sync.Mutex
-		// closed are the offset sums of tasks this instance closed and
-		// whose state stays on disk: reported in every subscription, so
-		// that a leader prefers this instance for them.
-		closed map[assignment.TaskID]int64
+		// onDisk are the offset sums of the stateful tasks whose state is
+		// in the state directory while no thread of the instance has them
+		// open: found there at start-up (scanTaskDirs) or left by a thread
+		// that closed them. Every subscription reports them, so that a
+		// leader can prefer this instance for them, as Kafka Streams'
+		// TaskManager reports the task directories it can lock.
+		onDisk map[assignment.TaskID]int64
+		// open are the tasks a thread of the instance has open, active or
+		// standby, with that thread: one thread at a time opens a task's
+		// stores, as Kafka Streams' StateDirectory locks a task directory
+		// for one thread.
+		open map[assignment.TaskID]*streamThread
 		// hosts are the group's partitions by host from the last
 		// assignment (active and standby), for query routing.
 		hosts, standbyHosts map[assignment.HostInfo][]assignment.TopicPartition
@@ -71,28 +79,48 @@ func newGroupMember(s *KafkaStreams) (*groupMember, error) {
 	for _, k := range slices.Sorted(maps.Keys(s.cfg.ClientTags)) {
 		m.tags = append(m.tags, assignment.ClientTag{Key: k, Value: s.cfg.ClientTags[k]})
 	}
-	m.mu.closed = map[assignment.TaskID]int64{}
+	m.mu.onDisk = map[assignment.TaskID]int64{}
+	m.mu.open = map[assignment.TaskID]*streamThread{}
 	return m, nil
 }
 
-// taskClosed remembers the offset sum of a task closed with its state on
-// disk; taskOpened forgets it once a thread owns the task again.
-func (m *groupMember) taskClosed(id assignment.TaskID, sum int64) {
-	m.mu.Lock()
-	m.mu.closed[id] = sum
-	m.mu.Unlock()
-}
-
-func (m *groupMember) taskOpened(id assignment.TaskID) {
-	m.mu.Lock()
-	delete(m.mu.closed, id)
-	m.mu.Unlock()
-}
-
-func (m *groupMember) closedSums() map[assignment.TaskID]int64 {
+// claimTask gives thread t task id's directory: false while another
+// thread of the instance has the task open (its stores are in use there
+// until that thread's own rebalance callback lets them go; the task waits,
+// as a Kafka Streams task waits for its directory's lock). Claimed, the
+// task leaves onDisk: t reports it from now on.
+func (m *groupMember) claimTask(id assignment.TaskID, t *streamThread) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return maps.Clone(m.mu.closed)
+	if owner, ok := m.mu.open[id]; ok && owner != t {
+		return false
+	}
+	m.mu.open[id] = t
+	delete(m.mu.onDisk, id)
+	return true
+}
+
+// releaseTask ends thread t's claim on task id, whose stores t has closed;
+// with onDisk set, sum is the sum of the offsets they hold on disk, which
+// the subscriptions report from now on.
+func (m *groupMember) releaseTask(id assignment.TaskID, t *streamThread, sum int64, onDisk bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.mu.open[id] != t {
+		return
+	}
+	delete(m.mu.open, id)
+	if onDisk {
+		m.mu.onDisk[id] = sum
+	}
+}
+
+// diskSums are the offset sums of the tasks with state on disk that no
+// thread has open.
+func (m *groupMember) diskSums() map[assignment.TaskID]int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return maps.Clone(m.mu.onDisk)
 }
 
 // streamAssignor is one main consumer's side of Kafka Streams' "stream"
@@ -179,7 +207,7 @@ func (a *streamAssignor) subscriptionInfo() assignment.SubscriptionInfo {
 	if a.s.shutdownAsked.Load() {
 		info.ErrorCode = assignment.ErrorShutdownRequested
 	}
-	sums := a.m.closedSums()
+	sums := a.m.diskSums()
 	if a.t != nil {
 		if own := a.t.offsetSums.Load(); own != nil {
 			maps.Copy(sums, *own)
@@ -376,28 +404,49 @@ func (t *streamThread) maybeRequestRebalance(now time.Time) {
 }
 
 // publishOffsetSums publishes the offset sums of the thread's tasks for its
-// next subscription: LatestOffset for a running task, else the sum of its
-// stores' committed changelog offsets. Called by the thread whenever its
-// tasks change.
+// next subscription, as Kafka Streams' TaskManager.taskOffsetSums gives
+// them: LatestOffset for a running active task, else (a restoring active
+// task, a standby) the sum of its stores' committed changelog offsets.
+// Called by the thread whenever its tasks change.
 func (t *streamThread) publishOffsetSums() {
-	sums := make(map[assignment.TaskID]int64, len(t.tasks))
+	sums := make(map[assignment.TaskID]int64, len(t.tasks)+len(t.standbys))
 	for id, a := range t.tasks {
-		if !a.stateful() {
+		if !stateful(a.stores) {
 			continue
 		}
 		if a.running() {
 			sums[wireTaskID(id)] = assignment.LatestOffset
 			continue
 		}
-		sums[wireTaskID(id)] = a.offsetSum()
+		sums[wireTaskID(id)], _ = offsetSum(a.stores)
+	}
+	for id, sb := range t.standbys {
+		if stateful(sb.stores) {
+			sums[wireTaskID(id)], _ = offsetSum(sb.stores)
+		}
 	}
 	t.offsetSums.Store(&sums)
+	t.sumsMoved, t.sumsPublished = false, time.Now()
 }
 
-// stateful reports whether the task has a store with a changelog, what the
-// group's leader calls a stateful task.
-func (a *activeTask) stateful() bool {
-	for _, ts := range a.stores {
+// sumsEvery is how often a thread publishes the offset sums its standbys
+// and restores moved since the last publication: a subscription, which
+// may come at any time (a probing rebalance checks whether warm-ups
+// caught up), reports them at most that stale.
+const sumsEvery = time.Second
+
+// maybePublishOffsetSums publishes the offset sums once they moved and
+// sumsEvery has passed since the last publication.
+func (t *streamThread) maybePublishOffsetSums(now time.Time) {
+	if t.sumsMoved && now.Sub(t.sumsPublished) >= sumsEvery {
+		t.publishOffsetSums()
+	}
+}
+
+// stateful reports whether a task's stores include one with a changelog:
+// what the group's leader calls a stateful task.
+func stateful(stores []*taskStore) bool {
+	for _, ts := range stores {
 		if ts.changelog != nil {
 			return true
 		}
@@ -405,31 +454,29 @@ func (a *activeTask) stateful() bool {
 	return false
 }
 
-// offsetSum is the sum of the committed changelog offsets of the task's
+// offsetSum is the sum of the committed changelog offsets of a task's
 // stores, as Kafka Streams sums a task's checkpointed offsets (a store
-// without one adds nothing); math.MaxInt64 on overflow.
-func (a *activeTask) offsetSum() int64 {
-	var sum int64
-	for _, ts := range a.stores {
+// without one adds nothing; ok reports whether any had one);
+// math.MaxInt64 on overflow.
+func offsetSum(stores []*taskStore) (sum int64, ok bool) {
+	for _, ts := range stores {
 		if ts.changelog == nil {
 			continue
 		}
-		off, ok, err := ts.store.CommittedOffset(*ts.changelog)
-		if err != nil || !ok || off < 0 {
+		off, has, err := ts.store.CommittedOffset(*ts.changelog)
+		if err != nil || !has || off < 0 {
 			continue
 		}
-		if sum > math.MaxInt64-off {
-			return math.MaxInt64
-		}
-		sum += off
+		ok = true
+		sum = addSum(sum, off)
 	}
-	return sum
+	return sum, ok
 }
 
-// persistent reports whether the task's logged stores keep their state on
+// persistent reports whether a task's logged stores keep their state on
 // disk when it closes.
-func (a *activeTask) persistent() bool {
-	for _, ts := range a.stores {
+func persistent(stores []*taskStore) bool {
+	for _, ts := range stores {
 		if ts.changelog != nil && !ts.store.Persistent() {
 			return false
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -13,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 )
 
@@ -20,19 +20,31 @@ import (
 // during restore.
 const restoreBatch = 4096
 
-// restoreState is one store's restore in progress.
+// restoreState is one store's read of its changelog: an active task's
+// restore in progress, which ends at the changelog's end, or a standby
+// task's read, which goes on for as long as the standby is assigned.
 type restoreState struct {
-	task  *activeTask
-	ts    *taskStore
-	tp    state.TopicPartition
-	start int64
-	end   int64 // the changelog's end when restore began (an upper bound)
-	full  bool
+	task *activeTask // nil for a standby's read
+	// standby is the standby whose store this reads, nil for a restore.
+	standby *standbyTask
+	ts      *taskStore
+	tp      state.TopicPartition
+	start   int64
+	// end is, for a restore, the changelog's end when it began (an upper
+	// bound); for a standby, the end its restore consumer last saw.
+	end  int64
+	full bool
 	// sourced marks a store whose changelog is its source topic
-	// (reuse.ktable.source.topics): end is the group's committed offset,
-	// fixed, and records at or past it are the task's to process, not the
-	// restore's to apply.
+	// (reuse.ktable.source.topics). A restore's end is then the group's
+	// committed offset, fixed, and records at or past it are the task's to
+	// process, not the restore's to apply; a standby applies records only
+	// below limit, the group's committed offset as last read.
 	sourced bool
+	limit   int64
+	// atLimit is set once a read of a source topic fetched a record at
+	// or past its bound: a restore ends there, a standby waits for its
+	// limit to move.
+	atLimit bool
 	applied int64
 	last    int64 // offset of the last record applied
 	// pos is the offset of the last record read, transaction markers
@@ -85,24 +97,12 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		// then reads the topic from where auto.offset.reset says.
 		hi = min(hi, max(a.startAt(tp), lo))
 	}
-	off, ok, err := ts.store.CommittedOffset(tp)
+	start, full, err := t.resumeFrom(a.id, ts, lo, hi)
 	if err != nil {
 		return false, err
 	}
-	start, full := lo, true
-	switch {
-	case ok && off+1 >= lo:
-		start, full = off+1, false
-		t.committer.SetChangelogOffset(tp, off)
-	case ok:
-		// The retention guard's report: the flush policy keeps a durable
-		// offset within half the changelog's retention, so this means the
-		// store was closed or its task elsewhere for longer than that.
-		t.log.Warn("store offset is older than its changelog's log start; restoring the store in full",
-			"store", ts.spec.Name, "task", a.id.String(), "offset", off, "log_start", lo, "records_to_replay", hi-lo)
-		if err := t.reopenEmpty(ts); err != nil {
-			return false, err
-		}
+	if !full {
+		t.committer.SetChangelogOffset(tp, start-1)
 	}
 	t.s.hks.OnRestoreStart(ts.spec.Name, tp, start, hi, full)
 	if !sourced {
@@ -117,6 +117,31 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 	now := time.Now()
 	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, sourced: sourced, last: -1, pos: -1, began: now, logged: now}
 	return true, nil
+}
+
+// resumeFrom is where a store catches up with its changelog from: its
+// committed offset + 1, or, with no offset or one older than the
+// changelog's log start lo, the log start, the store emptied first (only
+// it); full reports the latter.
+func (t *streamThread) resumeFrom(id kstreams.TaskID, ts *taskStore, lo, hi int64) (start int64, full bool, err error) {
+	off, ok, err := ts.store.CommittedOffset(*ts.changelog)
+	if err != nil {
+		return 0, false, err
+	}
+	switch {
+	case ok && off+1 >= lo:
+		return off + 1, false, nil
+	case ok:
+		// The retention guard's report: the flush policy keeps a durable
+		// offset within half the changelog's retention, so this means the
+		// store was closed or its task elsewhere for longer than that.
+		t.log.Warn("store offset is older than its changelog's log start; restoring the store in full",
+			"store", ts.spec.Name, "task", id.String(), "offset", off, "log_start", lo, "records_to_replay", hi-lo)
+		if err := t.reopenEmpty(ts); err != nil {
+			return 0, false, err
+		}
+	}
+	return lo, true, nil
 }
 
 // noteOpenChangelogTxn says in the log when a changelog ends at an open
@@ -215,35 +240,81 @@ func (t *streamThread) reopenEmpty(ts *taskStore) error {
 	return nil
 }
 
-// assignRestorer points the restore consumer at every changelog still
-// restoring: one that starts is read from its next offset, one that ended
-// (or whose task left) is dropped, the others read on.
-func (t *streamThread) assignRestorer() error {
-	add := map[string]map[int32]kgo.Offset{}
+// assignRestorer points the restore consumer at every changelog read
+// going on: the restores of active tasks and the reads of standbys (but a
+// standby of a source table at its bound). A read that starts, or a
+// partition whose read changed (a standby made active, an active task
+// made standby), is read from its next offset; one that ended, or whose
+// task left, is dropped; the others read on. Standbys wait while an active
+// task restores, as Kafka Streams' changelog reader updates them only once
+// no active task restores.
+func (t *streamThread) assignRestorer() {
+	want := make(map[state.TopicPartition]*restoreState, len(t.restores)+len(t.standbyReads))
+	for tp, rs := range t.standbyReads {
+		if !rs.atLimit {
+			want[tp] = rs
+		}
+	}
 	for tp, rs := range t.restores {
-		if t.restoring[tp] {
+		want[tp] = rs
+	}
+	remove := map[string][]int32{}
+	for tp, rs := range t.restoring {
+		if want[tp] != rs {
+			remove[tp.Topic] = append(remove[tp.Topic], tp.Partition)
+			delete(t.restoring, tp)
+		}
+	}
+	add := map[string]map[int32]kgo.Offset{}
+	for tp, rs := range want {
+		if t.restoring[tp] != nil {
 			continue
 		}
 		if add[tp.Topic] == nil {
 			add[tp.Topic] = map[int32]kgo.Offset{}
 		}
 		add[tp.Topic][tp.Partition] = kgo.NewOffset().At(rs.next())
-		t.restoring[tp] = true
+		t.restoring[tp] = rs
 	}
-	remove := map[string][]int32{}
-	for tp := range t.restoring {
-		if t.restores[tp] == nil {
-			remove[tp.Topic] = append(remove[tp.Topic], tp.Partition)
-			delete(t.restoring, tp)
+	// Pauses outlive assignments in franz-go: a partition no standby
+	// reads any more is resumed, so that a restore of it later reads.
+	resume, pause := map[string][]int32{}, map[string][]int32{}
+	for tp := range t.restorerPaused {
+		if rs := t.restoring[tp]; rs == nil || rs.standby == nil || len(t.restores) == 0 {
+			resume[tp.Topic] = append(resume[tp.Topic], tp.Partition)
+			delete(t.restorerPaused, tp)
+		}
+	}
+	if len(t.restores) > 0 {
+		for tp, rs := range t.restoring {
+			if rs.standby != nil && !t.restorerPaused[tp] {
+				pause[tp.Topic] = append(pause[tp.Topic], tp.Partition)
+				t.restorerPaused[tp] = true
+			}
 		}
 	}
 	if len(remove) > 0 {
 		t.restorer.RemoveConsumePartitions(remove)
 	}
+	if len(resume) > 0 {
+		t.restorer.ResumeFetchPartitions(resume)
+	}
 	if len(add) > 0 {
 		t.restorer.AddConsumePartitions(add)
 	}
-	return nil
+	if len(pause) > 0 {
+		t.restorer.PauseFetchPartitions(pause)
+	}
+}
+
+// dropRestorerPartition stops the restore consumer's read of tp, so that
+// the next assignRestorer reads it again from its read's next offset.
+func (t *streamThread) dropRestorerPartition(tp state.TopicPartition) {
+	if t.restoring[tp] == nil {
+		return
+	}
+	delete(t.restoring, tp)
+	t.restorer.RemoveConsumePartitions(map[string][]int32{tp.Topic: {tp.Partition}})
 }
 
 // next is the offset the restore reads next.
@@ -264,7 +335,7 @@ func (t *streamThread) dropRestores() {
 		}
 		delete(t.restores, tp)
 	}
-	_ = t.assignRestorer()
+	t.assignRestorer()
 }
 
 // restoreStep reads changelog records for about 100 ms and applies them in
@@ -272,75 +343,25 @@ func (t *streamThread) dropRestores() {
 func (t *streamThread) restoreStep(ctx context.Context) error {
 	until := time.Now().Add(100 * time.Millisecond)
 	for time.Now().Before(until) && len(t.restores) > 0 && ctx.Err() == nil {
-		pctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		polledAt := time.Now()
-		fs := t.restorer.PollRecords(pctx, restoreBatch)
-		cancel()
-		polled := time.Since(polledAt)
-		got := map[*restoreState]bool{}
-		var fatal error
-		fs.EachError(func(topic string, partition int32, err error) {
-			switch {
-			case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-			case errors.Is(err, kerr.OffsetOutOfRange), errors.Is(err, kgo.ErrClientClosed),
-				errors.Is(err, kerr.TopicAuthorizationFailed):
-				// The changelog's records were deleted under the restore
-				// (Java's auto.offset.reset=none): the store cannot catch up.
-				if fatal == nil {
-					fatal = fmt.Errorf("streams: restore consumer: %s [%d]: %w", topic, partition, err)
-				}
-			default:
-				t.log.Warn("restore consumer", "topic", topic, "partition", partition, "err", err)
-			}
-		})
-		if fatal != nil {
-			return fatal
+		got, err := t.readChangelogs(ctx, 50*time.Millisecond)
+		if err != nil {
+			return err
 		}
+		polled := time.Since(polledAt)
 		var ended []*restoreState
-		for _, r := range fs.Records() {
-			rs := t.restores[state.TopicPartition{Topic: r.Topic, Partition: r.Partition}]
-			if rs == nil || r.Offset < rs.next() {
-				continue // dropped meanwhile, or fetched before a re-read
-			}
-			if rs.sourced && r.Offset >= rs.end {
-				if !slices.Contains(ended, rs) {
+		for _, rs := range t.restores {
+			switch {
+			case rs.atLimit || rs.next() >= rs.end:
+				ended = append(ended, rs)
+			case got[rs]:
+			default:
+				rs.idle += polled
+				if rs.idle > restoreStallWait && t.endUnchanged(rs) {
+					t.log.Warn("restore got no record for a while below the changelog's end; the records left are compacted away or aborted, the store is complete",
+						"store", rs.ts.spec.Name, "changelog", rs.tp.String(), "next", rs.next(), "end", rs.end)
 					ended = append(ended, rs)
 				}
-				continue // the task processes it
-			}
-			switch {
-			case r.Attrs.IsControl():
-			case rs.sourced && r.Key == nil:
-				// A table drops a null-key record; its store never held it.
-				rs.last = r.Offset
-			default:
-				ts := int64(-1)
-				if !r.Timestamp.IsZero() {
-					ts = r.Timestamp.UnixMilli()
-				}
-				rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
-				rs.last = r.Offset
-			}
-			rs.pos, rs.idle = r.Offset, 0
-			got[rs] = true
-			if len(rs.batch) >= restoreBatch {
-				if err := t.flushRestore(rs); err != nil {
-					return err
-				}
-			}
-			if rs.pos+1 >= rs.end && !slices.Contains(ended, rs) {
-				ended = append(ended, rs)
-			}
-		}
-		for _, rs := range t.restores {
-			if got[rs] || slices.Contains(ended, rs) {
-				continue
-			}
-			rs.idle += polled
-			if rs.idle > restoreStallWait && t.endUnchanged(rs) {
-				t.log.Warn("restore got no record for a while below the changelog's end; the records left are compacted away or aborted, the store is complete",
-					"store", rs.ts.spec.Name, "changelog", rs.tp.String(), "next", rs.next(), "end", rs.end)
-				ended = append(ended, rs)
 			}
 		}
 		for _, rs := range ended {
@@ -368,6 +389,122 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 	return nil
 }
 
+// readChangelogs polls the restore consumer once, waiting at most wait,
+// and hands each record to the restore of an active task's store or the
+// read of a standby's store it belongs to, in batches of restoreBatch
+// records, each written with its offset in one store write. A standby's
+// batch is written at the end of the poll, so that it lags its changelog by
+// at most what the consumer fetched and the thread did not take yet. It
+// returns the reads that got records.
+func (t *streamThread) readChangelogs(ctx context.Context, wait time.Duration) (map[*restoreState]bool, error) {
+	pctx, cancel := context.WithTimeout(ctx, wait)
+	fs := t.restorer.PollRecords(pctx, restoreBatch)
+	cancel()
+	var fatal error
+	var reset []*restoreState
+	fs.EachError(func(topic string, partition int32, err error) {
+		tp := state.TopicPartition{Topic: topic, Partition: partition}
+		switch {
+		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, kerr.OffsetOutOfRange) && t.standbyReads[tp] != nil && t.restores[tp] == nil:
+			reset = append(reset, t.standbyReads[tp])
+		case errors.Is(err, kerr.OffsetOutOfRange), errors.Is(err, kgo.ErrClientClosed),
+			errors.Is(err, kerr.TopicAuthorizationFailed):
+			// The changelog's records were deleted under the restore
+			// (Java's auto.offset.reset=none): the store cannot catch up.
+			if fatal == nil {
+				fatal = fmt.Errorf("streams: restore consumer: %s [%d]: %w", topic, partition, err)
+			}
+		default:
+			t.log.Warn("restore consumer", "topic", topic, "partition", partition, "err", err)
+		}
+	})
+	if fatal != nil {
+		return nil, fatal
+	}
+	for _, rs := range reset {
+		if err := t.resetStandbyRead(rs); err != nil {
+			return nil, err
+		}
+	}
+	fs.EachPartition(func(p kgo.FetchTopicPartition) {
+		rs := t.standbyReads[state.TopicPartition{Topic: p.Topic, Partition: p.Partition}]
+		end := p.HighWatermark
+		if p.LastStableOffset >= 0 {
+			end = p.LastStableOffset
+		}
+		if rs != nil && end > rs.end {
+			rs.end = end
+		}
+	})
+	got := map[*restoreState]bool{}
+	blocked := false
+	for _, r := range fs.Records() {
+		tp := state.TopicPartition{Topic: r.Topic, Partition: r.Partition}
+		rs := t.restores[tp]
+		if rs == nil {
+			rs = t.standbyReads[tp]
+		}
+		if rs == nil || rs.atLimit || r.Offset < rs.next() {
+			continue // dropped meanwhile, at its bound, or fetched before a re-read
+		}
+		if rs.sourced && ((rs.standby == nil && r.Offset >= rs.end) || (rs.standby != nil && r.Offset >= rs.limit)) {
+			// A restore's end, for the task to process from; a standby's
+			// limit, which moves as the active task commits.
+			rs.atLimit = true
+			blocked = blocked || rs.standby != nil
+			continue
+		}
+		rs.take(r)
+		got[rs] = true
+		if len(rs.batch) >= restoreBatch {
+			if err := t.flushRead(rs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for rs := range got {
+		if rs.standby != nil {
+			if err := t.flushStandby(rs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if blocked {
+		// What was fetched past the bounds is dropped, and read again from
+		// there once they move.
+		t.assignRestorer()
+	}
+	return got, nil
+}
+
+// take adds a changelog record to the read's batch: a transaction marker
+// only moves its position, and a null-key record of a source topic (which
+// a table drops, so its store never held it) moves its offset too.
+func (rs *restoreState) take(r *kgo.Record) {
+	switch {
+	case r.Attrs.IsControl():
+	case rs.sourced && r.Key == nil:
+		rs.last = r.Offset
+	default:
+		ts := int64(-1)
+		if !r.Timestamp.IsZero() {
+			ts = r.Timestamp.UnixMilli()
+		}
+		rs.batch = append(rs.batch, state.ChangelogRecord{Key: r.Key, Value: r.Value, Timestamp: ts})
+		rs.last = r.Offset
+	}
+	rs.pos, rs.idle = r.Offset, 0
+}
+
+// flushRead writes a read's batch: a restore's or a standby's.
+func (t *streamThread) flushRead(rs *restoreState) error {
+	if rs.standby != nil {
+		return t.flushStandby(rs)
+	}
+	return t.flushRestore(rs)
+}
+
 func (t *streamThread) flushRestore(rs *restoreState) error {
 	if len(rs.batch) == 0 {
 		return nil
@@ -378,6 +515,7 @@ func (t *streamThread) flushRestore(rs *restoreState) error {
 	}
 	rs.batch = rs.batch[:0]
 	rs.applied += int64(n)
+	t.sumsMoved = true
 	t.s.hks.OnRestoreBatch(rs.ts.spec.Name, rs.tp, n)
 	return failpoint.Hit(failpoint.MidRestore)
 }
@@ -398,23 +536,31 @@ func (t *streamThread) finishRestore(rs *restoreState) error {
 	a := rs.task
 	a.restoring--
 	if a.restoring == 0 {
-		if err := t.startTask(a); err != nil {
+		if err := t.taskRestored(a); err != nil {
 			return err
 		}
-		resume := map[string][]int32{}
-		for _, q := range a.queues {
-			resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
-		}
-		if !t.fetchPaused {
-			t.consumer.ResumeFetchPartitions(resume)
-		}
-		t.publishOffsetSums()
 	}
-	if err := t.assignRestorer(); err != nil {
-		return err
-	}
-	if len(t.restores) == 0 {
+	t.assignRestorer()
+	if t.caughtUp() {
 		t.s.threadReady(t.idx, true)
 	}
+	return nil
+}
+
+// taskRestored starts a task whose stores have caught up with their
+// changelogs: its processors, then its partitions' fetching, which stayed
+// paused while it restored.
+func (t *streamThread) taskRestored(a *activeTask) error {
+	if err := t.startTask(a); err != nil {
+		return err
+	}
+	resume := map[string][]int32{}
+	for _, q := range a.queues {
+		resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
+	}
+	if !t.fetchPaused {
+		t.consumer.ResumeFetchPartitions(resume)
+	}
+	t.publishOffsetSums()
 	return nil
 }

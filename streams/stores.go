@@ -73,15 +73,9 @@ func storePath(taskDir string, spec *kstreams.StoreSpec) string {
 }
 
 func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.StoreSpec) (*taskStore, error) {
-	ts := &taskStore{spec: spec, task: id, dir: dir}
-	switch {
-	case spec.SourceChangelog != "":
-		ts.changelog = &state.TopicPartition{Topic: spec.SourceChangelog, Partition: id.Partition}
-	case spec.Logging:
-		ts.changelog = &state.TopicPartition{Topic: kstreams.ChangelogTopic(t.s.cfg.ApplicationID, spec.Name), Partition: id.Partition}
-	}
+	ts := &taskStore{spec: spec, task: id, dir: dir, changelog: t.s.storeChangelog(spec, id.Partition)}
 	rocks := rocksdb.Options{WriteBufferBytes: t.s.cfg.WriteBufferBytes(spec.Name), Flush: t.flushPolicy(spec, ts.changelog)}
-	persistent := spec.Type.Resolve(dslStoreType(t.s.cfg.DSLStore)) == kstreams.RocksDB
+	persistent := t.s.storePersistent(spec)
 	switch spec.Kind {
 	case kstreams.KeyValueStoreKind:
 		o := state.KeyValueOptions{Name: spec.Name, Timestamped: spec.Timestamped, Budget: t.budget}
@@ -140,6 +134,26 @@ func (t *streamThread) openStore(id kstreams.TaskID, dir string, spec *kstreams.
 		ts.store, ts.bytes = ss, kstreams.SessionBytes(ss)
 	}
 	return ts, nil
+}
+
+// storeChangelog is the changelog partition of a store of task partition
+// p: its source topic's partition for a source table that reuses it
+// (reuse.ktable.source.topics), else its changelog topic's; nil for a store
+// without logging.
+func (s *KafkaStreams) storeChangelog(spec *kstreams.StoreSpec, p int32) *state.TopicPartition {
+	switch {
+	case spec.SourceChangelog != "":
+		return &state.TopicPartition{Topic: spec.SourceChangelog, Partition: p}
+	case spec.Logging:
+		return &state.TopicPartition{Topic: kstreams.ChangelogTopic(s.cfg.ApplicationID, spec.Name), Partition: p}
+	}
+	return nil
+}
+
+// storePersistent reports whether a store is a RocksDB store, whose state
+// outlives its task's close.
+func (s *KafkaStreams) storePersistent(spec *kstreams.StoreSpec) bool {
+	return !spec.LRU && spec.Type.Resolve(dslStoreType(s.cfg.DSLStore)) == kstreams.RocksDB
 }
 
 // flushPolicy is a store's configured flush policy, its time bound

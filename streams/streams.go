@@ -131,6 +131,8 @@ type options struct {
 	capture    *Capture
 	production func() kstreams.ProductionExceptionHandler
 	handlers   kstreams.ProductionHandlers
+	// standbyBatch is the tests' hook before each standby batch.
+	standbyBatch func(task kstreams.TaskID, store string) error
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -224,6 +226,10 @@ type KafkaStreams struct {
 	log        *slog.Logger
 	hks        Hooks
 	act        ActivityHooks // nil unless hks implements it
+	sbh        StandbyHooks  // nil unless hks implements it
+	// standbyBatch, set by tests only, runs before each standby batch
+	// reaches its store; an error stops the thread there.
+	standbyBatch func(task kstreams.TaskID, store string) error
 	// leaveOnClose is set by CloseWith before the threads stop: their
 	// static members leave the group as they close.
 	leaveOnClose atomic.Bool
@@ -276,8 +282,10 @@ type KafkaStreams struct {
 		err      error
 		threadUp map[int]bool // threads that finished restoring
 		// runCtx is the threads' run context, for threads added later.
-		runCtx   context.Context
-		stores   map[storeKey]*taskStore
+		runCtx context.Context
+		stores map[storeKey]*taskStore
+		// standbys are the standby tasks' stores (standby.go).
+		standbys map[storeKey]*taskStore
 		started  bool          // threads were started (Start succeeded)
 		closed   bool          // Close was called
 		starting chan struct{} // non-nil while Start runs; closed when it returns
@@ -306,6 +314,8 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
 		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}
 	s.act, _ = o.hooks.(ActivityHooks)
+	s.sbh, _ = o.hooks.(StandbyHooks)
+	s.standbyBatch = o.standbyBatch
 	s.newProduction = o.production
 	if s.newProduction == nil {
 		if err := o.handlers.Validate(); err != nil {
@@ -322,6 +332,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	}
 	s.mu.threadUp = map[int]bool{}
 	s.mu.stores = map[storeKey]*taskStore{}
+	s.mu.standbys = map[storeKey]*taskStore{}
 	if r := configuredResponse(cfg.UncaughtExceptionResponse); r != ShutdownClient {
 		s.mu.onThreadError = func(error) ExceptionResponse { return r }
 	}
@@ -490,6 +501,7 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	if s.member, err = newGroupMember(s); err != nil {
 		return err
 	}
+	s.scanTaskDirs()
 
 	if s.taskCounts, err = s.prepareTopics(ctx); err != nil {
 		return err

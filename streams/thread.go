@@ -152,28 +152,46 @@ type streamThread struct {
 	// assignor is the main consumer's side of Kafka Streams' assignor.
 	assignor *streamAssignor
 	// offsetSums are the thread's tasks with their offset sums, published
-	// by the thread for the subscription its consumer sends at a join.
-	offsetSums atomic.Pointer[map[assignment.TaskID]int64]
-	restorer   *kgo.Client
-	producer   *txn.Producer
-	committer  *txn.Committer
+	// by the thread for the subscription its consumer sends at a join;
+	// sumsMoved says a standby or restore wrote since sumsPublished.
+	offsetSums    atomic.Pointer[map[assignment.TaskID]int64]
+	sumsMoved     bool
+	sumsPublished time.Time
+	restorer      *kgo.Client
+	producer      *txn.Producer
+	committer     *txn.Committer
 	// production answers records the thread's tasks could not write
 	// (production.exception.handler).
 	production kstreams.ProductionExceptionHandler
 	barrier    txn.Barrier
 	budget     *state.Budget
 
-	tasks     map[kstreams.TaskID]*activeTask
-	byTP      map[tpKey]*activeTask
-	restores  map[state.TopicPartition]*restoreState
-	partCount map[string]int
-	cbErr     error // an error inside the rebalance callback, fatal
+	tasks    map[kstreams.TaskID]*activeTask
+	byTP     map[tpKey]*activeTask
+	restores map[state.TopicPartition]*restoreState
+	// standbys are the standby tasks (warm-ups included) the group gave
+	// this thread, and standbyReads their stores' changelog reads.
+	standbys     map[kstreams.TaskID]*standbyTask
+	standbyReads map[state.TopicPartition]*restoreState
+	// waiting are the tasks, active or standby, whose directory another
+	// thread of the instance had open when they were assigned: they open
+	// once it lets them go (openWaiting).
+	waiting map[kstreams.TaskID]bool
+	// lastLimitRefresh is when refreshStandbyLimits last read the
+	// group's committed offsets, lastStandbyPoll when standbyStep last
+	// polled the restore consumer.
+	lastLimitRefresh, lastStandbyPoll time.Time
+	partCount                         map[string]int
+	cbErr                             error // an error inside the rebalance callback, fatal
 	// resetErr is set when partitions without a committed offset have no
 	// reset policy (startOffsets, on the group's goroutine): fatal.
 	resetErr atomic.Pointer[error]
 	assigned int // tasks in the current assignment
-	// restoring are the changelog partitions the restore consumer reads.
-	restoring map[state.TopicPartition]bool
+	// restoring are the changelog partitions the restore consumer reads,
+	// with the read each was added for; restorerPaused are those of
+	// standbys it does not fetch while an active task restores.
+	restoring      map[state.TopicPartition]*restoreState
+	restorerPaused map[state.TopicPartition]bool
 	// sticky is, per sink topic, the partition records with a null key go
 	// to, and the bytes sent there since it was chosen.
 	sticky map[string]*stickyPartition
@@ -214,8 +232,10 @@ func newStreamThread(s *KafkaStreams, idx int) (*streamThread, error) {
 		s: s, idx: idx, log: s.log.With("thread", idx),
 		sources: s.topo.SourceIndex(s.cfg.ApplicationID),
 		tasks:   map[kstreams.TaskID]*activeTask{}, byTP: map[tpKey]*activeTask{},
-		restores:    map[state.TopicPartition]*restoreState{},
-		restoring:   map[state.TopicPartition]bool{},
+		restores: map[state.TopicPartition]*restoreState{},
+		standbys: map[kstreams.TaskID]*standbyTask{}, standbyReads: map[state.TopicPartition]*restoreState{},
+		waiting:   map[kstreams.TaskID]bool{},
+		restoring: map[state.TopicPartition]*restoreState{}, restorerPaused: map[state.TopicPartition]bool{},
 		sticky:      map[string]*stickyPartition{},
 		budget:      &state.Budget{},
 		partCount:   map[string]int{},
@@ -374,6 +394,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		} else if err != nil {
 			t.closeAllDirty()
 		}
+		t.closeStandbys(err != nil)
 		t.closeClients(t.s.abortCtx)
 	}()
 	ictx, cancel := context.WithTimeout(ctx, 2*time.Minute)
@@ -427,11 +448,21 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		if polled > 0 && t.s.act != nil {
 			t.s.act.OnPoll(t.idx, polled, time.Since(pollStart))
 		}
+		if len(t.waiting) > 0 {
+			if err := t.openWaiting(); err != nil {
+				return err
+			}
+		}
 		if len(t.restores) > 0 {
 			if err := t.restoreStep(ctx); err != nil {
 				return err
 			}
+		} else if len(t.standbyReads) > 0 {
+			if err := t.standbyStep(ctx, time.Now()); err != nil {
+				return err
+			}
 		}
+		t.maybePublishOffsetSums(time.Now())
 		done := t.doing("processing records")
 		err = t.process()
 		done()

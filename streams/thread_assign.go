@@ -65,6 +65,7 @@ func (t *streamThread) inRebalance(work func() error) {
 // opens their stores and starts restoring them; the task's input stays
 // paused until its stores are restored.
 func (t *streamThread) onAssigned(assigned map[string][]int32) error {
+	var standbys map[kstreams.TaskID]bool // none under the range protocol
 	if t.assignor != nil {
 		ma, err := t.assignor.lastAssignment()
 		if err != nil {
@@ -78,6 +79,9 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 			}
 			if ma.Info.ErrorCode != assignment.ErrorNone {
 				return nil
+			}
+			if standbys, err = t.wantedStandbys(ma.Info); err != nil {
+				return err
 			}
 		}
 	}
@@ -104,6 +108,10 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		byTask[id] = append(byTask[id], tp)
 		mine = append(mine, tp)
 	}
+	for id := range byTask {
+		delete(standbys, id) // a leader never makes a task both here
+	}
+	t.closeDroppedStandbys(standbys, byTask)
 	// A running task that gains a partition (a new topic its pattern
 	// source matches) reopens with all of them, after a commit.
 	var grown []*activeTask
@@ -164,6 +172,9 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	if len(pause) > 0 {
 		t.consumer.PauseFetchPartitions(pause)
 	}
+	if err := t.openStandbys(standbys); err != nil {
+		return err
+	}
 	// Each partition starts at its committed partition time, as in Kafka
 	// Streams: the extractors see it, and a task's stream time starts there.
 	if len(mine) > 0 {
@@ -177,12 +188,11 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		ids = append(ids, id.String())
 	}
 	slices.Sort(ids)
-	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts), "tasks_kept", len(t.tasks)-len(byTask))
-	if err := t.assignRestorer(); err != nil {
-		return err
-	}
+	t.log.Info("partitions assigned", "tasks", ids, "partitions", len(parts), "tasks_kept", len(t.tasks)-len(byTask),
+		"standby_tasks", len(t.standbys))
+	t.assignRestorer()
 	t.publishOffsetSums()
-	t.s.threadReady(t.idx, len(t.restores) == 0)
+	t.s.threadReady(t.idx, t.caughtUp())
 	if t.s.act != nil {
 		t.s.act.OnRebalance(t.idx)
 	}
@@ -324,19 +334,39 @@ func (t *streamThread) onRevoked(revoked map[string][]int32, lost bool) error {
 		t.closeAllDirty()
 		return err
 	}
+	// A task the new assignment gives back to this thread as a standby
+	// keeps its stores (the assignment is read before the revocation).
+	var standbys map[kstreams.TaskID]bool
+	if t.assignor != nil {
+		if ma, _ := t.assignor.lastAssignment(); ma != nil && ma.Info.ErrorCode == assignment.ErrorNone {
+			standbys, _ = t.wantedStandbys(ma.Info)
+		}
+	}
+	var closing, demoted []*activeTask
 	ids := make([]string, 0, len(gone))
 	for _, a := range gone {
 		ids = append(ids, a.id.String())
+		if standbys[a.id] {
+			demoted = append(demoted, a)
+		} else {
+			closing = append(closing, a)
+		}
 	}
 	slices.Sort(ids)
-	t.closeTasks(gone, false)
+	t.closeTasks(closing, false)
+	for _, a := range demoted {
+		if err := t.demoteToStandby(a); err != nil {
+			return err
+		}
+	}
+	t.assignRestorer()
 	if len(revoked) > 0 {
 		t.consumer.ResumeFetchPartitions(revoked)
 	}
 	t.assigned = len(t.tasks)
 	t.publishOffsetSums()
-	t.log.Info("partitions revoked; tasks closed", "tasks", ids, "tasks_kept", len(t.tasks))
-	t.s.threadReady(t.idx, len(t.restores) == 0)
+	t.log.Info("partitions revoked; tasks closed", "tasks", ids, "tasks_kept", len(t.tasks), "became_standby", len(demoted))
+	t.s.threadReady(t.idx, t.caughtUp())
 	return nil
 }
 
@@ -356,7 +386,6 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 	if t.s.act != nil {
 		t.s.act.OnTaskOpened(t.idx, id)
 	}
-	t.s.member.taskOpened(wireTaskID(id))
 	a := &activeTask{id: id}
 	a.out = collector{t: t, origin: &txn.Origin{Tag: a}}
 	for _, tp := range tps {
@@ -366,28 +395,65 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 		}
 		a.queues = append(a.queues, &partQueue{tp: tp, next: -1, partTime: -1, committedPartTime: -1, committed: -1, purged: -1, openTxnAt: -1, startAt: at, delivered: -1})
 	}
-	stores, err := t.openStores(id)
-	if err != nil {
-		return nil, err
+	var stores []*taskStore
+	switch sb := t.standbys[id]; {
+	case sb != nil && t.waiting[id]:
+		// The standby never got its directory: the task waits for it
+		// instead.
+		delete(t.standbys, id)
+		a.restoring = 1
+		return a, nil
+	case sb != nil:
+		var err error
+		if stores, err = t.promoteStandby(sb); err != nil {
+			return nil, err
+		}
+	case len(t.s.topo.Subtopologies()[id.Subtopology].Stores) == 0:
+	case !t.s.member.claimTask(wireTaskID(id), t):
+		// Another thread of the instance has the task open (a standby
+		// its own callback closes): the task opens once it lets it go,
+		// its partitions paused until then.
+		t.log.Info("task waits for another thread of this instance to close it", "task", id.String())
+		t.waiting[id] = true
+		a.restoring = 1
+		return a, nil
+	default:
+		var err error
+		if stores, err = t.openStores(id); err != nil {
+			t.s.member.releaseTask(wireTaskID(id), t, 0, false)
+			return nil, err
+		}
 	}
 	a.stores = stores
-	for _, ts := range stores {
+	ready, err := t.planTask(a)
+	if err != nil {
+		closeStores(stores)
+		t.s.member.releaseTask(wireTaskID(id), t, 0, false)
+		return nil, err
+	}
+	if ready {
+		if err := t.startTask(a); err != nil {
+			closeStores(stores)
+			t.s.member.releaseTask(wireTaskID(id), t, 0, false)
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// planTask plans the restore of each of a task's stores from its
+// committed offset; it reports whether the task has nothing to restore.
+func (t *streamThread) planTask(a *activeTask) (bool, error) {
+	for _, ts := range a.stores {
 		needs, err := t.planRestore(a, ts)
 		if err != nil {
-			closeStores(stores)
-			return nil, err
+			return false, err
 		}
 		if needs {
 			a.restoring++
 		}
 	}
-	if a.restoring == 0 {
-		if err := t.startTask(a); err != nil {
-			closeStores(stores)
-			return nil, err
-		}
-	}
-	return a, nil
+	return a.restoring == 0, nil
 }
 
 // startTask builds the task's processors over its (restored) stores.
@@ -468,7 +534,7 @@ func (t *streamThread) closeTasks(tasks []*activeTask, dirty bool) {
 			delete(t.restores, tp)
 		}
 	}
-	_ = t.assignRestorer()
+	t.assignRestorer()
 }
 
 func (t *streamThread) closeAllClean() {
@@ -478,8 +544,12 @@ func (t *streamThread) closeAllClean() {
 	}
 	t.byTP = map[tpKey]*activeTask{}
 	t.dropRestores()
+	t.closeStandbys(false)
 }
 
+// closeAllDirty closes every active task without committing; standbys
+// stay (a member that lost its assignment keeps them while it rejoins, as
+// Kafka Streams' TaskManager.handleLostAll does).
 func (t *streamThread) closeAllDirty() {
 	t.captured = nil
 	for id, a := range t.tasks {
@@ -496,12 +566,12 @@ func (t *streamThread) closeAllDirty() {
 	}
 }
 
+// closeTask closes an active task, clean or dirty: its stores close with
+// what they committed, and its directory stays, its offset sum reported
+// from now on when its stores persist (their offsets always match their
+// data, a dirty close included).
 func (t *streamThread) closeTask(a *activeTask, dirty bool) {
-	// A task whose state stays on disk is reported with its offset sum
-	// in the subscriptions that follow, so a leader can give it back here.
-	if !dirty && a.stateful() && a.persistent() {
-		t.s.member.taskClosed(wireTaskID(a.id), a.offsetSum())
-	}
+	sum, has := offsetSum(a.stores)
 	if a.task != nil {
 		if err := a.task.Close(); err != nil {
 			t.log.Warn("closing task", "task", a.id.String(), "err", err)
@@ -518,4 +588,9 @@ func (t *streamThread) closeTask(a *activeTask, dirty bool) {
 		}
 	}
 	closeStores(a.stores)
+	if t.waiting[a.id] {
+		delete(t.waiting, a.id)
+		return
+	}
+	t.s.member.releaseTask(wireTaskID(a.id), t, sum, has && persistent(a.stores))
 }

@@ -29,6 +29,7 @@ const (
 	AfterCommit         = "txn.after-commit"          // Kafka transaction committed, no store committed yet
 	BetweenStores       = "txn.between-stores"        // some stores committed, others not
 	MidRestore          = "restore.mid"               // after one restore batch reached a store
+	StandbyMid          = "standby.mid"               // after one standby batch reached a store
 	RebalanceCallback   = "rebalance.callback"        // inside a partition assignment or revocation
 )
 
