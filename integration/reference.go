@@ -106,6 +106,8 @@ type ReferenceApp struct {
 	closed   bool
 	restores map[string]*ReferenceRestore // by changelog partition, e.g. "app-store-changelog-0"
 	restored int64                        // records of every finished restore
+	metadata *ReferenceMetadata           // the last complete round of METADATA lines
+	pending  *ReferenceMetadata           // the round being read
 	change   chan struct{}                // closed and replaced on every state line
 
 	exited chan struct{}
@@ -122,6 +124,12 @@ type ReferenceOptions struct {
 	// production application runs, for a test that reports the twin's CPU
 	// or memory; otherwise it runs with shortLivedJVM.
 	Measured bool
+	// MetadataStore and MetadataKeys, when set, make the application print
+	// Kafka Streams' interactive-query metadata every second while
+	// RUNNING: every instance's, and where each key (a String without
+	// whitespace) of MetadataStore lives; read it with Metadata.
+	MetadataStore string
+	MetadataKeys  []string
 }
 
 // shortLivedJVM are the JVM options of a reference application that is not
@@ -164,15 +172,37 @@ func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, 
 		share, archived = classArchive(jar)
 		jvm = append(jvm, share...)
 	}
-	cmd := exec.Command("java", append(append(jvm, "-jar", jar), refArgs(opts, false)...)...)
+	args := refArgs(opts, false)
+	removeKeys := func() {}
+	if opts.MetadataStore != "" {
+		keys, err := os.CreateTemp("", "stoatflow-metadata-keys-*")
+		if err != nil {
+			archived(false)
+			return nil, err
+		}
+		removeKeys = func() { os.Remove(keys.Name()) }
+		_, err = keys.WriteString(strings.Join(opts.MetadataKeys, "\n") + "\n")
+		if cerr := keys.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			removeKeys()
+			archived(false)
+			return nil, err
+		}
+		args = append(args, "--metadata-store", opts.MetadataStore, "--metadata-keys", keys.Name())
+	}
+	cmd := exec.Command("java", append(append(jvm, "-jar", jar), args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		removeKeys()
 		archived(false)
 		return nil, err
 	}
 	a := &ReferenceApp{cmd: cmd, stderr: &tailBuffer{max: 64 << 10}, change: make(chan struct{}), exited: make(chan struct{})}
 	cmd.Stderr = a.stderr
 	if err := cmd.Start(); err != nil {
+		removeKeys()
 		archived(false)
 		return nil, fmt.Errorf("integration: starting %s: %w", opts.App, err)
 	}
@@ -188,6 +218,7 @@ func StartReference(ctx context.Context, opts ReferenceOptions) (*ReferenceApp, 
 	go func() {
 		reader.Wait()
 		a.err = cmd.Wait()
+		removeKeys()
 		a.mu.Lock()
 		closed := a.closed
 		a.mu.Unlock()
@@ -273,6 +304,10 @@ func (a *ReferenceApp) line(l string) {
 		a.closed = true
 	case strings.HasPrefix(l, "RESTORE-START ") || strings.HasPrefix(l, "RESTORE-END "):
 		a.restoreLine(strings.Fields(l))
+	case strings.HasPrefix(l, "METADATA"):
+		if !a.metadataLine(strings.Fields(l)) {
+			return
+		}
 	default:
 		return
 	}
@@ -306,6 +341,68 @@ func (a *ReferenceApp) restoreLine(f []string) {
 			a.restored += r.Records
 		}
 	}
+}
+
+// ReferenceMetadata is one round of a reference application's METADATA
+// lines: Kafka Streams' interactive-query metadata at one moment (see
+// ReferenceOptions.MetadataStore).
+type ReferenceMetadata struct {
+	// Hosts is metadataForAllStreamsClients(), by host:port.
+	Hosts map[string]ReferenceHostMetadata
+	// Keys is queryMetadataForKey(store, key, Serdes.String().serializer())
+	// of every key asked for, by key.
+	Keys map[string]ReferenceKeyMetadata
+}
+
+// ReferenceHostMetadata is one instance's StreamsMetadata; every list is
+// sorted, a partition written "<topic>-<partition>".
+type ReferenceHostMetadata struct {
+	Stores, Partitions, StandbyStores, StandbyPartitions []string
+}
+
+// ReferenceKeyMetadata is Kafka Streams' KeyQueryMetadata of one key:
+// ActiveHost is "-" when the store is unknown, "unavailable:-1" when no
+// instance is known to host the key.
+type ReferenceKeyMetadata struct {
+	ActiveHost   string
+	StandbyHosts []string // sorted
+	Partition    int32
+}
+
+// metadataLine reads one METADATA, METADATA-HOST or METADATA-END line and
+// reports whether it completed a round.
+func (a *ReferenceApp) metadataLine(f []string) bool {
+	if a.pending == nil {
+		a.pending = &ReferenceMetadata{Hosts: map[string]ReferenceHostMetadata{}, Keys: map[string]ReferenceKeyMetadata{}}
+	}
+	list := func(s string) []string {
+		if s == "-" {
+			return nil
+		}
+		return strings.Split(s, ",")
+	}
+	switch {
+	case f[0] == "METADATA-HOST" && len(f) == 6:
+		a.pending.Hosts[f[1]] = ReferenceHostMetadata{Stores: list(f[2]), Partitions: list(f[3]), StandbyStores: list(f[4]), StandbyPartitions: list(f[5])}
+	case f[0] == "METADATA" && len(f) == 6:
+		p, _ := strconv.ParseInt(f[5], 10, 32)
+		a.pending.Keys[f[2]] = ReferenceKeyMetadata{ActiveHost: f[3], StandbyHosts: list(f[4]), Partition: int32(p)}
+	case f[0] == "METADATA-END":
+		a.metadata, a.pending = a.pending, nil
+		return true
+	}
+	return false
+}
+
+// Metadata returns the last complete round of the application's METADATA
+// lines, and false before the first.
+func (a *ReferenceApp) Metadata() (ReferenceMetadata, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.metadata == nil {
+		return ReferenceMetadata{}, false
+	}
+	return *a.metadata, true
 }
 
 // Restores returns the restores the application has reported, by changelog

@@ -5,28 +5,38 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * Runs one Kafka Streams 4.4 reference application, the twin of a StoatFlow example.
  *
  * <pre>
  * java -jar stoatflow-reference.jar APP --config FILE [--config FILE2] [--set key=value]...
- *      [--arg name=value]... [--describe]
+ *      [--arg name=value]... [--describe] [--metadata-store STORE --metadata-keys FILE]
  * </pre>
  *
  * Lines on stdout are the protocol with the Go harness: {@code STATE <state>} on every state
@@ -34,6 +44,15 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * {@code RESTORE-START <store> <topic-partition> <start offset> <end offset>} and
  * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore. With
  * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
+ *
+ * <p>With {@code --metadata-store STORE --metadata-keys FILE} (one String key a line, no
+ * whitespace in a key) it prints, every second while RUNNING, Kafka Streams' interactive-query
+ * metadata as the group's last assignment gives it, the answer StoatFlow's must equal: one
+ * {@code METADATA-HOST <host:port> <stores> <partitions> <standby stores> <standby partitions>}
+ * line per instance ({@code metadataForAllStreamsClients()}; lists sorted and comma-separated,
+ * {@code -} when empty), one {@code METADATA <store> <key> <active host:port> <standby
+ * host:port,...|-> <partition>} line per key ({@code queryMetadataForKey(store, key,
+ * Serdes.String().serializer())}), then {@code METADATA-END}.
  *
  * <pre>
  * java -jar stoatflow-reference.jar TOOL ARGS...
@@ -132,6 +151,8 @@ public final class Main {
         Properties props = PROPS;
         Map<String, String> appArgs = new TreeMap<>();
         boolean describe = false;
+        String metadataStore = null;
+        List<String> metadataKeys = List.of();
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
         for (int i = 0; i < rest.size(); i++) {
             String a = rest.get(i);
@@ -143,6 +164,9 @@ public final class Main {
                     }
                 }
                 case "--set" -> putPair(props, rest.get(++i));
+                case "--metadata-store" -> metadataStore = rest.get(++i);
+                case "--metadata-keys" -> metadataKeys = Files.readAllLines(Path.of(rest.get(++i)), StandardCharsets.UTF_8)
+                        .stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
                 case "--arg" -> {
                     String kv = rest.get(++i);
                     int eq = kv.indexOf('=');
@@ -208,7 +232,71 @@ public final class Main {
             out.flush();
         }));
         streams.start();
+        if (metadataStore != null) {
+            String store = metadataStore;
+            List<String> keys = metadataKeys;
+            ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "metadata-printer");
+                t.setDaemon(true);
+                return t;
+            });
+            printer.scheduleWithFixedDelay(() -> printMetadata(streams, out, store, keys), 1, 1, TimeUnit.SECONDS);
+        }
         done.await();
+    }
+
+    /**
+     * Prints one round of the {@code METADATA} lines (see the class comment), in one write so that
+     * no other line falls inside it; nothing unless RUNNING, nor when a rebalance changes the state
+     * meanwhile.
+     */
+    private static void printMetadata(KafkaStreams streams, PrintStream out, String store, List<String> keys) {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            return;
+        }
+        StringBuilder round = new StringBuilder();
+        try {
+            List<String> hosts = new ArrayList<>();
+            for (StreamsMetadata md : streams.metadataForAllStreamsClients()) {
+                hosts.add("METADATA-HOST " + hostPort(md.hostInfo()) + " " + joined(md.stateStoreNames()) + " "
+                        + joined(md.topicPartitions()) + " " + joined(md.standbyStateStoreNames()) + " "
+                        + joined(md.standbyTopicPartitions()) + "\n");
+            }
+            hosts.sort(null);
+            hosts.forEach(round::append);
+            for (String key : keys) {
+                KeyQueryMetadata md = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+                if (md == null) {
+                    round.append("METADATA ").append(store).append(' ').append(key).append(" - - -1\n");
+                    continue;
+                }
+                List<String> standbys = new ArrayList<>();
+                md.standbyHosts().forEach(h -> standbys.add(hostPort(h)));
+                round.append("METADATA ").append(store).append(' ').append(key).append(' ').append(hostPort(md.activeHost()))
+                        .append(' ').append(joined(standbys)).append(' ').append(md.partition()).append('\n');
+            }
+        } catch (RuntimeException e) {
+            return; // no longer running: the next round prints
+        }
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            return;
+        }
+        out.print(round.append("METADATA-END\n"));
+    }
+
+    private static String hostPort(HostInfo h) {
+        return h.host() + ":" + h.port();
+    }
+
+    /** The elements' strings sorted and comma-separated, {@code -} for none. */
+    private static String joined(Collection<?> c) {
+        if (c.isEmpty()) {
+            return "-";
+        }
+        List<String> s = new ArrayList<>();
+        c.forEach(o -> s.add(o.toString()));
+        s.sort(null);
+        return String.join(",", s);
     }
 
     private static void putPair(Properties props, String kv) throws IOException {
