@@ -386,16 +386,13 @@ func queryTrio(t *testing.T, bootstrap, bin, props, mode string) {
 			}
 		}
 	})
-	// The first instance starts alone and creates the internal topics: an
-	// instance that finds a topic another has just created, before the
-	// broker's metadata shows it, fails to start (it reads 0 partitions).
+	// The instances start at the same moment, as a deployment's pods do:
+	// one creates the internal topics, and the others find them created
+	// before the broker's metadata may show them (Start waits for them).
 	for i := range 3 {
 		ins = append(ins, a.startSidecar(t, bin, props, fmt.Sprintf("S%d", i+1), map[string]string{"stoatflow.query.remote": mode}))
-		if i == 0 {
-			ins[0].p.WaitReady(t, ins[0].url(""))
-		}
 	}
-	for _, s := range ins[1:] {
+	for _, s := range ins {
 		s.p.WaitReady(t, s.url(""))
 	}
 	waitGroupSplit(t, a.admin, a.appID, len(ins))

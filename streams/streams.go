@@ -818,9 +818,25 @@ func (s *KafkaStreams) matchPatterns(ctx context.Context, admin *kadm.Client) er
 }
 
 func checkPartitions(ctx context.Context, cl *kgo.Client, topic string, want int) error {
-	got, err := topicPartitions(ctx, cl, topic, "internal", startMetadataWait)
-	if err != nil {
-		return fmt.Errorf("streams: %w", err)
+	// The broker refused the creation because the topic exists, yet its
+	// metadata may not show it for a moment: another instance starting
+	// at the same time has just created it. Absent is not 0 partitions.
+	deadline := time.Now().Add(startMetadataWait)
+	var got int
+	for {
+		var err error
+		got, err = topicPartitions(ctx, cl, topic, "internal", time.Until(deadline))
+		if err != nil {
+			return fmt.Errorf("streams: %w", err)
+		}
+		if got > 0 || !time.Now().Before(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("streams: internal topic %s exists but its metadata does not show it: %w", topic, context.Cause(ctx))
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	if got != want {
 		return fmt.Errorf("streams: internal topic %s has %d partitions, the topology needs %d: "+
