@@ -96,6 +96,20 @@ func (h *childHooks) OnTaskOpened(_ int, task kstreams.TaskID) {
 	fmt.Printf("TASK-OPENED %s\n", task)
 }
 
+// OnStandbyUpdate prints STANDBY <store> <task> when a standby (or
+// warm-up) task opens a store: from then on the store follows its
+// changelog, so a later restore of it starts past the offset it had.
+func (h *childHooks) OnStandbyUpdate(_ int, task kstreams.TaskID, store string, records int, _ int64) {
+	if records != 0 {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fmt.Printf("STANDBY %s %s\n", store, task)
+}
+
+func (h *childHooks) OnStandbyClosed(int, kstreams.TaskID) {}
+
 func runChild(raw string) int {
 	var spec childSpec
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
