@@ -107,6 +107,7 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID,
 			return false, err
 		}
 		c.active, c.standby, c.warmup = taskSet{}, taskSet{}, taskSet{}
+		c.kafkaTasks = nil
 		for _, t := range stateful.s {
 			if _, ok := c.lags[t]; !ok {
 				return false, fmt.Errorf("%w: client %s has no lag for stateful task %s", ErrInvalid, c.id, t)
