@@ -77,7 +77,8 @@ func NewClientStateFromLags(id assignment.ProcessID, capacity int, prevActive, p
 // AddConsumer adds one member (stream thread) of this client: what it
 // owned before this rebalance (the OwnedPartitions of its subscription),
 // the offset sums it reported per stateful task, and its rack (empty when
-// unset). Each consumer adds one to the capacity. When two consumers
+// unset). The first consumer's rack is the client's for AssignSticky, as
+// Kafka Streams' KIP-924 state takes it. Each consumer adds one to the capacity. When two consumers
 // report the same task, the later one's offset sum counts. A task of a
 // named topology is refused with ErrUnsupported, and the client is left
 // as it was.
