@@ -94,7 +94,7 @@ var configFields = map[string]fieldUse{
 	"RackAwareAssignmentStrategy":             {by: []string{"streams"}},
 	"RackAwareTrafficCost":                    {by: []string{"streams"}},
 	"RackAwareNonOverlapCost":                 {by: []string{"streams"}},
-	"TaskAssignor":                            {warn: []string{"task.assignor.class=com.example.Assignor", "task.assignor.class=org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor"}},
+	"TaskAssignor":                            {by: []string{"streams"}, warn: []string{"task.assignor.class=com.example.Assignor", "task.assignor.class=org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor"}},
 	"UpgradeFrom":                             {warn: []string{"upgrade.from=3.4"}},
 	"MaxPollRecords":                          {by: []string{"streams"}},
 	"ProducerBatchBytes":                      {by: []string{"streams"}},
