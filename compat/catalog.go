@@ -137,7 +137,7 @@ var streamsKeys = []*Key{
 	{Name: "production.exception.handler", Type: TypeClass, Default: "org.apache.kafka.streams.errors.DefaultProductionExceptionHandler", Importance: Medium,
 		Doc: "What to do when a record cannot be written to Kafka."},
 	{Name: "task.assignor.class", Type: TypeString, NullDefault: true, Importance: Medium,
-		Doc: "Custom TaskAssignor class; null uses the built-in high-availability assignor."},
+		Doc: "KIP-924 TaskAssignor class; null uses the built-in HighAvailabilityTaskAssignor. StoatFlow has Kafka's StickyTaskAssignor."},
 	{Name: "replication.factor", Type: TypeInt, Default: "-1", Importance: Medium,
 		Doc: "Replication factor of changelog and repartition topics; -1 uses the broker default."},
 	{Name: "security.protocol", Type: TypeString, Default: "PLAINTEXT", Validator: CaseInsensitiveValidString{[]string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}}, Importance: Medium,

@@ -200,6 +200,41 @@ func ParseIsolationLevel(s string) (IsolationLevel, bool) {
 	return 0, false
 }
 
+// TaskAssignor is task.assignor.class: how a StoatFlow group leader places
+// the tasks, as the Kafka Streams assignor of that name does.
+type TaskAssignor int
+
+// The task assignors StoatFlow has.
+const (
+	// TaskAssignorHighAvailability is Kafka Streams' default (null), its
+	// HighAvailabilityTaskAssignor: stateful actives spread evenly, kept
+	// on caught-up clients while warm-up replicas restore elsewhere, with
+	// probing rebalances until they have caught up.
+	TaskAssignorHighAvailability TaskAssignor = iota
+	// TaskAssignorSticky is Kafka Streams' KIP-924 StickyTaskAssignor
+	// (StickyTaskAssignorClass): tasks stay with their previous owners
+	// within each client's share, and the fewest move.
+	TaskAssignorSticky
+)
+
+// StickyTaskAssignorClass is the class name of Kafka Streams' public
+// KIP-924 StickyTaskAssignor, the task.assignor.class StoatFlow honours.
+const StickyTaskAssignorClass = "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor"
+
+// highAvailabilityTaskAssignorClass is the default assignor's class. It
+// is not a KIP-924 TaskAssignor: Kafka Streams refuses it as
+// task.assignor.class.
+const highAvailabilityTaskAssignorClass = "org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor"
+
+// String returns the assignor's Kafka Streams class name, without its
+// package.
+func (a TaskAssignor) String() string {
+	if a == TaskAssignorSticky {
+		return "StickyTaskAssignor"
+	}
+	return "HighAvailabilityTaskAssignor"
+}
+
 // GroupProtocol is group.protocol.
 type GroupProtocol int
 

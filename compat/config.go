@@ -180,6 +180,12 @@ type Config struct {
 	// cross-rack traffic against moving tasks.
 	RackAwareTrafficCost    *int
 	RackAwareNonOverlapCost *int
+	// TaskAssignor (task.assignor.class; default null:
+	// TaskAssignorHighAvailability) is how a StoatFlow group leader places
+	// the tasks: Kafka Streams' HighAvailabilityTaskAssignor, or its
+	// KIP-924 StickyTaskAssignor when the key names StickyTaskAssignorClass.
+	// Any other class falls back to the default, with a warning.
+	TaskAssignor TaskAssignor
 	// UpgradeFrom (upgrade.from; default "").
 	UpgradeFrom string
 	// MaxPollRecords is what the main consumer's max.poll.records resolves to

@@ -94,6 +94,7 @@ var configFields = map[string]fieldUse{
 	"RackAwareAssignmentStrategy":             {by: []string{"streams"}},
 	"RackAwareTrafficCost":                    {by: []string{"streams"}},
 	"RackAwareNonOverlapCost":                 {by: []string{"streams"}},
+	"TaskAssignor":                            {by: []string{"streams"}, warn: []string{"task.assignor.class=com.example.Assignor", "task.assignor.class=org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor"}},
 	"UpgradeFrom":                             {warn: []string{"upgrade.from=3.4"}},
 	"MaxPollRecords":                          {by: []string{"streams"}},
 	"ProducerBatchBytes":                      {by: []string{"streams"}},
@@ -174,7 +175,7 @@ var catalogKeys = map[string]keyUse{
 	"processing.guarantee":                        {sample: "exactly_once_v2", field: "ProcessingGuarantee"},
 	// Only the default handler exists; any other class is refused.
 	"production.exception.handler":                  {sample: "com.example.SkipAllHandler", warned: true},
-	"task.assignor.class":                           {sample: "com.example.Assignor", warned: true},
+	"task.assignor.class":                           {sample: "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor", field: "TaskAssignor"},
 	"replication.factor":                            {sample: "3", field: "ReplicationFactor"},
 	"security.protocol":                             {sample: "SSL", client: true},
 	"task.timeout.ms":                               {sample: "60000", field: "TaskTimeout"},

@@ -423,9 +423,6 @@ func (l *loader) dependent(c *Config) {
 		l.warnf("group.protocol", "remove it or set group.protocol=classic",
 			"group.protocol=streams (KIP-1071) is not supported yet; StoatFlow uses the classic protocol, which gives the same results")
 	}
-	if l.given("task.assignor.class") && !v["task.assignor.class"].Null {
-		l.warnf("task.assignor.class", "remove it", "task.assignor.class %s is a Java class with no Go equivalent; StoatFlow uses its own sticky, co-partitioning assignment", v["task.assignor.class"].Str)
-	}
 	if l.given("metric.reporters") {
 		list := v["metric.reporters"].List
 		if !(len(list) == 1 && list[0] == "org.apache.kafka.common.metrics.JmxReporter") && len(list) > 0 {
@@ -511,6 +508,31 @@ func classSetting[T any](l *loader, key string, table map[string]T, def T, sever
 		l.add(severity, key, fmt.Sprintf("%s = %s names a Java class with no Go equivalent", key, v.Str), hint)
 	}
 	return def
+}
+
+// taskAssignor resolves task.assignor.class: null is Kafka Streams'
+// HighAvailabilityTaskAssignor, StickyTaskAssignorClass its KIP-924
+// StickyTaskAssignor; any other class falls back to the default, with a
+// warning, as does the default's own class name, which a Kafka Streams
+// leader refuses (it is no KIP-924 TaskAssignor).
+func (l *loader) taskAssignor() TaskAssignor {
+	const key = "task.assignor.class"
+	v := l.values[key]
+	switch {
+	case v.Null:
+		return TaskAssignorHighAvailability
+	case v.Str == StickyTaskAssignorClass:
+		return TaskAssignorSticky
+	case v.Str == highAvailabilityTaskAssignorClass:
+		l.warnf(key, "remove it; null is the HighAvailabilityTaskAssignor",
+			"%s = %s: StoatFlow uses the HighAvailabilityTaskAssignor, the default, but Kafka Streams 4.4 refuses this class name "+
+				"(it is no KIP-924 TaskAssignor), so a JVM instance of the application would fail the rebalances it leads", key, v.Str)
+	default:
+		l.warnf(key, "remove it, or name "+StickyTaskAssignorClass+", the KIP-924 assignor StoatFlow has",
+			"%s = %s names a Java class with no Go equivalent; a StoatFlow group leader places the tasks with Kafka Streams' default "+
+				"HighAvailabilityTaskAssignor instead, so the placement depends on which instance leads the group", key, v.Str)
+	}
+	return TaskAssignorHighAvailability
 }
 
 // productionHandler resolves production.exception.handler: Kafka's default,
@@ -620,6 +642,7 @@ func (l *loader) fill(c *Config) {
 	}
 	c.RackAwareTrafficCost = nullableInt("rack.aware.assignment.traffic_cost")
 	c.RackAwareNonOverlapCost = nullableInt("rack.aware.assignment.non_overlap_cost")
+	c.TaskAssignor = l.taskAssignor()
 	if !v["upgrade.from"].Null {
 		c.UpgradeFrom = v["upgrade.from"].Str
 	}

@@ -516,3 +516,35 @@ func TestParseValueTypes(t *testing.T) {
 		t.Errorf("password %+v", v)
 	}
 }
+
+func TestTaskAssignorClass(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  TaskAssignor
+		warn  string // a part of the warning, "" for none
+	}{
+		{"", TaskAssignorHighAvailability, ""},
+		{StickyTaskAssignorClass, TaskAssignorSticky, ""},
+		{"org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor", TaskAssignorHighAvailability, "Kafka Streams 4.4 refuses this class name"},
+		{"com.acme.RackFirstAssignor", TaskAssignorHighAvailability, "with Kafka Streams' default HighAvailabilityTaskAssignor instead"},
+	} {
+		src := base
+		if tc.value != "" {
+			src += "task.assignor.class=" + tc.value + "\n"
+		}
+		c, diags := load(t, src)
+		if diags.HasErrors() {
+			t.Fatalf("%q: %v", tc.value, diags.Errors())
+		}
+		if c.TaskAssignor != tc.want {
+			t.Errorf("%q: assignor %v, want %v", tc.value, c.TaskAssignor, tc.want)
+		}
+		ws := diags.Warnings()
+		switch {
+		case tc.warn == "" && len(ws) > 0:
+			t.Errorf("%q: warnings %v", tc.value, ws)
+		case tc.warn != "" && (len(ws) != 1 || ws[0].Key != "task.assignor.class" || !strings.Contains(ws[0].Message, tc.warn)):
+			t.Errorf("%q: warnings %v, want one saying %q", tc.value, ws, tc.warn)
+		}
+	}
+}

@@ -46,6 +46,9 @@ type oracleConfig struct {
 	Strategy       string   `json:"strategy,omitempty"` // rack.aware.assignment.strategy; "" is none
 	TrafficCost    *int     `json:"trafficCost,omitempty"`
 	NonOverlapCost *int     `json:"nonOverlapCost,omitempty"`
+	// Assignor is task.assignor.class: a KIP-924 assignor's class name,
+	// "" for the default HighAvailabilityTaskAssignor.
+	Assignor string `json:"assignor,omitempty"`
 }
 
 type oracleClient struct {
@@ -68,6 +71,10 @@ type oracleAnswer struct {
 	Probing   bool                      `json:"probing"`
 	Clients   map[string]oracleClientAt `json:"clients"`
 	Consumers map[string]oracleThreadAt `json:"consumers"`
+	// IdentityDiffers, for a KIP-924 assignor, says whether the JVM's own
+	// task infos (hashed by identity) gave another placement than the
+	// ones in task order the comparison uses.
+	IdentityDiffers *bool `json:"identityDiffers,omitempty"`
 }
 
 type oracleClientAt struct {
@@ -87,7 +94,7 @@ type oracleThreadAt struct {
 // code (HighAvailabilityTaskAssignor with its RackAwareTaskAssignor, then
 // StreamsPartitionAssignor's thread-level distribution and cooperative
 // hold-back, through AssignorOracle in the reference project) and
-// internal/taskassign on the same 2,000 random groups, and requires the
+// internal/taskassign on the same 2,500 random groups, and requires the
 // same placement in every one:
 // each client's actives and standbys (warm-ups among them) and the
 // probing flag, and each consumer's partitions, active tasks, standbys and
@@ -104,8 +111,18 @@ type oracleThreadAt struct {
 // and in about a third of them a missing rack that turns rack awareness
 // off (a consumer without one, a client's consumers in two racks, a
 // source partition missing from the metadata or without replicas, a
-// broker without rack, a changelog topic not found). It needs a JDK and
-// Maven, no broker. STOATFLOW_ASSIGN_SEED picks another seed.
+// broker without rack, a changelog topic not found). The last 500 groups
+// run with task.assignor.class = Kafka's KIP-924 StickyTaskAssignor,
+// through the leader's custom-assignor path (stickyGroup): the same kinds
+// of groups, every stateful task with changelogs, some previous actives
+// claimed by two clients, up to 14 clients in some (larger hash tables),
+// and racks with both costs configured (the KIP-924 rack-aware
+// optimizations) in about two fifths. Kafka Streams iterates the tasks
+// it gives standbys in an order that changes from one JVM to the next
+// (DefaultTaskInfo hashes by identity); the oracle pins it to task order,
+// the order taskassign takes, and reports how often the JVM's own order
+// would have placed differently. It needs a JDK and Maven, no broker.
+// STOATFLOW_ASSIGN_SEED picks another seed.
 func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -120,14 +137,20 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5EED))
 	rackRng := rand.New(rand.NewPCG(seed, 0x7AC4))
-	const plain, racked = 1000, 1000
-	const n = plain + racked
+	stickyRng := rand.New(rand.NewPCG(seed, 0x571C))
+	const plain, racked, sticky = 1000, 1000, 500
+	const n = plain + racked + sticky
 	groups := make([]*oracleGroup, n)
 	var in bytes.Buffer
 	for i := range groups {
-		groups[i] = randomGroup(rng, i)
-		if i >= plain {
+		switch {
+		case i < plain:
+			groups[i] = randomGroup(rng, i)
+		case i < plain+racked:
+			groups[i] = randomGroup(rng, i)
 			withRacks(rackRng, groups[i])
+		default:
+			groups[i] = stickyGroup(stickyRng, i)
 		}
 		line, err := json.Marshal(groups[i])
 		if err != nil {
@@ -164,6 +187,7 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 
 	matched, probing, heldBack, warmups, moved := 0, 0, 0, 0, 0
 	byRacks := map[string]int{}
+	var st stickyFigures
 	for i, g := range groups {
 		want := answers[i]
 		got := goAssign(g)
@@ -175,6 +199,10 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 				i, matched, diff, mustJSON(g), mustJSON(want), mustJSON(got))
 		}
 		matched++
+		if g.Config.Assignor != "" {
+			st.add(g, got, want)
+			continue
+		}
 		if g.racks != "" {
 			byRacks[g.racks]++
 			if !sameClients(got, goAssignWithout(g)) {
@@ -205,6 +233,94 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 	}
 	t.Logf("%d groups with racks: %s; the rack-aware placement differs from strategy none's in %d",
 		racked, strings.Join(kinds, ", "), moved)
+	t.Logf("%d groups with the KIP-924 StickyTaskAssignor: %d with racks, whose rack-aware placement differs from strategy none's in %d; "+
+		"%d holding tasks back; the JVM's identity-hashed task order would place differently in %d (%d of the %d with standbys and two or more stateful tasks)",
+		sticky, st.racked, st.rackMoved, st.heldBack, st.identityDiffers, st.identityDiffersStandbys, st.withStandbys)
+	t.Logf("previous actives moved: %d of %d by the sticky assignor, %d by the HighAvailabilityTaskAssignor on the same groups",
+		st.stickyMoves, st.previous, st.haMoves)
+}
+
+// stickyFigures sums up the StickyTaskAssignor groups.
+type stickyFigures struct {
+	racked, rackMoved, heldBack                            int
+	identityDiffers, identityDiffersStandbys, withStandbys int
+	previous, stickyMoves, haMoves                         int
+}
+
+func (f *stickyFigures) add(g *oracleGroup, got, want oracleAnswer) {
+	if g.Config.Strategy != "" && g.Config.Strategy != taskassign.RackAwareStrategyNone {
+		f.racked++
+		if !sameClients(got, goAssignWithout(g)) {
+			f.rackMoved++
+		}
+	}
+	for _, c := range want.Consumers {
+		if c.Next == 0 {
+			f.heldBack++
+			break
+		}
+	}
+	standbys := g.Config.NumStandby > 0 && len(g.EndOffsets) > 1
+	if standbys {
+		f.withStandbys++
+	}
+	if want.IdentityDiffers != nil && *want.IdentityDiffers {
+		f.identityDiffers++
+		if standbys {
+			f.identityDiffersStandbys++
+		}
+	}
+	// Where the previous actives went, under both assignors.
+	prev := previousActives(g)
+	f.previous += len(prev)
+	ha := *g
+	ha.Config.Assignor = ""
+	for _, a := range []struct {
+		answer oracleAnswer
+		count  *int
+	}{{got, &f.stickyMoves}, {goAssign(&ha), &f.haMoves}} {
+		for id, c := range a.answer.Clients {
+			for _, task := range c.Active {
+				if owners, ok := prev[task]; ok && !owners[id] {
+					*a.count++
+				}
+			}
+		}
+	}
+}
+
+// previousActives are the tasks some client ran as active before (a
+// consumer owned its partitions or reported it running), with those
+// clients.
+func previousActives(g *oracleGroup) map[string]map[string]bool {
+	owner := map[string]string{}
+	for task, tps := range g.Tasks {
+		for _, tp := range tps {
+			owner[tp] = task
+		}
+	}
+	out := map[string]map[string]bool{}
+	add := func(task, client string) {
+		if out[task] == nil {
+			out[task] = map[string]bool{}
+		}
+		out[task][client] = true
+	}
+	for _, c := range g.Clients {
+		for _, co := range c.Consumers {
+			for _, tp := range co.Owned {
+				if task, ok := owner[tp]; ok {
+					add(task, c.ID)
+				}
+			}
+			for task, sum := range co.Sums {
+				if sum == assignment.LatestOffset {
+					add(task, c.ID)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // sameClients reports whether two answers place the same tasks on each
@@ -365,7 +481,18 @@ func goAssign(g *oracleGroup) oracleAnswer {
 	for p, rs := range g.Replicas {
 		racks.Replicas[parsePartition(p)] = rs
 	}
-	probing, err := taskassign.Assign(clients, all, stateful, racks, cfg)
+	var probing bool
+	var err error
+	switch g.Config.Assignor {
+	case "":
+		probing, err = taskassign.Assign(clients, all, stateful, racks, cfg)
+	case taskassign.StickyTaskAssignorClass:
+		// The clients in the order the leader met them: the oracle's
+		// HashMap of client metadata is filled in the group's order.
+		err = taskassign.AssignSticky(clients, all, stateful, racks, cfg)
+	default:
+		err = fmt.Errorf("no Go port of task assignor %s", g.Config.Assignor)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -653,4 +780,78 @@ func withRacks(rng *rand.Rand, g *oracleGroup) {
 			}
 		}
 	}
+}
+
+// stickyGroup draws a group for Kafka's KIP-924 StickyTaskAssignor
+// (task.assignor.class): a randomGroup, in some with up to 14 clients, in
+// some with a previous active claimed by a second client too (a member
+// that kept reporting it as running), every stateful task with changelog
+// partitions (what makes Kafka give it standbys), and in about two fifths
+// racks with both rack.aware.assignment costs configured, or not (then
+// Kafka does not optimize).
+func stickyGroup(rng *rand.Rand, id int) *oracleGroup {
+	g := randomGroup(rng, id)
+	g.Config.Assignor = taskassign.StickyTaskAssignorClass
+	if rng.IntN(5) == 0 {
+		// More clients than a 16-bucket HashMap holds at three quarters.
+		for c := len(g.Clients); c < 9+rng.IntN(6); c++ {
+			var pid [16]byte
+			for i := range pid {
+				pid[i] = byte(rng.IntN(256))
+			}
+			oc := oracleClient{ID: assignment.ProcessID(pid).String()}
+			for k := range 1 + rng.IntN(3) {
+				oc.Consumers = append(oc.Consumers, oracleConsumer{ID: fmt.Sprintf("member-%d-%d-%04x", c, k, rng.IntN(1<<16))})
+			}
+			g.Clients = append(g.Clients, oc)
+		}
+	}
+	if rng.IntN(4) == 0 {
+		stateful := slices.Sorted(mapsKeys(g.EndOffsets))
+		for range 1 + rng.IntN(3) {
+			if len(stateful) == 0 {
+				break
+			}
+			task := stateful[rng.IntN(len(stateful))]
+			c := &g.Clients[rng.IntN(len(g.Clients))]
+			if reports(c, g.Tasks[task], task) {
+				continue // one consumer of a client reports a task, as in randomGroup
+			}
+			co := &c.Consumers[rng.IntN(len(c.Consumers))]
+			if co.Sums == nil {
+				co.Sums = map[string]int64{}
+			}
+			co.Sums[task] = assignment.LatestOffset
+		}
+	}
+	if rng.IntN(5) < 2 {
+		withRacks(rng, g)
+		if g.Config.TrafficCost == nil && rng.IntN(6) > 0 {
+			traffic, nonOverlap := rng.IntN(21), rng.IntN(11)
+			g.Config.TrafficCost, g.Config.NonOverlapCost = &traffic, &nonOverlap
+		}
+		return g
+	}
+	g.Changelogs = map[string][]string{}
+	for _, s := range slices.Sorted(mapsKeys(g.EndOffsets)) {
+		t, _ := assignment.ParseTaskID(s)
+		g.Changelogs[s] = []string{fmt.Sprintf("app-store-%d-0-changelog:%d", t.Subtopology, t.Partition)}
+	}
+	return g
+}
+
+// reports says whether a consumer of the client owns one of the task's
+// partitions or reports an offset sum for it.
+func reports(c *oracleClient, partitions []string, task string) bool {
+	for _, co := range c.Consumers {
+		if _, ok := co.Sums[task]; ok {
+			return true
+		}
+		for _, tp := range co.Owned {
+			if slices.Contains(partitions, tp) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/taskassign"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -47,7 +48,8 @@ func (a *streamAssignor) MemberBalancer(members []kmsg.JoinGroupResponseMember) 
 
 // leaderRound is one assignment computed by a StoatFlow leader: what a
 // Kafka Streams 4.4 leader computes from the same subscriptions (its
-// StreamsPartitionAssignor.assign with the HighAvailabilityTaskAssignor).
+// StreamsPartitionAssignor.assign with the HighAvailabilityTaskAssignor, or
+// the StickyTaskAssignor task.assignor.class names).
 type leaderRound struct {
 	a       *streamAssignor
 	members []kmsg.JoinGroupResponseMember
@@ -348,14 +350,21 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 	if cfg.RackAwareAssignmentStrategy != taskassign.RackAwareStrategyNone {
 		racks = r.racks(g, log)
 	}
-	probing, err := taskassign.Assign(list, g.all, g.stateful, racks, cfg)
+	var probing bool
+	if s.cfg.TaskAssignor == compat.TaskAssignorSticky {
+		// Kafka Streams' custom-assignor path (task.assignor.class): no
+		// probing rebalance, with or without the end offsets.
+		err = taskassign.AssignSticky(r.clientsAsMet(clients), g.all, g.stateful, racks, cfg)
+	} else {
+		probing, err = taskassign.Assign(list, g.all, g.stateful, racks, cfg)
+		if err == nil && (probing || fallback) && r.a.m != nil {
+			if c, ok := clients[r.a.m.pid]; ok {
+				c.SetFollowupRebalance(true)
+			}
+		}
+	}
 	if err != nil {
 		return nil, assignment.ErrorAssignment, err
-	}
-	if (probing || fallback) && r.a.m != nil {
-		if c, ok := clients[r.a.m.pid]; ok {
-			c.SetFollowupRebalance(true)
-		}
 	}
 	byConsumer, _, err := taskassign.AssignThreads(list, g.partitions, g.stateful)
 	if err != nil {
@@ -413,10 +422,34 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 	for _, c := range list {
 		placed = append(placed, fmt.Sprintf("%s=active%v standby%v", c.ProcessID(), c.ActiveTasks(), c.StandbyTasks()))
 	}
-	log.Info("computed the group's assignment as its leader (Kafka Streams' HighAvailabilityTaskAssignor)",
+	log.Info("computed the group's assignment as its leader (Kafka Streams' "+s.cfg.TaskAssignor.String()+")",
 		"tasks", len(g.all), "stateful", len(g.stateful), "clients", len(list), "members", len(r.members),
 		"version", minVersion, "probing_rebalance", probing, "placement", strings.Join(placed, "; "))
 	return plan, assignment.ErrorNone, nil
+}
+
+// clientsAsMet are the clients in the order a Kafka Streams leader meets
+// them, which the sticky assignor's ties follow: by the first of their
+// members in the HashMap of subscriptions its consumer hands it.
+func (r *leaderRound) clientsAsMet(clients map[assignment.ProcessID]*taskassign.ClientState) []*taskassign.ClientState {
+	pidOf := make(map[string]assignment.ProcessID, len(r.members))
+	ids := make([]string, len(r.members))
+	for i, m := range r.members {
+		ids[i] = m.MemberID
+		pidOf[m.MemberID] = r.decoded[i].Info.ProcessID
+		if r.decoded[i].Info.Future() {
+			pidOf[m.MemberID] = futureProcessID
+		}
+	}
+	out := make([]*taskassign.ClientState, 0, len(clients))
+	seen := map[assignment.ProcessID]bool{}
+	for _, id := range taskassign.SubscriptionOrder(ids) {
+		if pid := pidOf[id]; !seen[pid] {
+			seen[pid] = true
+			out = append(out, clients[pid])
+		}
+	}
+	return out
 }
 
 // runCtx is the threads' run context, or the background once Start has

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -136,5 +137,138 @@ func TestLeaderReadsReplicaRacks(t *testing.T) {
 	r = &leaderRound{a: &streamAssignor{s: s}}
 	if racks := r.racks(g, s.log); len(racks.Replicas) != 0 {
 		t.Errorf("racks without a client: %v", racks.Replicas)
+	}
+}
+
+// stickyMember is one instance's member in a leader test: its process id,
+// the partitions it owned and the stateful tasks it ran.
+type stickyMember struct {
+	id    string
+	pid   byte
+	owned []assignment.TopicPartition
+	ran   []assignment.TaskID
+}
+
+func joinMembers(t *testing.T, topics []string, ms []stickyMember) []kmsg.JoinGroupResponseMember {
+	t.Helper()
+	var out []kmsg.JoinGroupResponseMember
+	for _, m := range ms {
+		info := assignment.SubscriptionInfo{Version: 11, LatestSupportedVersion: 11}
+		info.ProcessID[15] = m.pid
+		for _, id := range m.ran {
+			info.TaskOffsetSums = append(info.TaskOffsetSums, assignment.TaskOffsetSum{Task: id, OffsetSum: assignment.LatestOffset})
+		}
+		b, err := (&assignment.MemberMetadata{Topics: topics, Info: &info, OwnedPartitions: m.owned, Generation: 1}).Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, kmsg.JoinGroupResponseMember{MemberID: m.id, ProtocolMetadata: b})
+	}
+	return out
+}
+
+// TestLeaderStickyAssignorKeepsOwners: with task.assignor.class naming
+// Kafka Streams' StickyTaskAssignor, a StoatFlow leader leaves each task
+// with the instance that ran it as long as that instance stays within its
+// share (two of the six tasks for each of three instances): the instance
+// that ran two keeps them, the one that ran four keeps two, and the
+// newcomer gets the other two, held back until their owner revoked them.
+// No probing rebalance is asked for, though the changelogs' end offsets
+// could not be read.
+func TestLeaderStickyAssignorKeepsOwners(t *testing.T) {
+	topo, err := wordcount.Build(map[string]string{"input": "in", "output": "out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := compat.LoadFiles(nil, []string{"application.id=app", "bootstrap.servers=b:9092",
+		"task.assignor.class=" + compat.StickyTaskAssignorClass}, nil)
+	if err := diags.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.TaskAssignor != compat.TaskAssignorSticky {
+		t.Fatalf("task assignor %v", cfg.TaskAssignor)
+	}
+	s := &KafkaStreams{topo: topo, cfg: cfg, log: slog.New(slog.DiscardHandler)}
+	rep := "app-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	s.internalCounts = map[string]int32{rep: 3}
+	in := func(p int32) assignment.TopicPartition { return assignment.TopicPartition{Topic: "in", Partition: p} }
+	rp := func(p int32) assignment.TopicPartition { return assignment.TopicPartition{Topic: rep, Partition: p} }
+	task := func(sub, p int32) assignment.TaskID { return assignment.TaskID{Subtopology: sub, Partition: p} }
+	members := joinMembers(t, []string{"in", rep}, []stickyMember{
+		{id: "a-1", pid: 1, owned: []assignment.TopicPartition{in(0), in(1), rp(0), rp(1)}, ran: []assignment.TaskID{task(1, 0), task(1, 1)}},
+		{id: "b-1", pid: 2, owned: []assignment.TopicPartition{in(2), rp(2)}, ran: []assignment.TaskID{task(1, 2)}},
+		{id: "c-1", pid: 3},
+	})
+	bal, _, err := (&streamAssignor{s: s}).MemberBalancer(members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*assignment.MemberAssignment{}
+	for _, a := range bal.Balance(map[string]int32{"in": 3}).IntoSyncAssignment() {
+		ma, err := assignment.DecodeMemberAssignment(a.MemberAssignment)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[a.MemberID] = ma
+	}
+	actives := func(member string) []assignment.TaskID {
+		var ids []assignment.TaskID
+		for _, id := range got[member].Info.ActiveTasks {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	if a := actives("b-1"); len(a) != 2 || !slices.Contains(a, task(0, 2)) || !slices.Contains(a, task(1, 2)) {
+		t.Errorf("b-1 runs %v, want 0_2 and 1_2, which it ran", a)
+	}
+	ranByA := []assignment.TaskID{task(0, 0), task(0, 1), task(1, 0), task(1, 1)}
+	kept := actives("a-1")
+	for _, id := range kept {
+		if !slices.Contains(ranByA, id) {
+			t.Errorf("a-1 runs %s, which it did not run", id)
+		}
+	}
+	if len(kept) != 2 {
+		t.Errorf("a-1 runs %v, want two of the four it ran", kept)
+	}
+	if a := actives("c-1"); len(a) != 0 || len(got["c-1"].Info.StandbyTasks) != 0 {
+		t.Errorf("c-1 runs %v before a-1 revoked them", a)
+	}
+	if next := got["c-1"].Info.NextRebalanceMs; next != 0 {
+		t.Errorf("c-1's follow-up rebalance at %d, want 0 (at once, for the tasks held back)", next)
+	}
+	for _, m := range []string{"a-1", "b-1"} {
+		if next := got[m].Info.NextRebalanceMs; next != assignment.NoNextRebalance {
+			t.Errorf("%s asks for a rebalance at %d; the sticky assignor asks for no probing rebalance", m, next)
+		}
+	}
+}
+
+// TestLeaderMeetsClientsInSubscriptionOrder: the sticky assignor's ties
+// follow the order a Kafka Streams leader meets the clients, the first of
+// their members in the HashMap of subscriptions.
+func TestLeaderMeetsClientsInSubscriptionOrder(t *testing.T) {
+	members := joinMembers(t, []string{"in"}, []stickyMember{{id: "b", pid: 1}, {id: "Aa", pid: 2}, {id: "BB", pid: 3}, {id: "zz", pid: 1}})
+	bal, _, err := (&streamAssignor{s: &KafkaStreams{}}).MemberBalancer(members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clients := map[assignment.ProcessID]*taskassign.ClientState{}
+	for n := byte(1); n <= 3; n++ {
+		var pid assignment.ProcessID
+		pid[15] = n
+		clients[pid] = taskassign.NewClientState(pid, nil)
+	}
+	var got []byte
+	for _, c := range bal.(*leaderRound).clientsAsMet(clients) {
+		got = append(got, c.ProcessID()[15])
+	}
+	// Java's HashMap of 16 buckets by member id: "Aa", "BB" (both hash
+	// 2112) and "zz" (3904) in bucket 0, in the order they joined, then
+	// "b" (98) in bucket 2. The client of "b" and "zz" comes last.
+	if want := []byte{2, 3, 1}; !slices.Equal(got, want) {
+		t.Errorf("clients met as %v, want %v", got, want)
 	}
 }

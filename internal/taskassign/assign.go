@@ -26,6 +26,16 @@
 // RackAwareTaskAssignor, a min-cost flow solved as Graph.java solves it
 // (graph.go, rackgraph.go, rack.go).
 //
+// AssignSticky is the placement under task.assignor.class =
+// Kafka Streams' KIP-924 StickyTaskAssignor, as a Kafka Streams leader
+// runs it through its custom-assignor path: tasks stay with their
+// previous owners within each client's share and the fewest move, with
+// the KIP-924 utilities' rack-aware optimizations (stickyrack.go). Its
+// ties follow the hash orders of Kafka's HashMaps and HashSets, so its
+// clients come in the order the leader met them (SubscriptionOrder), and
+// AssignThreads reads its placement in the order of the hash sets Kafka
+// Streams builds from it. The same differential test checks it.
+//
 // Tasks, process ids and partitions are package assignment's types, as the
 // members' subscriptions carry them. Tasks of named topologies are
 // refused (ErrUnsupported).
@@ -107,6 +117,7 @@ func Assign(clients []*ClientState, allTasks, statefulTasks []assignment.TaskID,
 			return false, err
 		}
 		c.active, c.standby, c.warmup = taskSet{}, taskSet{}, taskSet{}
+		c.kafkaTasks = nil
 		for _, t := range stateful.s {
 			if _, ok := c.lags[t]; !ok {
 				return false, fmt.Errorf("%w: client %s has no lag for stateful task %s", ErrInvalid, c.id, t)

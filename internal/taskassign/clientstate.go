@@ -25,6 +25,9 @@ type ClientState struct {
 	prevByConsumer  map[string][]assignment.TaskID // the tasks each consumer reported an offset sum for
 	racks           map[string]string
 	offsetSums      map[assignment.TaskID]int64
+	// firstRack is the rack of the first consumer added: the client's rack
+	// as Kafka Streams' KIP-924 ApplicationState gives it ("" for none).
+	firstRack string
 
 	prevActive, prevStandby taskSet
 	lags                    map[assignment.TaskID]int64
@@ -32,6 +35,12 @@ type ClientState struct {
 
 	active, standby, warmup taskSet
 	followupRebalance       bool
+	// kafkaTasks is, after AssignSticky, the iteration order of the
+	// client's KafkaStreamsAssignment (a HashMap of its tasks, active and
+	// standby, in the order they were placed), from which Kafka Streams
+	// builds the hash sets its thread-level step reads; nil after Assign,
+	// whose sets are sorted.
+	kafkaTasks *hashOrder[assignment.TaskID]
 }
 
 // NewClientState returns a client without consumers. tags are its
@@ -68,13 +77,17 @@ func NewClientStateFromLags(id assignment.ProcessID, capacity int, prevActive, p
 // AddConsumer adds one member (stream thread) of this client: what it
 // owned before this rebalance (the OwnedPartitions of its subscription),
 // the offset sums it reported per stateful task, and its rack (empty when
-// unset). Each consumer adds one to the capacity. When two consumers
+// unset). The first consumer's rack is the client's for AssignSticky, as
+// Kafka Streams' KIP-924 state takes it. Each consumer adds one to the capacity. When two consumers
 // report the same task, the later one's offset sum counts. A task of a
 // named topology is refused with ErrUnsupported, and the client is left
 // as it was.
 func (c *ClientState) AddConsumer(memberID string, owned []assignment.TopicPartition, offsetSums map[assignment.TaskID]int64, rack string) error {
 	if err := checkUnnamedKeys(offsetSums); err != nil {
 		return fmt.Errorf("consumer %s: %w", memberID, err)
+	}
+	if len(c.prevByConsumer) == 0 {
+		c.firstRack = rack
 	}
 	i, found := slices.BinarySearchFunc(c.consumers, memberID, javaStringCompare)
 	if !found {

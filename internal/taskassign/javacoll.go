@@ -147,7 +147,36 @@ type hashElem[T comparable] struct {
 }
 
 func newHashOrder[T comparable](hash func(T) int32) *hashOrder[T] {
-	return &hashOrder[T]{hash: hash, cap: 16, index: map[T]int{}}
+	return newHashOrderCap(hash, 16)
+}
+
+// newHashOrderCap is a HashSet (or HashMap) built with a table of capacity
+// buckets, a power of two of at least 16.
+func newHashOrderCap[T comparable](hash func(T) int32, capacity int) *hashOrder[T] {
+	return &hashOrder[T]{hash: hash, cap: capacity, index: map[T]int{}}
+}
+
+// newHashOrderFrom is new HashSet<>(collection) on Java 17: a table sized
+// for the collection (HashMap(max((int) (size/.75f) + 1, 16)), rounded up to
+// a power of two), then the elements added in the collection's order.
+// Java 19 and later size the table differently (HashMap.newHashMap), which
+// changes the order of some sets of 12, 24, 48... elements.
+func newHashOrderFrom[T comparable](elems []T, hash func(T) int32) *hashOrder[T] {
+	o := newHashOrderCap(hash, tableSizeFor(max(int(float32(len(elems))/float32(0.75))+1, 16)))
+	for _, e := range elems {
+		o.add(e)
+	}
+	return o
+}
+
+// tableSizeFor is HashMap.tableSizeFor: the smallest power of two that
+// holds n, at most 1<<30.
+func tableSizeFor(n int) int {
+	c := 1
+	for c < n && c < 1<<30 {
+		c <<= 1
+	}
+	return c
 }
 
 // spread is HashMap.hash: the high half folded into the low half.
@@ -188,6 +217,11 @@ func (o *hashOrder[T]) remove(e T) {
 }
 
 func (o *hashOrder[T]) len() int { return len(o.index) }
+
+func (o *hashOrder[T]) contains(e T) bool {
+	_, ok := o.index[e]
+	return ok
+}
 
 // order returns the elements in Java's iteration order.
 func (o *hashOrder[T]) order() []T {

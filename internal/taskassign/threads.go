@@ -72,8 +72,9 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[assignment.Task
 		if len(c.consumers) == 0 {
 			return nil, false, fmt.Errorf("%w: client %s has no consumers", ErrInvalid, c.id)
 		}
+		active, standby := c.assignedSets()
 		var statefulActive, statelessActive []assignment.TaskID
-		for _, t := range c.active.s {
+		for _, t := range active {
 			if c.isStateful(t) {
 				statefulActive = append(statefulActive, t)
 			} else {
@@ -87,7 +88,7 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[assignment.Task
 		if err != nil {
 			return nil, false, err
 		}
-		standbyByConsumer, err := c.assignToThreads(c.standby.items(), true, load)
+		standbyByConsumer, err := c.assignToThreads(standby, true, load)
 		if err != nil {
 			return nil, false, err
 		}
@@ -147,6 +148,26 @@ func AssignThreads(clients []*ClientState, partitionsForTask map[assignment.Task
 		}
 	}
 	return assignments, followupNeeded, nil
+}
+
+// assignedSets are the client's actives and standbys in the iteration
+// order of the sets Kafka Streams' thread-level step reads: sorted after
+// Assign (the HighAvailabilityTaskAssignor fills TreeSets); after
+// AssignSticky, the HashSets ClientState.setAssignedTasks collects from
+// the KIP-924 assignment's HashMap of tasks.
+func (c *ClientState) assignedSets() (active, standby []assignment.TaskID) {
+	if c.kafkaTasks == nil {
+		return c.active.items(), c.standby.items()
+	}
+	for _, t := range c.kafkaTasks.order() {
+		switch {
+		case c.active.contains(t):
+			active = append(active, t)
+		case c.standby.contains(t):
+			standby = append(standby, t)
+		}
+	}
+	return javaHashSetOrder(active, taskHash), javaHashSetOrder(standby, taskHash)
 }
 
 // prevTasksByLag are the stateful tasks the consumer reported state for,

@@ -60,6 +60,28 @@ func taskHash(t assignment.TaskID) int32 {
 	return 31 * h // the null topology name hashes to 0
 }
 
+// subtopologyHash is the hash of Kafka Streams' Subtopology key,
+// Objects.hash(nodeGroupId, namedTopology), without a named topology.
+func subtopologyHash(sub int32) int32 {
+	return 31 * (31 + sub) // the null topology name hashes to 0
+}
+
+// javaStringHash is String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over
+// the UTF-16 code units, wrapping as Java's int does.
+func javaStringHash(s string) int32 {
+	var h int32
+	if isASCII(s) {
+		for i := 0; i < len(s); i++ {
+			h = 31*h + int32(s[i])
+		}
+		return h
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		h = 31*h + int32(u)
+	}
+	return h
+}
+
 // processHash is UUID.hashCode: the xor of the two halves, folded.
 func processHash(p assignment.ProcessID) int32 {
 	x := int64(binary.BigEndian.Uint64(p[:8]) ^ binary.BigEndian.Uint64(p[8:]))

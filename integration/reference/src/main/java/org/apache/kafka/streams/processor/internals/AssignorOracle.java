@@ -22,24 +22,41 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.AssignmentConfigs;
+import org.apache.kafka.streams.processor.assignment.ApplicationState;
+import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment;
 import org.apache.kafka.streams.processor.assignment.ProcessId;
+import org.apache.kafka.streams.processor.assignment.TaskAssignmentUtils;
+import org.apache.kafka.streams.processor.assignment.TaskAssignor;
+import org.apache.kafka.streams.processor.assignment.TaskAssignor.AssignmentError;
+import org.apache.kafka.streams.processor.assignment.TaskAssignor.TaskAssignment;
+import org.apache.kafka.streams.processor.assignment.TaskInfo;
+import org.apache.kafka.streams.processor.assignment.TaskTopicPartition;
 import org.apache.kafka.streams.processor.internals.assignment.AssignmentInfo;
 import org.apache.kafka.streams.processor.internals.assignment.AssignorConfiguration;
 import org.apache.kafka.streams.processor.internals.assignment.ClientState;
+import org.apache.kafka.streams.processor.internals.assignment.DefaultApplicationState;
+import org.apache.kafka.streams.processor.internals.assignment.DefaultTaskInfo;
+import org.apache.kafka.streams.processor.internals.assignment.DefaultTaskTopicPartition;
 import org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor;
 import org.apache.kafka.streams.processor.internals.TopologyMetadata.Subtopology;
 import org.apache.kafka.streams.processor.internals.assignment.RackAwareTaskAssignor;
+import org.apache.kafka.streams.processor.internals.assignment.RackUtils;
 
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +74,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * {"id":N, "config":{"numStandby":1,"maxWarmup":2,"acceptableLag":100,"probingMs":600000,"tags":["zone"],
- *             "strategy":"min_traffic","trafficCost":10,"nonOverlapCost":1},
+ *             "strategy":"min_traffic","trafficCost":10,"nonOverlapCost":1,
+ *             "assignor":"org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor"},
  *  "tasks":{"0_1":["topic-a:1",...],...}, "endOffsets":{"0_1":1000,...}, "leader":"UUID",
  *  "changelogs":{"0_1":["app-store-changelog:1"],...}, "replicas":{"topic-a:1":["rack-a",""],...},
  *  "clients":[{"id":"UUID","tags":{"zone":"a"},
@@ -72,12 +90,28 @@ import org.slf4j.LoggerFactory;
  * stateful tasks' {@code changelogs} and the racks of each partition's replicas ({@code replicas}, one
  * broker per entry, "" for a broker without rack): the cluster metadata holds those partitions, and
  * describing a topic gives its partitions there, or fails when it has none. When the assignor asks for
- * a probing rebalance the leader's client gets the deadline {@code probingMs} (the clock reads 0). Each
- * stdout line answers one input line:
+ * a probing rebalance the leader's client gets the deadline {@code probingMs} (the clock reads 0).
+ *
+ * <p>With {@code assignor}, the name of a KIP-924 {@link TaskAssignor} ({@code task.assignor.class}), the
+ * leader's custom path runs instead: the application state built as
+ * {@code StreamsPartitionAssignor.buildApplicationState} builds it (the tasks from its
+ * {@link PartitionGrouper} over the source and changelog topics of each sub-topology, their
+ * topic partitions annotated with racks by {@link RackUtils} on first use), the assignor instantiated
+ * and configured as {@code AssignorConfiguration.customTaskAssignor} does, its assignment validated by
+ * {@link TaskAssignmentUtils#validateTaskAssignment} and handed to the clients by the leader's private
+ * {@code processStreamsPartitionAssignment} (by reflection). One thing differs: {@link DefaultTaskInfo}
+ * hashes by identity, so a HashSet of tasks, which StickyTaskAssignor places standbys in the order of,
+ * iterates in an order that changes from one JVM to the next; the oracle's task infos hash by their
+ * rank in task order among the tasks of their kind, so that the stateful ones iterate in task order,
+ * the order StoatFlow's port takes. The assignment is also computed with the
+ * identity-hashed infos, and {@code identityDiffers} says whether that gave another placement.
+ *
+ * <p>Each stdout line answers one input line:
  *
  * <pre>
  * {"id":N, "probing":true, "clients":{"UUID":{"active":[...],"standby":[...]}},
- *  "consumers":{"member":{"active":["0_1",...],"partitions":["topic-a:1",...],"standby":[...],"next":-1}}}
+ *  "consumers":{"member":{"active":["0_1",...],"partitions":["topic-a:1",...],"standby":[...],"next":-1}},
+ *  "identityDiffers":false}
  * </pre>
  *
  * where a consumer's {@code active} and {@code partitions} are AssignmentInfo's paired lists, and
@@ -99,6 +133,9 @@ public final class AssignorOracle {
         final Method computeNewAssignment = StreamsPartitionAssignor.class.getDeclaredMethod("computeNewAssignment",
             Set.class, Map.class, Map.class, Map.class, Map.class, Set.class, int.class, int.class, boolean.class);
         computeNewAssignment.setAccessible(true);
+        final Method processAssignment = StreamsPartitionAssignor.class.getDeclaredMethod("processStreamsPartitionAssignment",
+            TaskAssignor.class, TaskAssignment.class, AssignmentError.class, Map.class, GroupSubscription.class);
+        processAssignment.setAccessible(true);
 
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final BufferedWriter out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
@@ -110,7 +147,7 @@ public final class AssignorOracle {
             final Map<String, Object> c = asMap(new Json(line).value());
             final Object id = c.get("id");
             try {
-                out.write(run(c, leader, computeNewAssignment));
+                out.write(run(c, leader, computeNewAssignment, processAssignment));
             } catch (final Exception e) {
                 final Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
                 out.write("{\"id\":" + id + ",\"error\":" + quote(cause.getClass().getName() + ": " + cause.getMessage()) + "}");
@@ -122,7 +159,7 @@ public final class AssignorOracle {
 
     @SuppressWarnings("unchecked")
     private static String run(final Map<String, Object> c, final StreamsPartitionAssignor leader,
-                              final Method computeNewAssignment) throws Exception {
+                              final Method computeNewAssignment, final Method processAssignment) throws Exception {
         final Map<String, Object> cfg = asMap(c.get("config"));
         final List<String> tags = new ArrayList<>();
         for (final Object t : asList(cfg.getOrDefault("tags", List.of()))) {
@@ -248,10 +285,42 @@ public final class AssignorOracle {
         for (final TaskId task : partitionsForTask.keySet()) {
             tasksForTopicGroup.computeIfAbsent(new Subtopology(task.subtopology(), task.topologyName()), k -> new HashSet<>()).add(task);
         }
-        final RackAwareTaskAssignor rackAware = new RackAwareTaskAssignor(cluster, partitionsForTask,
-            changelogPartitionsForTask, tasksForTopicGroup, racksForProcessConsumer, topicManager, configs, Time.SYSTEM);
-        final boolean probing = new HighAvailabilityTaskAssignor()
-            .assign(states, partitionsForTask.keySet(), statefulTasks, rackAware, configs);
+        final String assignorClass = (String) cfg.get("assignor");
+        boolean probing = false;
+        Boolean identityDiffers = null;
+        if (assignorClass == null) {
+            final RackAwareTaskAssignor rackAware = new RackAwareTaskAssignor(cluster, partitionsForTask,
+                changelogPartitionsForTask, tasksForTopicGroup, racksForProcessConsumer, topicManager, configs, Time.SYSTEM);
+            probing = new HighAvailabilityTaskAssignor()
+                .assign(states, partitionsForTask.keySet(), statefulTasks, rackAware, configs);
+        } else {
+            final Map<TaskId, Set<TaskTopicPartition>> topicPartitionsForTask =
+                taskTopicPartitions(partitionsForTask, changelogPartitionsForTask, cluster, topicManager);
+            // The stateful tasks in task order, and the stateless ones: a task info's rank among its kind.
+            final List<TaskId> inOrder = new ArrayList<>(topicPartitionsForTask.keySet());
+            inOrder.sort((a, b) -> statefulTasks.contains(a) == statefulTasks.contains(b)
+                ? a.compareTo(b) : statefulTasks.contains(a) ? -1 : 1);
+            final int statefulCount = (int) inOrder.stream().filter(statefulTasks::contains).count();
+            final Map<TaskId, TaskInfo> byIdentity = topicPartitionsForTask.keySet().stream().collect(Collectors.toMap(
+                Function.identity(),
+                task -> new DefaultTaskInfo(task, statefulTasks.contains(task), stores(statefulTasks, task), topicPartitionsForTask.get(task))));
+            final Map<TaskId, TaskInfo> byRank = topicPartitionsForTask.keySet().stream().collect(Collectors.toMap(
+                Function.identity(),
+                task -> new RankedTaskInfo(task, statefulTasks.contains(task), stores(statefulTasks, task), topicPartitionsForTask.get(task),
+                    statefulTasks.contains(task) ? inOrder.indexOf(task) : inOrder.indexOf(task) - statefulCount)));
+
+            final TaskAssignor assignor = Utils.newInstance(assignorClass, TaskAssignor.class);
+            assignor.configure(STREAMS_CONFIG.originals());
+            final String identityPlacement = placement(assignor.assign(new DefaultApplicationState(configs, byIdentity, clients)));
+            final ApplicationState applicationState = new DefaultApplicationState(configs, byRank, clients);
+            final TaskAssignment taskAssignment = assignor.assign(applicationState);
+            identityDiffers = !identityPlacement.equals(placement(taskAssignment));
+            final AssignmentError error = TaskAssignmentUtils.validateTaskAssignment(applicationState, taskAssignment);
+            if (error != AssignmentError.NONE) {
+                throw new IllegalStateException("Task assignment with " + assignorClass + " returned an error: " + error);
+            }
+            processAssignment.invoke(leader, assignor, taskAssignment, error, clients, null);
+        }
 
         final StringBuilder sb = new StringBuilder();
         sb.append("{\"id\":").append(c.get("id")).append(",\"probing\":").append(probing).append(",\"clients\":{");
@@ -268,6 +337,10 @@ public final class AssignorOracle {
             sb.append('}');
         }
         sb.append('}');
+
+        if (identityDiffers != null) {
+            sb.append(",\"identityDiffers\":").append(identityDiffers);
+        }
 
         if (probing && c.get("leader") != null) {
             final ClientState leaderState = states.get(new ProcessId(UUID.fromString((String) c.get("leader"))));
@@ -303,6 +376,107 @@ public final class AssignorOracle {
         }
         sb.append("}}");
         return sb.toString();
+    }
+
+    /**
+     * The tasks and their topic partitions as {@code StreamsPartitionAssignor.buildApplicationState} makes
+     * them: the partition grouper's tasks over each sub-topology's source and changelog topics (with a
+     * metadata that knows every source partition), each source partition flagged as a changelog when it is
+     * one, then the other changelog partitions; all annotated with racks once, when first asked.
+     */
+    private static Map<TaskId, Set<TaskTopicPartition>> taskTopicPartitions(final Map<TaskId, Set<TopicPartition>> partitionsForTask,
+                                                                            final Map<TaskId, Set<TopicPartition>> changelogPartitionsForTask,
+                                                                            final Cluster racks,
+                                                                            final InternalTopicManager topicManager) {
+        final Map<Subtopology, Set<String>> sourceTopicsByGroup = new HashMap<>();
+        final Map<Subtopology, Set<String>> changelogTopicsByGroup = new HashMap<>();
+        final List<PartitionInfo> sourcePartitions = new ArrayList<>();
+        for (final Map.Entry<TaskId, Set<TopicPartition>> e : partitionsForTask.entrySet()) {
+            final Subtopology subtopology = new Subtopology(e.getKey().subtopology(), e.getKey().topologyName());
+            for (final TopicPartition tp : e.getValue()) {
+                sourceTopicsByGroup.computeIfAbsent(subtopology, k -> new HashSet<>()).add(tp.topic());
+                sourcePartitions.add(new PartitionInfo(tp.topic(), tp.partition(), null, new Node[0], new Node[0]));
+            }
+        }
+        for (final Map.Entry<TaskId, Set<TopicPartition>> e : changelogPartitionsForTask.entrySet()) {
+            final Subtopology subtopology = new Subtopology(e.getKey().subtopology(), e.getKey().topologyName());
+            for (final TopicPartition tp : e.getValue()) {
+                changelogTopicsByGroup.computeIfAbsent(subtopology, k -> new HashSet<>()).add(tp.topic());
+            }
+        }
+        final Cluster sources = new Cluster("assignor-oracle", List.of(), sourcePartitions, Collections.emptySet(), Collections.emptySet());
+        final Map<TaskId, Set<TopicPartition>> changelogPartitionGroups = new HashMap<>();
+        final Map<TaskId, Set<TopicPartition>> sourcePartitionGroups =
+            new PartitionGrouper().partitionGroups(sourceTopicsByGroup, changelogTopicsByGroup, changelogPartitionGroups, sources);
+
+        final Set<DefaultTaskTopicPartition> topicsRequiringRackInfo = new HashSet<>();
+        final AtomicBoolean rackInformationFetched = new AtomicBoolean(false);
+        final Runnable fetchRackInformation = () -> {
+            if (!rackInformationFetched.get()) {
+                RackUtils.annotateTopicPartitionsWithRackInfo(racks, topicManager, topicsRequiringRackInfo);
+                rackInformationFetched.set(true);
+            }
+        };
+        final Map<TaskId, Set<TaskTopicPartition>> topicPartitionsForTask = new HashMap<>();
+        for (final TaskId task : Collections.unmodifiableSet(sourcePartitionGroups.keySet())) {
+            final Set<TaskTopicPartition> topicPartitions = new HashSet<>();
+            for (final TopicPartition tp : sourcePartitionGroups.get(task)) {
+                final DefaultTaskTopicPartition p = new DefaultTaskTopicPartition(tp, true,
+                    changelogPartitionGroups.get(task).contains(tp), fetchRackInformation);
+                topicsRequiringRackInfo.add(p);
+                topicPartitions.add(p);
+            }
+            for (final TopicPartition tp : changelogPartitionGroups.get(task)) {
+                final DefaultTaskTopicPartition p = new DefaultTaskTopicPartition(tp,
+                    sourcePartitionGroups.get(task).contains(tp), true, fetchRackInformation);
+                topicsRequiringRackInfo.add(p);
+                topicPartitions.add(p);
+            }
+            topicPartitionsForTask.put(task, topicPartitions);
+        }
+        return topicPartitionsForTask;
+    }
+
+    private static Set<String> stores(final Set<TaskId> statefulTasks, final TaskId task) {
+        return statefulTasks.contains(task) ? Set.of("store") : Set.of();
+    }
+
+    /** Each client's actives and standbys, sorted, to compare two assignments. */
+    private static String placement(final TaskAssignment assignment) {
+        final Map<String, String> byClient = new TreeMap<>();
+        for (final KafkaStreamsAssignment a : assignment.assignment()) {
+            final Map<KafkaStreamsAssignment.AssignedTask.Type, Set<TaskId>> byType = new TreeMap<>();
+            for (final KafkaStreamsAssignment.AssignedTask t : a.tasks().values()) {
+                byType.computeIfAbsent(t.type(), k -> new TreeSet<>()).add(t.id());
+            }
+            byClient.put(a.processId().toString(), byType.toString());
+        }
+        return byClient.toString();
+    }
+
+    /**
+     * A task info that hashes by the task's rank in task order among the tasks of its kind (stateful or
+     * not), where {@link DefaultTaskInfo} hashes by identity: a HashSet of the stateful ones, filled in any
+     * order, iterates in task order (its table always has more buckets than elements).
+     */
+    private static final class RankedTaskInfo extends DefaultTaskInfo {
+        private final int rank;
+
+        RankedTaskInfo(final TaskId id, final boolean isStateful, final Set<String> stateStoreNames,
+                       final Set<TaskTopicPartition> topicPartitions, final int rank) {
+            super(id, isStateful, stateStoreNames, topicPartitions);
+            this.rank = rank;
+        }
+
+        @Override
+        public int hashCode() {
+            return rank;
+        }
+
+        @Override
+        public boolean equals(final Object o) {
+            return this == o;
+        }
     }
 
     private static void setField(final Object target, final String name, final Object value) throws Exception {
