@@ -129,7 +129,19 @@ func runChild(raw string) int {
 		fmt.Fprintln(os.Stderr, "child: no topology", spec.Topology)
 		return 2
 	}
-	ks, err := StartStoatFlow(ctx, build, spec.Args, cfg, streams.WithHooks(&childHooks{}), streams.WithProductionHandlers(handlers))
+	hooks := &childHooks{}
+	// Every placement the child computes as its group's leader, for the
+	// fleet tests to replay through Kafka Streams' leader code.
+	snapshots := streams.WithAssignmentSnapshots(func(a streams.AssignmentSnapshot) {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return
+		}
+		hooks.mu.Lock()
+		defer hooks.mu.Unlock()
+		fmt.Printf("ASSIGNMENT %s\n", b)
+	})
+	ks, err := StartStoatFlow(ctx, build, spec.Args, cfg, streams.WithHooks(hooks), streams.WithProductionHandlers(handlers), snapshots)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1
@@ -274,6 +286,23 @@ func (c *child) restoreLog() []int64 {
 		if f := strings.Fields(l); len(f) == 4 && f[0] == "RESTORE-END" {
 			n, _ := strconv.ParseInt(f[3], 10, 64)
 			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// snapshots returns the placements the child computed as its group's
+// leader.
+func (c *child) snapshots() []streams.AssignmentSnapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []streams.AssignmentSnapshot
+	for _, l := range c.lines {
+		if raw, ok := strings.CutPrefix(l, "ASSIGNMENT "); ok {
+			var a streams.AssignmentSnapshot
+			if json.Unmarshal([]byte(raw), &a) == nil {
+				out = append(out, a)
+			}
 		}
 	}
 	return out

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // feed is input produced in the background by feedSteadily.
@@ -186,6 +187,13 @@ func rollingMigration(t *testing.T, app *fleetApp, fewest bool) {
 	fl.step(t, "S2 leaves", nil, s2)
 	t.Logf("%s: the fleet is two Kafka Streams and one StoatFlow again", app.name)
 	fl.finish(t)
+	var snaps []streams.AssignmentSnapshot
+	for _, e := range fl.engines {
+		if g, ok := e.(goEngine); ok {
+			snaps = append(snaps, g.c.snapshots()...)
+		}
+	}
+	replayLeaderSnapshots(t, snaps)
 	if fewest {
 		for _, s := range fl.steps {
 			if s.moved != s.min {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/taskassign"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // Group states in the oracle's format (AssignorOracle.java in the
@@ -90,6 +91,101 @@ type oracleThreadAt struct {
 	Next       int64    `json:"next"`
 }
 
+// runAssignorOracle has the jar's AssignorOracle place the n groups of in
+// (one JSON line each) and returns its answers.
+func runAssignorOracle(ctx context.Context, t *testing.T, jar string, in *bytes.Buffer, n int) []oracleAnswer {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "java", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", jar,
+		"org.apache.kafka.streams.processor.internals.AssignorOracle")
+	cmd.Stdin = in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("AssignorOracle: %v\n%s", err, tail(stderr.String(), 20))
+	}
+	var answers []oracleAnswer
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var a oracleAnswer
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("AssignorOracle answer %q: %v", sc.Text(), err)
+		}
+		answers = append(answers, a)
+	}
+	if len(answers) != n {
+		t.Fatalf("AssignorOracle answered %d groups of %d\n%s", len(answers), n, tail(stderr.String(), 20))
+	}
+	return answers
+}
+
+// replayLeaderSnapshots has Kafka Streams 4.4's leader code (the jar's
+// AssignorOracle) place every group a StoatFlow leader placed in a live
+// run (the children's ASSIGNMENT lines, streams.AssignmentSnapshot) and
+// checks that it places every client's active and standby tasks as the
+// StoatFlow leader did, and as taskassign does on the same input.
+func replayLeaderSnapshots(t *testing.T, snaps []streams.AssignmentSnapshot) {
+	t.Helper()
+	if len(snaps) == 0 {
+		t.Errorf("no StoatFlow leader placement was captured to replay through Kafka Streams' assignor")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	jar := assignorJar(ctx, t)
+	var in bytes.Buffer
+	groups := make([]*oracleGroup, len(snaps))
+	for i, sn := range snaps {
+		g := &oracleGroup{ID: i, Tasks: sn.Tasks, EndOffsets: sn.EndOffsets, Leader: sn.Leader,
+			Config: oracleConfig{NumStandby: sn.NumStandbyReplicas, MaxWarmup: sn.MaxWarmupReplicas, AcceptableLag: sn.AcceptableRecoveryLag,
+				ProbingMs: sn.ProbingRebalanceIntervalMs, Tags: sn.RackAwareAssignmentTags, Strategy: sn.RackAwareStrategy, Assignor: sn.TaskAssignor},
+			tasks: map[assignment.TaskID][]assignment.TopicPartition{}}
+		for _, c := range sn.Clients {
+			oc := oracleClient{ID: c.ProcessID, Tags: c.Tags}
+			for _, m := range c.Consumers {
+				oc.Consumers = append(oc.Consumers, oracleConsumer{ID: m.MemberID, Owned: m.Owned, Sums: m.OffsetSums, Rack: m.Rack})
+			}
+			g.Clients = append(g.Clients, oc)
+		}
+		for task, tps := range sn.Tasks {
+			id, err := assignment.ParseTaskID(task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tp := range tps {
+				g.tasks[id] = append(g.tasks[id], parsePartition(tp))
+			}
+		}
+		groups[i] = g
+		line, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(line)
+		in.WriteByte('\n')
+	}
+	answers := runAssignorOracle(ctx, t, jar, &in, len(groups))
+	for i, sn := range snaps {
+		want := answers[i]
+		if want.Error != "" {
+			t.Errorf("captured group %d: Kafka Streams' leader failed: %s\ninput: %s", i, want.Error, mustJSON(groups[i]))
+			continue
+		}
+		for pid, at := range sn.Placement {
+			w := want.Clients[pid]
+			if !slices.Equal(w.Active, at.Active) || !slices.Equal(w.Standby, at.Standby) {
+				t.Errorf("captured group %d: client %s: the StoatFlow leader placed active %v standby %v, Kafka Streams' leader active %v standby %v\ninput: %s",
+					i, pid, at.Active, at.Standby, w.Active, w.Standby, mustJSON(groups[i]))
+			}
+		}
+		if got := goAssign(groups[i]); compareAnswers(got, want) != "" {
+			t.Errorf("captured group %d: taskassign differs from Kafka Streams: %s", i, compareAnswers(got, want))
+		}
+	}
+	t.Logf("%d placements StoatFlow leaders computed in the live run, replayed through Kafka Streams 4.4's leader code: identical", len(snaps))
+}
+
 // TestAssignmentMatchesKafkaStreams runs Kafka Streams 4.4's own leader
 // code (HighAvailabilityTaskAssignor with its RackAwareTaskAssignor, then
 // StreamsPartitionAssignor's thread-level distribution and cooperative
@@ -160,29 +256,8 @@ func TestAssignmentMatchesKafkaStreams(t *testing.T) {
 		in.WriteByte('\n')
 	}
 
-	cmd := exec.CommandContext(ctx, "java", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", jar,
-		"org.apache.kafka.streams.processor.internals.AssignorOracle")
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
 	start := time.Now()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("AssignorOracle: %v\n%s", err, tail(stderr.String(), 20))
-	}
-	var answers []oracleAnswer
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var a oracleAnswer
-		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
-			t.Fatalf("AssignorOracle answer %q: %v", sc.Text(), err)
-		}
-		answers = append(answers, a)
-	}
-	if len(answers) != n {
-		t.Fatalf("AssignorOracle answered %d groups of %d\n%s", len(answers), n, tail(stderr.String(), 20))
-	}
+	answers := runAssignorOracle(ctx, t, jar, &in, n)
 	t.Logf("%d groups, the JVM answered in %v", n, time.Since(start).Round(time.Millisecond))
 
 	matched, probing, heldBack, warmups, moved := 0, 0, 0, 0, 0

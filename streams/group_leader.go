@@ -418,6 +418,9 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 		}
 		plan = append(plan, kmsg.SyncGroupRequestGroupAssignment{MemberID: m.MemberID, MemberAssignment: b})
 	}
+	if f := s.snapshots; f != nil {
+		f(r.snapshot(g, ends, cfg, list, probing))
+	}
 	var placed []string
 	for _, c := range list {
 		placed = append(placed, fmt.Sprintf("%s=active%v standby%v", c.ProcessID(), c.ActiveTasks(), c.StandbyTasks()))

@@ -133,6 +133,7 @@ type options struct {
 	handlers   kstreams.ProductionHandlers
 	// standbyBatch is the tests' hook before each standby batch.
 	standbyBatch func(task kstreams.TaskID, store string) error
+	snapshots    func(AssignmentSnapshot)
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -230,6 +231,9 @@ type KafkaStreams struct {
 	// standbyBatch, set by tests only, runs before each standby batch
 	// reaches its store; an error stops the thread there.
 	standbyBatch func(task kstreams.TaskID, store string) error
+	// snapshots, when set, is handed every placement the instance
+	// computes as its group's leader (WithAssignmentSnapshots).
+	snapshots func(AssignmentSnapshot)
 	// leaveOnClose is set by CloseWith before the threads stop: their
 	// static members leave the group as they close.
 	leaveOnClose atomic.Bool
@@ -316,6 +320,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.sbh, _ = o.hooks.(StandbyHooks)
 	s.standbyBatch = o.standbyBatch
+	s.snapshots = o.snapshots
 	s.newProduction = o.production
 	if s.newProduction == nil {
 		if err := o.handlers.Validate(); err != nil {
