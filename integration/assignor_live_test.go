@@ -149,7 +149,6 @@ type probe struct {
 	mu     sync.Mutex
 	subs   []liveSubscription
 	assign *liveAssignment
-	self   string
 	change chan struct{}
 }
 

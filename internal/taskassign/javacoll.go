@@ -218,11 +218,6 @@ func (o *hashOrder[T]) remove(e T) {
 
 func (o *hashOrder[T]) len() int { return len(o.index) }
 
-func (o *hashOrder[T]) contains(e T) bool {
-	_, ok := o.index[e]
-	return ok
-}
-
 // order returns the elements in Java's iteration order.
 func (o *hashOrder[T]) order() []T {
 	mask := uint32(o.cap - 1)

@@ -16,10 +16,6 @@ import (
 // AssignmentTestUtils, with the placements and costs they expect.
 
 var (
-	t04, t05, t06 = task(0, 4), task(0, 5), task(0, 6)
-	t23           = task(2, 3)
-	t30, t31, t32 = task(3, 0), task(3, 1), task(3, 2)
-
 	// Kafka's REPLICA_0..4: the racks of two brokers each (NODE_n is in
 	// rack n).
 	replica0 = []string{"rack0", "rack1"}
