@@ -129,7 +129,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.latencyMax, "latency-max", 0, "latency-load workload: Kafka Streams' maximum word-count throughput, lines/s; 0: the median this run's wordcount-eos measured")
 	num(&c.restoreMB, "restore-mb", 1024, "changelog size of the restore workload, MiB")
 	num(&c.restoreValue, "restore-value-size", 1000, "value bytes of the restore workload's changelog records")
-	num(&c.rebalanceRecords, "rebalance-records", 100_000, "rebalance workload: word-count lines counted before the third instance joins")
+	num(&c.rebalanceRecords, "rebalance-records", 50_000, "rebalance workload: word-count lines counted before the third instance joins")
 	num(&c.rebalanceRate, "rebalance-rate", 1000, "rebalance workload: input lines per second fed while the instances run")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
 	str(&c.baseline, "baseline", "", "another build of this command (go build -o PATH ./integration/bench at an older commit), run as the engine \"StoatFlow baseline\" in the throughput workloads: before/after ratios from one run")

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -254,13 +255,8 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	r.toStable = stableAt.Sub(joined)
 	var restores []string
 	for i, p := range procs {
-		lines := p.linesWith("RESTORE-END ")
-		r.replayed += restoredBetween(lines, joined, end)
-		for _, l := range lines {
-			if f := strings.Fields(l.text); len(f) >= 4 && !l.at.Before(joined) && !l.at.After(end) {
-				restores = append(restores, fmt.Sprintf("%c:%s %s", 'A'+i, f[len(f)-2][strings.LastIndexByte(f[len(f)-2], '-')+1:], f[len(f)-1]))
-			}
-		}
+		r.replayed += restoredBetween(p.linesWith("RESTORE-END "), joined, end)
+		restores = append(restores, describeRestores(fmt.Sprintf("%c", 'A'+i), p.linesWith("RESTORE-"), joined, end)...)
 	}
 	if w.log != nil {
 		w.poll()
@@ -273,7 +269,8 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 		}
 	}
 	b.logf("rebalance on %s, round %d: the longest gap was on output partition %d; %d lines fed at %d/s, %d of them before the join; "+
-		"restores (instance:changelog partition records): %v", engine, round+1, gapPart, feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin, restores)
+		"stateful tasks %s; restores: %s", engine, round+1, gapPart, feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin,
+		statefulOwners(before, after, appID), strings.Join(restores, ", "))
 	return r
 }
 
@@ -353,6 +350,50 @@ func restoredBetween(lines []stamped, from, to time.Time) int64 {
 		}
 	}
 	return n
+}
+
+// describeRestores names an instance's restores within [from, to] for the
+// log: "<instance> <changelog partition> from <offset>: <records>". Both
+// engines' RESTORE-START lines give the changelog partition, then the
+// start offset.
+func describeRestores(instance string, lines []stamped, from, to time.Time) []string {
+	start := map[string]string{}
+	var out []string
+	for _, l := range lines {
+		if l.at.Before(from) || l.at.After(to) {
+			continue
+		}
+		f := strings.Fields(l.text)
+		i := slices.IndexFunc(f, func(s string) bool { return strings.Contains(s, "-changelog-") })
+		if i < 0 || i+1 >= len(f) {
+			continue
+		}
+		tp := f[i][strings.LastIndexByte(f[i], '-')+1:]
+		switch f[0] {
+		case "RESTORE-START":
+			start[tp] = f[i+1]
+		case "RESTORE-END":
+			out = append(out, fmt.Sprintf("%s %s from %s: %s", instance, tp, start[tp], f[len(f)-1]))
+		}
+	}
+	return out
+}
+
+// statefulOwners lists each stateful task's instance before and after,
+// "1_<p> A→C", in partition order.
+func statefulOwners(before, after map[topicPartition]string, appID string) string {
+	var tps []topicPartition
+	for tp := range after {
+		if strings.HasPrefix(tp.topic, appID+"-") && strings.HasSuffix(tp.topic, "-repartition") {
+			tps = append(tps, tp)
+		}
+	}
+	slices.SortFunc(tps, func(a, b topicPartition) int { return int(a.partition - b.partition) })
+	var out []string
+	for _, tp := range tps {
+		out = append(out, fmt.Sprintf("1_%d %s→%s", tp.partition, before[tp], after[tp]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // movedTasks counts the stateful tasks (the partitions of the repartition
