@@ -163,12 +163,16 @@ func TestRestoredBetween(t *testing.T) {
 	lines := []stamped{
 		{t0, "RESTORE-END 1796604729599370277 counts app-counts-changelog-1 500"},                   // before the window
 		{t0.Add(time.Second), "RESTORE-END 1796604729599370277 counts app-counts-changelog-2 1200"}, // StoatFlow child
-		{t0.Add(2 * time.Second), "RESTORE-END counts app-counts-changelog-3 34"},                   // reference jar
+		{t0.Add(2 * time.Second), "RESTORE-START counts app-counts-changelog-3 0 900"},              // no records
+		{t0.Add(2 * time.Second), "RESTORE-SUSPENDED counts app-counts-changelog-3 30"},             // interrupted
+		{t0.Add(2 * time.Second), "RESTORE-START counts app-counts-changelog-3 31 900"},             // resumed
+		{t0.Add(2 * time.Second), "RESTORE-END counts app-counts-changelog-3 4"},                    // reference jar
+		{t0.Add(2 * time.Second), "STANDBY-BATCH counts app-counts-changelog-1 1000"},               // a warm-up's batch
 		{t0.Add(3 * time.Second), "RESTORE-END counts"},                                             // malformed
 		{t0.Add(9 * time.Second), "RESTORE-END counts app-counts-changelog-0 7"},                    // after it
 	}
-	if n := restoredBetween(lines, t0.Add(time.Millisecond), t0.Add(5*time.Second)); n != 1234 {
-		t.Fatalf("restored %d records, want 1234", n)
+	if n := restoredBetween(lines, t0.Add(time.Millisecond), t0.Add(5*time.Second)); n != 2234 {
+		t.Fatalf("restored %d records, want 2234", n)
 	}
 }
 

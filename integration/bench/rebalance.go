@@ -255,8 +255,12 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	r.toStable = stableAt.Sub(joined)
 	var restores []string
 	for i, p := range procs {
-		r.replayed += restoredBetween(p.linesWith("RESTORE-END "), joined, end)
+		r.replayed += restoredBetween(p.linesWith("RESTORE-"), joined, end)
+		r.replayed += restoredBetween(p.linesWith("STANDBY-BATCH "), joined, end)
 		restores = append(restores, describeRestores(fmt.Sprintf("%c", 'A'+i), p.linesWith("RESTORE-"), joined, end)...)
+		if n := restoredBetween(p.linesWith("STANDBY-BATCH "), joined, end); n > 0 {
+			restores = append(restores, fmt.Sprintf("%c loaded %d into standby or warm-up replicas", 'A'+i, n))
+		}
 	}
 	if w.log != nil {
 		w.poll()
@@ -330,11 +334,15 @@ func longestGap(arrivals [][]time.Time, from, to time.Time) (time.Duration, int)
 	return gap, at
 }
 
-// restoredBetween sums the records of the RESTORE-END lines read within
-// [from, to]. Both engines end the line with the records restored:
-// StoatFlow children print RESTORE-END <unix ns> <store> <changelog
-// partition> <records>, the reference jar RESTORE-END <store> <changelog
-// partition> <records>.
+// restoredBetween sums the records of the RESTORE-END, RESTORE-SUSPENDED
+// and STANDBY-BATCH lines read within [from, to]: the records of every
+// restore that ended, of every one interrupted before its end (whose next
+// restore resumes where it stopped, so nothing counts twice), and of every
+// batch a Kafka Streams standby or warm-up replica loaded (a warm-up
+// promoted to active restores only the rest). The lines end with the
+// records: StoatFlow children print RESTORE-END <unix ns> <store>
+// <changelog partition> <records>, the reference jar RESTORE-END <store>
+// <changelog partition> <records>.
 func restoredBetween(lines []stamped, from, to time.Time) int64 {
 	var n int64
 	for _, l := range lines {
@@ -342,7 +350,7 @@ func restoredBetween(lines []stamped, from, to time.Time) int64 {
 			continue
 		}
 		f := strings.Fields(l.text)
-		if len(f) < 4 {
+		if len(f) < 4 || (f[0] != "RESTORE-END" && f[0] != "RESTORE-SUSPENDED" && f[0] != "STANDBY-BATCH") {
 			continue
 		}
 		if x, err := strconv.ParseInt(f[len(f)-1], 10, 64); err == nil {
@@ -353,9 +361,9 @@ func restoredBetween(lines []stamped, from, to time.Time) int64 {
 }
 
 // describeRestores names an instance's restores within [from, to] for the
-// log: "<instance> <changelog partition> from <offset>: <records>". Both
-// engines' RESTORE-START lines give the changelog partition, then the
-// start offset.
+// log: "<instance> <changelog partition> from <offset> to <end offset>:
+// <records>". Both engines' RESTORE-START lines give the changelog
+// partition, then the start and end offsets.
 func describeRestores(instance string, lines []stamped, from, to time.Time) []string {
 	start := map[string]string{}
 	var out []string
@@ -371,9 +379,13 @@ func describeRestores(instance string, lines []stamped, from, to time.Time) []st
 		tp := f[i][strings.LastIndexByte(f[i], '-')+1:]
 		switch f[0] {
 		case "RESTORE-START":
-			start[tp] = f[i+1]
+			if i+2 < len(f) {
+				start[tp] = f[i+1] + " to " + f[i+2]
+			}
 		case "RESTORE-END":
 			out = append(out, fmt.Sprintf("%s %s from %s: %s", instance, tp, start[tp], f[len(f)-1]))
+		case "RESTORE-SUSPENDED":
+			out = append(out, fmt.Sprintf("%s %s from %s: %s, suspended", instance, tp, start[tp], f[len(f)-1]))
 		}
 	}
 	return out
