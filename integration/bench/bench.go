@@ -54,6 +54,11 @@ type result struct {
 	nulls      int64         // join workloads: of them, results without a partner ("…+null")
 	goMem      int64         // StoatFlow: bytes the Go runtime held from the OS at the end
 	fileMem    int64         // StoatFlow: resident file-backed bytes at the end (binary, libraries)
+	gap        time.Duration // rebalance: the longest an output partition went without a record
+	toStable   time.Duration // rebalance: from the join to the group's stability
+	rebalances int           // rebalance: generations the group went through; -1: not counted
+	moved      int           // rebalance: stateful tasks that changed instance
+	fedAtJoin  int64         // rebalance: lines fed at the steady rate before the join
 }
 
 // commitPhases are the p50 and p99 of each commit phase of one run.
@@ -373,6 +378,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runLatencyLoad(ctx, props("wordcount"), eos)
 	case "restore":
 		return b.runRestore(ctx)
+	case "rebalance":
+		return b.runRebalance(ctx, props("wordcount"), eos)
 	case "avro":
 		// The windowed sum of AvroWindowed: Avro values in, Avro window
 		// totals in the store and out, through the schema registry.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,10 @@ func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
-	args := []string{"-bootstrap", bootstrap, "-rounds", "1", "-records", "1000", "-keys", "200",
+	// Every workload but rebalance: its three instances of each engine and
+	// the waits for the group to settle would double the smoke's time.
+	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" })
+	args := []string{"-bootstrap", bootstrap, "-workloads", strings.Join(workloads, ","), "-rounds", "1", "-records", "1000", "-keys", "200",
 		"-latency-rate", "200", "-latency-duration", "2s", "-latency-warmup", "500ms",
 		// Two of the four loads keep the smoke short. At these sizes
 		// Kafka Streams' word count may fit in one commit and not be
@@ -121,5 +125,129 @@ func TestStreamTableOutput(t *testing.T) {
 	b := &bench{cfg: &config{records: 100_000, keys: 10_000}}
 	if n, nulls := b.streamTableOutput(); n != 187429 || nulls != 12571 {
 		t.Fatalf("expected output %d records, %d without a partner; Kafka Streams wrote 187429 and 12571", n, nulls)
+	}
+}
+
+func TestLongestGap(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms ...int) []time.Time {
+		var ts []time.Time
+		for _, m := range ms {
+			ts = append(ts, t0.Add(time.Duration(m)*time.Millisecond))
+		}
+		return ts
+	}
+	for _, tc := range []struct {
+		name     string
+		arrivals [][]time.Time
+		from, to int // ms after t0
+		gap      time.Duration
+		part     int
+	}{
+		{"steady", [][]time.Time{at(100, 200, 300, 400), at(50, 150, 250, 350, 450)}, 0, 500, 100 * time.Millisecond, 0},
+		{"a pause inside", [][]time.Time{at(100, 200, 300, 400), at(100, 1300, 1400)}, 0, 1500, 1200 * time.Millisecond, 1},
+		{"from the start of the window", [][]time.Time{at(100, 200, 900), at(100, 200)}, 150, 950, 750 * time.Millisecond, 1},
+		{"silent to the end", [][]time.Time{at(100, 200, 300), at(100)}, 0, 300, 200 * time.Millisecond, 1},
+		{"arrivals outside the window", [][]time.Time{at(10, 20, 600, 2000, 2100)}, 500, 1000, 400 * time.Millisecond, 0},
+		{"nothing at all", [][]time.Time{at(100), nil}, 0, 1000, time.Second, 1},
+	} {
+		gap, p := longestGap(tc.arrivals, t0.Add(time.Duration(tc.from)*time.Millisecond), t0.Add(time.Duration(tc.to)*time.Millisecond))
+		if gap != tc.gap || p != tc.part {
+			t.Errorf("%s: gap %v on partition %d, want %v on %d", tc.name, gap, p, tc.gap, tc.part)
+		}
+	}
+}
+
+func TestRestoredBetween(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	lines := []stamped{
+		{t0, "RESTORE-END 1796604729599370277 counts app-counts-changelog-1 500"},                   // before the window
+		{t0.Add(time.Second), "RESTORE-END 1796604729599370277 counts app-counts-changelog-2 1200"}, // StoatFlow child
+		{t0.Add(2 * time.Second), "RESTORE-START counts app-counts-changelog-3 0 900"},              // no records
+		{t0.Add(2 * time.Second), "RESTORE-SUSPENDED counts app-counts-changelog-3 30"},             // interrupted
+		{t0.Add(2 * time.Second), "RESTORE-START counts app-counts-changelog-3 31 900"},             // resumed
+		{t0.Add(2 * time.Second), "RESTORE-END counts app-counts-changelog-3 4"},                    // reference jar
+		{t0.Add(2 * time.Second), "STANDBY-BATCH counts app-counts-changelog-1 1000"},               // a warm-up's batch
+		{t0.Add(3 * time.Second), "RESTORE-END counts"},                                             // malformed
+		{t0.Add(9 * time.Second), "RESTORE-END counts app-counts-changelog-0 7"},                    // after it
+	}
+	if n := restoredBetween(lines, t0.Add(time.Millisecond), t0.Add(5*time.Second)); n != 2234 {
+		t.Fatalf("restored %d records, want 2234", n)
+	}
+}
+
+func TestSettlerWaitsForAQuietStableStretch(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	var s settler
+	obs := func(ms int, stable, rebalanced bool) (time.Time, bool) {
+		return s.observe(t0.Add(time.Duration(ms)*time.Millisecond), stable, rebalanced)
+	}
+	q := int(rebalanceQuiet / time.Millisecond)
+	steps := []struct {
+		ms                 int
+		stable, rebalanced bool
+	}{
+		{0, false, true},
+		{100, true, false},         // stable from 100
+		{100 + q - 1, true, false}, // not yet quiet long enough
+		{200 + q, false, false},    // a rebalance begins
+		{300 + q, true, true},      // stable again from here
+		{350 + q, true, true},      // a generation came and went between two looks
+		{350 + 2*q - 1, true, false},
+	}
+	for _, st := range steps {
+		if at, ok := obs(st.ms, st.stable, st.rebalanced); ok {
+			t.Fatalf("settled at %v after the observation at %d ms", at.Sub(t0), st.ms)
+		}
+	}
+	at, ok := obs(350+2*q, true, false)
+	if !ok || !at.Equal(t0.Add(time.Duration(350+q)*time.Millisecond)) {
+		t.Fatalf("settled %v at %v, want true at %v", ok, at.Sub(t0), time.Duration(350+q)*time.Millisecond)
+	}
+}
+
+func TestBrokerLogCountsTheGroupsLines(t *testing.T) {
+	path := t.TempDir() + "/server.log"
+	old := "[2026-12-07 00:39:38,943] INFO [GroupCoordinator id=1] Stabilized group app generation 1 with 2 members. (x)\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := openBrokerLog(path)
+	if l == nil {
+		t.Fatal("no log")
+	}
+	appendLog := func(s string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendLog("[..] INFO Preparing to rebalance group app in state PreparingRebalance with old generation 1 (reason: Adding new member)\n" +
+		"[..] INFO Preparing to rebalance group app-2 in state PreparingRebalance with old generation 4\n" +
+		"[..] INFO Stabilized group app-2 generation 5 with 1 members.\n" +
+		"[..] INFO Stabilized group app generation")
+	if st, prep := l.read("app"); st != 0 || prep != 1 {
+		t.Fatalf("first read: %d stabilized, %d preparing; want 0 and 1 (the old line is before the start, the last not complete)", st, prep)
+	}
+	appendLog(" 2 with 3 members.\n")
+	if st, prep := l.read("app"); st != 1 || prep != 0 {
+		t.Fatalf("second read: %d stabilized, %d preparing; want 1 and 0", st, prep)
+	}
+}
+
+func TestMovedTasks(t *testing.T) {
+	app := "bench-rebalance-sf-0-abc"
+	if got := instanceOf(app+"-C-StreamThread-1-consumer", app); got != "C" {
+		t.Fatalf("instance %q, want C", got)
+	}
+	rep := app + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	before := map[topicPartition]string{{app + "-in", 0}: "A", {app + "-in", 1}: "B", {rep, 0}: "A", {rep, 1}: "B", {rep, 2}: "A"}
+	after := map[topicPartition]string{{app + "-in", 0}: "C", {app + "-in", 1}: "B", {rep, 0}: "C", {rep, 1}: "B", {rep, 2}: "B"}
+	if n := movedTasks(before, after, app); n != 2 {
+		t.Fatalf("%d stateful tasks moved, want 2 (input partitions are stateless tasks)", n)
 	}
 }

@@ -113,6 +113,9 @@ type phaseHooks struct {
 	mu      sync.Mutex
 	commits []txn.CommitStats
 	failed  int
+	// restoring counts the records applied by each changelog partition's
+	// restore that has not ended.
+	restoring map[state.TopicPartition]int64
 }
 
 func (h *phaseHooks) OnCommit(_ int, s txn.CommitStats, err error) {
@@ -127,15 +130,35 @@ func (h *phaseHooks) OnCommit(_ int, s txn.CommitStats, err error) {
 	}
 }
 
+// OnRestoreStart prints RESTORE-START, after RESTORE-SUSPENDED with the
+// records applied when the partition's previous restore never ended (its
+// task was closed while restoring), as the reference jar prints Kafka
+// Streams' onRestoreSuspended.
 func (h *phaseHooks) OnRestoreStart(store string, tp state.TopicPartition, start, end int64, full bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if n, ok := h.restoring[tp]; ok {
+		fmt.Printf("RESTORE-SUSPENDED %d %s %s %d\n", time.Now().UnixNano(), store, tp, n)
+	}
+	if h.restoring == nil {
+		h.restoring = map[state.TopicPartition]int64{}
+	}
+	h.restoring[tp] = 0
 	fmt.Printf("RESTORE-START %d %s %s %d %d %v\n", time.Now().UnixNano(), store, tp, start, end, full)
+}
+
+func (h *phaseHooks) OnRestoreBatch(_ string, tp state.TopicPartition, n int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.restoring[tp]; ok {
+		h.restoring[tp] += int64(n)
+	}
 }
 
 func (h *phaseHooks) OnRestoreEnd(store string, tp state.TopicPartition, total int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	delete(h.restoring, tp)
 	fmt.Printf("RESTORE-END %d %s %s %d\n", time.Now().UnixNano(), store, tp, total)
 }
 

@@ -48,31 +48,33 @@ func main() {
 
 // config is the benchmark's knobs.
 type config struct {
-	bootstrap     string
-	workloads     []string
-	rounds        int
-	records       int
-	keys          int
-	valueSize     int
-	words         int
-	partitions    int
-	threads       int
-	commitMs      int
-	alosCommitMs  int
-	latencyRate   int
-	latencyDur    time.Duration
-	latencyWarmup time.Duration
-	latencyLoads  []int // percentages of Kafka Streams' maximum throughput
-	latencyMax    int   // lines/s; 0: as this run's wordcount-eos measured it
-	restoreMB     int
-	restoreValue  int
-	jvmOpts       string
-	profileDir    string
-	baseline      string
-	runTimeout    time.Duration
-	keep          bool
-	set           map[string]string // extra properties for both engines
-	args          []string          // as given, for the report
+	bootstrap        string
+	workloads        []string
+	rounds           int
+	records          int
+	keys             int
+	valueSize        int
+	words            int
+	partitions       int
+	threads          int
+	commitMs         int
+	alosCommitMs     int
+	latencyRate      int
+	latencyDur       time.Duration
+	latencyWarmup    time.Duration
+	latencyLoads     []int // percentages of Kafka Streams' maximum throughput
+	latencyMax       int   // lines/s; 0: as this run's wordcount-eos measured it
+	restoreMB        int
+	restoreValue     int
+	rebalanceRecords int
+	rebalanceRate    int
+	jvmOpts          string
+	profileDir       string
+	baseline         string
+	runTimeout       time.Duration
+	keep             bool
+	set              map[string]string // extra properties for both engines
+	args             []string          // as given, for the report
 }
 
 // setFlag collects repeated -set key=value flags.
@@ -90,7 +92,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore", "rebalance"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -127,6 +129,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.latencyMax, "latency-max", 0, "latency-load workload: Kafka Streams' maximum word-count throughput, lines/s; 0: the median this run's wordcount-eos measured")
 	num(&c.restoreMB, "restore-mb", 1024, "changelog size of the restore workload, MiB")
 	num(&c.restoreValue, "restore-value-size", 1000, "value bytes of the restore workload's changelog records")
+	num(&c.rebalanceRecords, "rebalance-records", 50_000, "rebalance workload: word-count lines counted before the third instance joins")
+	num(&c.rebalanceRate, "rebalance-rate", 1000, "rebalance workload: input lines per second fed while the instances run")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
 	str(&c.baseline, "baseline", "", "another build of this command (go build -o PATH ./integration/bench at an older commit), run as the engine \"StoatFlow baseline\" in the throughput workloads: before/after ratios from one run")
 	str(&c.profileDir, "profile", "", "directory for CPU profiles of the StoatFlow children (one per run); empty: none")
@@ -167,7 +171,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	}
 	switch {
 	case c.rounds < 1, c.records < 1, c.keys < 1, c.valueSize < 1, c.words < 1, c.partitions < 1, c.threads < 1,
-		c.commitMs < 1, c.alosCommitMs < 1, c.latencyRate < 1, c.latencyMax < 0, len(c.latencyLoads) == 0, c.restoreMB < 1, c.restoreValue < 1:
+		c.commitMs < 1, c.alosCommitMs < 1, c.latencyRate < 1, c.latencyMax < 0, len(c.latencyLoads) == 0, c.restoreMB < 1, c.restoreValue < 1,
+		c.rebalanceRecords < 1, c.rebalanceRate < 1:
 		return nil, fmt.Errorf("counts, sizes and intervals must be at least 1")
 	}
 	return c, nil

@@ -21,6 +21,9 @@ type agg struct {
 	restoreMBs       float64
 	replayed         float64
 	toRunning        float64 // seconds
+	gap, toStable    float64 // rebalance: seconds
+	rebalances       float64 // rebalance: -1 where no run counted them
+	moved            float64 // rebalance: stateful tasks moved
 	commits          *commitPhases
 }
 
@@ -72,6 +75,12 @@ func (b *bench) aggregate() []*agg {
 		v["mbs"] = append(v["mbs"], r.restoreMBs)
 		v["rep"] = append(v["rep"], float64(r.replayed))
 		v["run"] = append(v["run"], r.toRunning.Seconds())
+		v["gap"] = append(v["gap"], r.gap.Seconds())
+		v["stable"] = append(v["stable"], r.toStable.Seconds())
+		v["moved"] = append(v["moved"], float64(r.moved))
+		if r.rebalances >= 0 {
+			v["reb"] = append(v["reb"], float64(r.rebalances))
+		}
 		if c := r.commits; c != nil {
 			phases[a] = append(phases[a], [6]time.Duration{c.flush[0], c.flush[1], c.kafka[0], c.kafka[1], c.st[0], c.st[1]})
 			if a.commits == nil {
@@ -86,6 +95,11 @@ func (b *bench) aggregate() []*agg {
 		a.recsPerSec, a.cpuPerM, a.rss = median(v["rps"]), median(v["cpu"]), median(v["rss"])
 		a.p50, a.p99, a.restoreMBs = median(v["p50"]), median(v["p99"]), median(v["mbs"])
 		a.replayed, a.toRunning = median(v["rep"]), median(v["run"])
+		a.gap, a.toStable, a.moved = median(v["gap"]), median(v["stable"]), median(v["moved"])
+		a.rebalances = -1
+		if len(v["reb"]) > 0 {
+			a.rebalances = median(v["reb"])
+		}
 		if ps := phases[a]; len(ps) > 0 {
 			col := func(i int) time.Duration {
 				ds := make([]time.Duration, len(ps))
@@ -119,15 +133,16 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	fmt.Fprintf(w, "command: go run ./integration/bench %s\n", strings.Join(c.args, " "))
 	fmt.Fprintf(w, "machine: %s\n", machine())
 	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
-		"latency-rate=%d/s latency-duration=%v latency-loads=%v%% restore-mb=%d restore-value-size=%d jvm-opts=%q\n\n",
+		"latency-rate=%d/s latency-duration=%v latency-loads=%v%% restore-mb=%d restore-value-size=%d "+
+		"rebalance-records=%d rebalance-rate=%d/s jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
-		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.jvmOpts)
+		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.rebalanceRecords, c.rebalanceRate, c.jvmOpts)
 	if len(c.set) > 0 {
 		fmt.Fprintf(w, "properties set on both engines: %v\n", c.set)
 	}
 
-	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records replayed | start → RUNNING s | ok runs |")
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records restored | start → RUNNING s | output gap s | rebalances | join → stable s | ok runs |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	dash := func(x float64, format string) string {
 		if x == 0 {
 			return "—"
@@ -137,15 +152,21 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	for _, a := range aggs {
 		restoreRow := strings.HasPrefix(a.workload, "restore") || strings.HasPrefix(a.workload, "restart")
 		rps, cpu := dash(a.recsPerSec, "%.0f"), dash(a.cpuPerM, "%.2f")
-		rep, run := "—", "—"
+		rep, run, gap, reb, stable := "—", "—", "—", "—", "—"
 		if restoreRow {
 			rep = fmt.Sprintf("%.0f", a.replayed)
 			if a.engine == engStoat {
 				run = fmt.Sprintf("%.1f", a.toRunning)
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", a.workload, a.engine, rps, cpu,
-			dash(a.rss/(1<<20), "%.0f"), dash(a.p50, "%.1f"), dash(a.p99, "%.1f"), dash(a.restoreMBs, "%.1f"), rep, run, a.ok, a.runs)
+		if a.workload == "rebalance" && a.ok > 0 {
+			rep, gap, stable = fmt.Sprintf("%.0f", a.replayed), fmt.Sprintf("%.2f", a.gap), fmt.Sprintf("%.1f", a.toStable)
+			if a.rebalances >= 0 {
+				reb = fmt.Sprintf("%g", a.rebalances)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", a.workload, a.engine, rps, cpu,
+			dash(a.rss/(1<<20), "%.0f"), dash(a.p50, "%.1f"), dash(a.p99, "%.1f"), dash(a.restoreMBs, "%.1f"), rep, run, gap, reb, stable, a.ok, a.runs)
 	}
 
 	fmt.Fprintln(w, "\nRatios of medians (StoatFlow ÷ reference):")
@@ -176,6 +197,15 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		if sf, ks := find(aggs, wl, engStoat), find(aggs, wl, engKS); sf != nil && ks != nil {
 			ratio(wl+" p50 vs Kafka Streams", sf.p50, ks.p50)
 			ratio(wl+" p99 vs Kafka Streams", sf.p99, ks.p99)
+		}
+	}
+
+	if sf, ks := find(aggs, "rebalance", engStoat), find(aggs, "rebalance", engKS); sf != nil && ks != nil {
+		ratio("rebalance output gap vs Kafka Streams", sf.gap, ks.gap)
+		ratio("rebalance records restored vs Kafka Streams", sf.replayed, ks.replayed)
+		ratio("rebalance join → stable vs Kafka Streams", sf.toStable, ks.toStable)
+		if sf.rebalances >= 0 && ks.rebalances >= 0 {
+			ratio("rebalances vs Kafka Streams", sf.rebalances, ks.rebalances)
 		}
 	}
 
@@ -220,6 +250,21 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		target(wl+" throughput ≥ Kafka Streams'", find(aggs, wl, engStoat), find(aggs, wl, engKS), rps, 1, false)
 		target(wl+" CPU per record ≤ 1/2 of Kafka Streams'", find(aggs, wl, engStoat), find(aggs, wl, engKS), cpu, 0.5, true)
 	}
+	// No worse than Kafka Streams: at most its figure, 0 against 0 included.
+	noWorse := func(label, format string, get func(*agg) float64) {
+		sf, ks := find(aggs, "rebalance", engStoat), find(aggs, "rebalance", engKS)
+		if sf == nil || ks == nil {
+			fmt.Fprintf(w, "- %s: not measured\n", label)
+			return
+		}
+		verdict := "NOT MET"
+		if get(sf) <= get(ks) {
+			verdict = "met"
+		}
+		fmt.Fprintf(w, "- %s: "+format+" against "+format+" → %s\n", label, get(sf), get(ks), verdict)
+	}
+	noWorse("rebalance output gap ≤ Kafka Streams'", "%.2f s", func(a *agg) float64 { return a.gap })
+	noWorse("rebalance records restored ≤ Kafka Streams'", "%.0f", func(a *agg) float64 { return a.replayed })
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)
 
 	first := true

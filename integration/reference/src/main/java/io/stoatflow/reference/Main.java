@@ -28,7 +28,9 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -42,7 +44,11 @@ import org.apache.kafka.streams.state.HostInfo;
  * Lines on stdout are the protocol with the Go harness: {@code STATE <state>} on every state
  * change, {@code ERROR <message>} on a fatal error, {@code CLOSED} after a clean close, and
  * {@code RESTORE-START <store> <topic-partition> <start offset> <end offset>} and
- * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore. With
+ * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore, and
+ * {@code RESTORE-SUSPENDED <store> <topic-partition> <records>} for a restore interrupted before its
+ * end (its task revoked or closed while restoring; a later restore resumes where it stopped), and
+ * {@code STANDBY-BATCH <store> <topic-partition> <records>} for each batch a standby or warm-up
+ * replica loads from a changelog (a warm-up promoted to active restores only the rest). With
  * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
  *
  * <p>With {@code --metadata-store STORE --metadata-keys FILE} (one String key a line, no
@@ -207,6 +213,27 @@ public final class Main {
             @Override
             public void onRestoreEnd(TopicPartition partition, String store, long records) {
                 out.println("RESTORE-END " + store + " " + partition + " " + records);
+            }
+
+            @Override
+            public void onRestoreSuspended(TopicPartition partition, String store, long records) {
+                out.println("RESTORE-SUSPENDED " + store + " " + partition + " " + records);
+            }
+        });
+        streams.setStandbyUpdateListener(new StandbyUpdateListener() {
+            @Override
+            public void onUpdateStart(TopicPartition partition, String store, long startingOffset) {
+            }
+
+            @Override
+            public void onBatchLoaded(TopicPartition partition, String store, TaskId task, long batchEndOffset,
+                    long batchSize, long currentEndOffset) {
+                out.println("STANDBY-BATCH " + store + " " + partition + " " + batchSize);
+            }
+
+            @Override
+            public void onUpdateSuspended(TopicPartition partition, String store, long storeOffset, long currentEndOffset,
+                    SuspendReason reason) {
             }
         });
         // The response StoatFlow's sidecar reads from the same file.
