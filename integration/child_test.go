@@ -265,6 +265,21 @@ func (c *child) restoreLog() []int64 {
 	return out
 }
 
+// restoreEnds returns every restore the child finished, in order, as
+// restoreLog counts them.
+func (c *child) restoreEnds() []finishedRestore {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []finishedRestore
+	for _, l := range c.lines {
+		if f := strings.Fields(l); len(f) == 4 && f[0] == "RESTORE-END" {
+			n, _ := strconv.ParseInt(f[3], 10, 64)
+			out = append(out, finishedRestore{changelog: f[2], records: n})
+		}
+	}
+	return out
+}
+
 // opened returns the tasks the child opened, in order, from its index-th
 // line on, and the index of the line after its last.
 func (c *child) opened(index int) ([]string, int) {
