@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -74,8 +75,9 @@ func preload(t *testing.T, app *fleetApp, lines, wordLen int) {
 }
 
 // waitCaughtUp waits until the group has processed its input and
-// repartition topics up to fewer than 1000 records, then a few seconds for
-// the standbys to read the changelogs' last records.
+// repartition topics up to fewer than 1000 records, then a few seconds (a
+// minute with the full-size preload) for the standbys to read the
+// changelogs' last records.
 func (fl *fleet) waitCaughtUp(t *testing.T, timeout time.Duration) {
 	t.Helper()
 	began := time.Now()
@@ -86,7 +88,11 @@ func (fl *fleet) waitCaughtUp(t *testing.T, timeout time.Duration) {
 		if err == nil {
 			if l, ok := lags[fl.app.appID]; ok && l.Error() == nil && l.Lag.Total() < 1000 && len(l.Lag) > 0 {
 				t.Logf("%s: the group caught up with the preload %v after the fleet started", fl.app.name, time.Since(began).Round(time.Millisecond))
-				time.Sleep(3 * time.Second)
+				grace := 3 * time.Second
+				if os.Getenv(envStandbyFull) != "" {
+					grace = time.Minute // the standbys read changelogs of hundreds of MiB
+				}
+				time.Sleep(grace)
 				return
 			}
 		}
@@ -195,6 +201,20 @@ func statefulTasksOf(owners map[string]string, label string) []int32 {
 	return out
 }
 
+// movedStateful returns the stateful tasks (sub-topology 1) whose owner
+// changed between two snapshots.
+func movedStateful(before, after map[string]string) []int32 {
+	var out []int32
+	for task, o := range after {
+		var sub, p int32
+		if _, err := fmt.Sscanf(task, "%d_%d", &sub, &p); err == nil && sub == 1 && before[task] != o {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // takeover is what one stateful task cost the instance that took it over.
 type takeover struct {
 	task     string
@@ -206,8 +226,9 @@ type takeover struct {
 	resumed  time.Duration // from the kill to its output partition's next record; -1: none
 }
 
-// checkTakeovers reports and checks the stateful tasks in ps that moved
-// from victim at killed: each replayed at most a tail and wrote output
+// checkTakeovers reports and checks the stateful tasks in ps, which moved
+// as victim died at killed (its own and any the assignor moved besides):
+// each replayed at most a tail and wrote output
 // again within resumeBound.
 func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before map[string]string, killed time.Time,
 	marks map[engine]int, perCommit map[int32]float64, start, end map[int32]int64) []takeover {
@@ -232,8 +253,8 @@ func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before 
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Logf("%s: task %s of %s went to %s: it replayed %d records (%d RESTORE-END lines; bound %d, changelog records per commit interval %.1f; a full restore: %d offsets of the changelog partition); output partition %d resumed %v after the kill (bound %v)",
-			fl.app.name, task, victim, tk.to, tk.restored, tk.lines, tk.bound, perCommit[p], tk.length, p, tk.resumed.Round(time.Millisecond), resumeBound)
+		t.Logf("%s: task %s moved from %s to %s as %s died: it replayed %d records (%d RESTORE-END lines; bound %d, changelog records per commit interval %.1f; a full restore: %d offsets of the changelog partition); output partition %d resumed %v after the kill (bound %v)",
+			fl.app.name, task, tk.from, tk.to, victim, tk.restored, tk.lines, tk.bound, perCommit[p], tk.length, p, tk.resumed.Round(time.Millisecond), resumeBound)
 		if tk.restored > tk.bound {
 			t.Errorf("%s: task %s replayed %d records on %s after the kill of %s, more than a commit interval's %d: not from a caught-up standby",
 				fl.app.name, task, tk.restored, tk.to, victim, tk.bound)
@@ -282,7 +303,7 @@ func TestStandbyFailover(t *testing.T) {
 		lengths(start, end), victim, task, byOwner(before))
 	marks := fl.restoreMarks()
 	killed := fl.kill(t, "kill "+victim, fl.engineOf(victim))
-	fl.checkTakeovers(t, victim, statefulTasksOf(before, victim), before, killed, marks, perCommit, start, end)
+	fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
 	fl.finish(t)
 	fl.stopAll(t)
 }
@@ -318,24 +339,37 @@ func TestMixedStandbyFailover(t *testing.T) {
 	perCommit := fl.changelogPerCommit(t, 3*time.Second)
 
 	// The Kafka Streams instance with the most stateful actives.
+	// The Kafka Streams instance holding the most actives whose standbys
+	// the StoatFlow instance holds: the HA assignor gives those to it.
+	s1 := fl.labels[es[2]]
+	held := standbysOf(es[2].log())
+	covered := func(label string) int {
+		n := 0
+		for _, p := range statefulTasksOf(fl.owners, label) {
+			if slices.Contains(held, fmt.Sprintf("1_%d", p)) {
+				n++
+			}
+		}
+		return n
+	}
 	victim := fl.labels[es[0]]
-	if len(statefulTasksOf(fl.owners, fl.labels[es[1]])) > len(statefulTasksOf(fl.owners, victim)) {
+	if covered(fl.labels[es[1]]) > covered(victim) {
 		victim = fl.labels[es[1]]
 	}
-	s1 := fl.labels[es[2]]
+	t.Logf("%s: %s holds standbys %v", app.name, s1, held)
 	before := fl.owners
 	topic, start, end := fl.changelogEnds(t)
 	t.Logf("%s: changelog %s: %v records per partition; killing the Kafka Streams instance %s: %s", app.name, topic, lengths(start, end), victim, byOwner(before))
 	marks := fl.restoreMarks()
 	killed := fl.kill(t, "kill "+victim, fl.engineOf(victim))
-	tks := fl.checkTakeovers(t, victim, statefulTasksOf(before, victim), before, killed, marks, perCommit, start, end)
-	byS1 := 0
+	tks := fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
+	var byS1 []string
 	for _, tk := range tks {
 		if tk.to == s1 {
-			byS1++
+			byS1 = append(byS1, tk.task+" from "+tk.from)
 		}
 	}
-	t.Logf("%s: the StoatFlow instance %s took over %d of %s's %d stateful tasks", app.name, s1, byS1, victim, len(tks))
+	t.Logf("%s: the StoatFlow instance %s took over %d stateful tasks %v; %d stateful tasks moved", app.name, s1, len(byS1), byS1, len(tks))
 
 	jvm := true
 	fl.step(t, "a Kafka Streams instance joins", &jvm, nil)
@@ -346,7 +380,7 @@ func TestMixedStandbyFailover(t *testing.T) {
 	t.Logf("%s: changelog %s: %v records per partition; killing the StoatFlow instance %s: %s", app.name, topic, lengths(start, end), s1, byOwner(before))
 	marks = fl.restoreMarks()
 	killed = fl.kill(t, "kill "+s1, fl.engineOf(s1))
-	fl.checkTakeovers(t, s1, statefulTasksOf(before, s1), before, killed, marks, perCommit, start, end)
+	fl.checkTakeovers(t, s1, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
 	fl.finish(t)
 	fl.stopAll(t)
 }
@@ -470,17 +504,56 @@ func warmupMove(t *testing.T, jvm bool) {
 func warmups(log string) []string {
 	var out []string
 	for _, l := range strings.Split(log, "\n") {
-		if !strings.Contains(l, "standby tasks opened") {
-			continue
+		if strings.Contains(l, "standby tasks opened") {
+			out = append(out, logTasks(l, "tasks=")...)
 		}
-		_, rest, ok := strings.Cut(l, "tasks=")
-		if !ok {
-			continue
-		}
-		if i := strings.Index(rest, "]"); i >= 0 {
-			rest = rest[:i]
-		}
-		out = append(out, strings.Fields(strings.Trim(rest, "[\""))...)
 	}
 	return out
+}
+
+// standbysOf returns the standby tasks a StoatFlow instance holds, as its
+// log tells them (its last 64 KiB, which hold the last rebalances).
+func standbysOf(log string) []string {
+	held := map[string]bool{}
+	for _, l := range strings.Split(log, "\n") {
+		switch {
+		case strings.Contains(l, "standby tasks opened"):
+			for _, id := range logTasks(l, "tasks=") {
+				held[id] = true
+			}
+		case strings.Contains(l, "standby tasks closed"):
+			for _, id := range logTasks(l, "tasks=") {
+				delete(held, id)
+			}
+		case strings.Contains(l, "standby task becomes active"):
+			for _, id := range logTasks(l, "task=") {
+				delete(held, id)
+			}
+		case strings.Contains(l, "active task becomes a standby"), strings.Contains(l, "standby task opened once"):
+			for _, id := range logTasks(l, "task=") {
+				held[id] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(held))
+}
+
+// logTasks returns the task ids of a log line's attribute key ("tasks="
+// with a list, "task=" with one).
+func logTasks(line, key string) []string {
+	i := strings.Index(line, " "+key)
+	if i < 0 {
+		return nil
+	}
+	rest := line[i+1+len(key):]
+	if strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "\"[") {
+		if j := strings.Index(rest, "]"); j >= 0 {
+			rest = rest[:j]
+		}
+		return strings.Fields(strings.Trim(rest, "[\""))
+	}
+	if f := strings.Fields(rest); len(f) > 0 {
+		return f[:1]
+	}
+	return nil
 }
