@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -102,6 +103,9 @@ func runChild(raw string) int {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 2
 	}
+	// Microseconds: a test reads what happened within one rebalance from
+	// the log.
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
 	handlers := examples.ProductionHandlers()
 	cfg, err := LoadConfig(spec.Files, spec.Set, compat.WithProductionHandlerClasses(handlers.Classes()...))
 	if err != nil {
