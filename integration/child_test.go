@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -116,6 +117,9 @@ func runChild(raw string) int {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 2
 	}
+	// Microseconds: a test reads what happened within one rebalance from
+	// the log.
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds)
 	handlers := examples.ProductionHandlers()
 	cfg, err := LoadConfig(spec.Files, spec.Set, compat.WithProductionHandlerClasses(handlers.Classes()...))
 	if err != nil {
@@ -303,6 +307,21 @@ func (c *child) snapshots() []streams.AssignmentSnapshot {
 			if json.Unmarshal([]byte(raw), &a) == nil {
 				out = append(out, a)
 			}
+		}
+	}
+	return out
+}
+
+// restoreEnds returns every restore the child finished, in order, as
+// restoreLog counts them.
+func (c *child) restoreEnds() []finishedRestore {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []finishedRestore
+	for _, l := range c.lines {
+		if f := strings.Fields(l); len(f) == 4 && f[0] == "RESTORE-END" {
+			n, _ := strconv.ParseInt(f[3], 10, 64)
+			out = append(out, finishedRestore{changelog: f[2], records: n})
 		}
 	}
 	return out

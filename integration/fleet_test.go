@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -54,6 +55,9 @@ type fleetApp struct {
 	taskOf func(topic string, p int32) string
 	// extra are settings of this run over settings().
 	extra map[string]string
+	// ignore, when set, names output keys outside the checked updates
+	// (a preload's): the tail keeps only their arrival times.
+	ignore func(key []byte) bool
 }
 
 // rng is the test's random source, its seed logged.
@@ -235,8 +239,11 @@ func (f *fleetApp) tailOutput(t *testing.T) *outputTail {
 			now := time.Now()
 			o.mu.Lock()
 			fs.EachRecord(func(r *kgo.Record) {
-				o.recs = append(o.recs, testkafka.Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
 				o.arrived[r.Partition] = append(o.arrived[r.Partition], now)
+				if f.ignore != nil && f.ignore(r.Key) {
+					return
+				}
+				o.recs = append(o.recs, testkafka.Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
 			})
 			o.mu.Unlock()
 		}
@@ -302,6 +309,19 @@ func (o *outputTail) longestGapOn(from, to time.Time, only []int32) (time.Durati
 		}
 	}
 	return worst, at
+}
+
+// firstAfter returns when output partition p first received a record
+// after at, and whether it did.
+func (o *outputTail) firstAfter(p int32, at time.Time) (time.Time, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, a := range o.arrived[p] {
+		if a.After(at) {
+			return a, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // fleetStep is one change of the fleet and what it cost.
@@ -503,6 +523,83 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
 		fl.app.name, name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
 	return e
+}
+
+// kill runs one step that SIGKILLs an instance, as a crashed host would
+// end it: it neither commits nor leaves the group, so its tasks move once
+// its session expires. It returns when the kill happened.
+func (fl *fleet) kill(t *testing.T, name string, victim engine) time.Time {
+	t.Helper()
+	st := &fleetStep{name: name, from: time.Now(), fedFrom: int(fl.feed.fed.Load()), rebalances: -1}
+	restored := fl.restored()
+	stable := fl.broker.stabilized(fl.app.appID)
+	before := fl.owners
+	for _, o := range before {
+		if o == fl.labels[victim] {
+			st.min++
+		}
+	}
+	killed := time.Now()
+	victim.kill()
+	fl.stopped[victim] = true
+	fl.members--
+	fl.owners = fl.settle(t)
+	fl.checkKept(t, name, before)
+	st.to = time.Now()
+	st.fedTo = int(fl.feed.fed.Load())
+	st.moved = movedTasks(before, fl.owners)
+	st.restored = fl.restored() - restored
+	if stable >= 0 {
+		st.rebalances = fl.broker.stabilized(fl.app.appID) - stable
+	}
+	fl.steps = append(fl.steps, st)
+	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
+		fl.app.name, name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
+	return killed
+}
+
+// finishedRestore is one changelog partition's restore an instance
+// finished, from its RESTORE-END line.
+type finishedRestore struct {
+	instance  string // the instance's label
+	changelog string // "<topic>-<partition>"
+	records   int64
+}
+
+// restoreMarks marks the moment for restoresSince: each instance's count
+// of finished restores so far.
+func (fl *fleet) restoreMarks() map[engine]int {
+	marks := map[engine]int{}
+	for _, e := range fl.engines {
+		switch e := e.(type) {
+		case jvmEngine:
+			_, marks[e] = e.ref.RestoresSince(math.MaxInt)
+		case goEngine:
+			marks[e] = len(e.c.restoreLog())
+		}
+	}
+	return marks
+}
+
+// restoresSince returns the restores every instance started so far
+// finished after marks (an instance started since, all of its own).
+func (fl *fleet) restoresSince(marks map[engine]int) []finishedRestore {
+	var out []finishedRestore
+	for _, e := range fl.engines {
+		switch e := e.(type) {
+		case jvmEngine:
+			rs, _ := e.ref.RestoresSince(marks[e])
+			for _, r := range rs {
+				out = append(out, finishedRestore{instance: fl.labels[e], changelog: r.Changelog, records: r.Records})
+			}
+		case goEngine:
+			for _, r := range e.c.restoreEnds()[marks[e]:] {
+				r.instance = fl.labels[e]
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // checkLeft fails a step whose stopped instance stays in the group for

@@ -108,6 +108,7 @@ type ReferenceApp struct {
 	restored int64                        // records of every finished restore
 	metadata *ReferenceMetadata           // the last complete round of METADATA lines
 	pending  *ReferenceMetadata           // the round being read
+	finished []ReferenceRestore           // every finished restore, in order
 	change   chan struct{}                // closed and replaced on every state line
 
 	exited chan struct{}
@@ -319,8 +320,9 @@ func (a *ReferenceApp) line(l string) {
 // its state restore listener reported it.
 type ReferenceRestore struct {
 	Store      string
-	Start, End int64 // the offsets Kafka Streams restored from and up to
-	Records    int64 // records restored, once Done
+	Changelog  string // the changelog partition, "<topic>-<partition>"
+	Start, End int64  // the offsets Kafka Streams restored from and up to
+	Records    int64  // records restored, once Done
 	Done       bool
 }
 
@@ -330,7 +332,7 @@ func (a *ReferenceApp) restoreLine(f []string) {
 	}
 	switch {
 	case f[0] == "RESTORE-START" && len(f) == 5:
-		r := &ReferenceRestore{Store: f[1]}
+		r := &ReferenceRestore{Store: f[1], Changelog: f[2]}
 		r.Start, _ = strconv.ParseInt(f[3], 10, 64)
 		r.End, _ = strconv.ParseInt(f[4], 10, 64)
 		a.restores[f[2]] = r
@@ -339,6 +341,7 @@ func (a *ReferenceApp) restoreLine(f []string) {
 			r.Records, _ = strconv.ParseInt(f[3], 10, 64)
 			r.Done = true
 			a.restored += r.Records
+			a.finished = append(a.finished, *r)
 		}
 	}
 }
@@ -416,6 +419,15 @@ func (a *ReferenceApp) Restores() map[string]ReferenceRestore {
 		out[k] = *r
 	}
 	return out
+}
+
+// RestoresSince returns the restores the application finished after the
+// first n, in order, and the count of all it finished: a test marks a
+// moment with the count and reads what was restored after it.
+func (a *ReferenceApp) RestoresSince(n int) ([]ReferenceRestore, int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.finished[min(n, len(a.finished)):]), len(a.finished)
 }
 
 // RestoredRecords is the records of every restore the application
