@@ -160,38 +160,10 @@ func (r *crashRun) runFleetKills(kills int, jvm bool) {
 
 // endMemberRun ends a member's run as mode says, counting it.
 func (r *crashRun) endMemberRun(m *crashMember, mode killMode) {
-	t := r.t
 	if mode.clean {
-		m.c.wait(t, "RUNNING", 2*time.Minute)
+		m.c.wait(r.t, "RUNNING", 2*time.Minute)
 	}
-	timer := time.NewTimer(mode.after)
-	defer timer.Stop()
-	select {
-	case <-m.c.exited:
-		if !killedBySignal(m.c) {
-			r.diverge("member %s, run %q: exited on its own (%v):\n%s", m.name, mode.name, m.c.cmd.ProcessState, m.c.stderr.String())
-			return
-		}
-		r.stats.kills++
-		r.stats.byMode[mode.name]++
-	case <-timer.C:
-		if mode.clean {
-			m.c.stop(t)
-			r.stats.cleanStops++
-			return
-		}
-		m.c.kill()
-		r.stats.kills++
-		switch {
-		case mode.name == "abort+kill":
-			r.stats.byMode[mode.name]++
-		case mode.failpoint != "":
-			r.stats.fallbacks++
-			fallthrough
-		default:
-			r.stats.byMode["timed"]++
-		}
-	}
+	r.endRun(m.c, mode, "member "+m.name+", ")
 }
 
 // fleetWorkload is w over four partitions, so that the fleet's members

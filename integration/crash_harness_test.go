@@ -421,34 +421,7 @@ func (r *crashRun) runOnce(m killMode) {
 	}
 	stopFeed := make(chan struct{})
 	fed := r.feedWhile(stopFeed)
-	timer := time.NewTimer(m.after)
-	defer timer.Stop()
-	select {
-	case <-c.exited:
-		if !killedBySignal(c) {
-			r.diverge("run %q: child exited on its own (%v):\n%s", m.name, c.cmd.ProcessState, c.stderr.String())
-		} else {
-			r.stats.kills++
-			r.stats.byMode[m.name]++
-		}
-	case <-timer.C:
-		if m.clean {
-			c.stop(t)
-			r.stats.cleanStops++
-		} else {
-			c.kill()
-			r.stats.kills++
-			switch {
-			case m.name == "abort+kill":
-				r.stats.byMode[m.name]++
-			case m.failpoint != "":
-				r.stats.fallbacks++
-				fallthrough
-			default:
-				r.stats.byMode["timed"]++
-			}
-		}
-	}
+	r.endRun(c, m, "")
 	close(stopFeed)
 	if err := <-fed; err != nil {
 		t.Fatal(err)
@@ -458,6 +431,40 @@ func (r *crashRun) runOnce(m killMode) {
 	r.collectQueries(c)
 	r.checkStores()
 	r.stats.checkTime += time.Since(t0)
+}
+
+// endRun ends a child's run as m says, counting it: the child dies at its
+// failpoint, or is stopped (clean) or SIGKILLed when m.after has passed.
+// who names the fleet member, "" for the single child.
+func (r *crashRun) endRun(c *child, m killMode, who string) {
+	timer := time.NewTimer(m.after)
+	defer timer.Stop()
+	select {
+	case <-c.exited:
+		if !killedBySignal(c) {
+			r.diverge("%srun %q: child exited on its own (%v):\n%s", who, m.name, c.cmd.ProcessState, c.stderr.String())
+			return
+		}
+		r.stats.kills++
+		r.stats.byMode[m.name]++
+	case <-timer.C:
+		if m.clean {
+			c.stop(r.t)
+			r.stats.cleanStops++
+			return
+		}
+		c.kill()
+		r.stats.kills++
+		switch {
+		case m.name == "abort+kill":
+			r.stats.byMode[m.name]++
+		case m.failpoint != "":
+			r.stats.fallbacks++
+			fallthrough
+		default:
+			r.stats.byMode["timed"]++
+		}
+	}
 }
 
 func killedBySignal(c *child) bool {

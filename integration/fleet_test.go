@@ -333,6 +333,11 @@ type fleetStep struct {
 	moved, min int
 	restored   int64
 	rebalances int // -1: unknown
+	// before, restoredAt and stableAt are the task owners, the records
+	// restored and the generations stabilized when the step began.
+	before     map[string]string
+	restoredAt int64
+	stableAt   int
 }
 
 // fleet is the instances of one application a test starts and stops.
@@ -481,15 +486,39 @@ func (fl *fleet) launchQuiet(t *testing.T, jvm bool, label string) engine {
 	return goEngine{c}
 }
 
+// beginStep records where a step starts: its time, the input fed, the
+// records restored, the rebalances and the task owners.
+func (fl *fleet) beginStep(name string) *fleetStep {
+	return &fleetStep{name: name, from: time.Now(), fedFrom: int(fl.feed.fed.Load()), rebalances: -1,
+		before: fl.owners, restoredAt: fl.restored(), stableAt: fl.broker.stabilized(fl.app.appID)}
+}
+
+// endStep waits until the group has settled after a step, checks that no
+// StoatFlow instance reopened a task it kept, and records and logs what the
+// step cost.
+func (fl *fleet) endStep(t *testing.T, st *fleetStep) {
+	t.Helper()
+	fl.owners = fl.settle(t)
+	fl.checkKept(t, st.name, st.before)
+	st.to = time.Now()
+	st.fedTo = int(fl.feed.fed.Load())
+	st.moved = movedTasks(st.before, fl.owners)
+	st.restored = fl.restored() - st.restoredAt
+	if st.stableAt >= 0 {
+		st.rebalances = fl.broker.stabilized(fl.app.appID) - st.stableAt
+	}
+	fl.steps = append(fl.steps, st)
+	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
+		fl.app.name, st.name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
+}
+
 // step runs one change: join, when the new engine is not nil, adds an
 // instance of that kind; leave, when not nil, stops it. It returns the
 // instance added.
 func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engine {
 	t.Helper()
-	st := &fleetStep{name: name, from: time.Now(), fedFrom: int(fl.feed.fed.Load()), rebalances: -1}
-	restored := fl.restored()
-	stable := fl.broker.stabilized(fl.app.appID)
-	before := fl.owners
+	st := fl.beginStep(name)
+	before := st.before
 	var e engine
 	if join != nil {
 		st.min = fl.app.tasks / (fl.members + 1)
@@ -510,18 +539,7 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 		fl.members--
 		fl.checkLeft(t, name, stopped)
 	}
-	fl.owners = fl.settle(t)
-	fl.checkKept(t, name, before)
-	st.to = time.Now()
-	st.fedTo = int(fl.feed.fed.Load())
-	st.moved = movedTasks(before, fl.owners)
-	st.restored = fl.restored() - restored
-	if stable >= 0 {
-		st.rebalances = fl.broker.stabilized(fl.app.appID) - stable
-	}
-	fl.steps = append(fl.steps, st)
-	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
-		fl.app.name, name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
+	fl.endStep(t, st)
 	return e
 }
 
@@ -530,11 +548,8 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 // its session expires. It returns when the kill happened.
 func (fl *fleet) kill(t *testing.T, name string, victim engine) time.Time {
 	t.Helper()
-	st := &fleetStep{name: name, from: time.Now(), fedFrom: int(fl.feed.fed.Load()), rebalances: -1}
-	restored := fl.restored()
-	stable := fl.broker.stabilized(fl.app.appID)
-	before := fl.owners
-	for _, o := range before {
+	st := fl.beginStep(name)
+	for _, o := range st.before {
 		if o == fl.labels[victim] {
 			st.min++
 		}
@@ -543,18 +558,7 @@ func (fl *fleet) kill(t *testing.T, name string, victim engine) time.Time {
 	victim.kill()
 	fl.stopped[victim] = true
 	fl.members--
-	fl.owners = fl.settle(t)
-	fl.checkKept(t, name, before)
-	st.to = time.Now()
-	st.fedTo = int(fl.feed.fed.Load())
-	st.moved = movedTasks(before, fl.owners)
-	st.restored = fl.restored() - restored
-	if stable >= 0 {
-		st.rebalances = fl.broker.stabilized(fl.app.appID) - stable
-	}
-	fl.steps = append(fl.steps, st)
-	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
-		fl.app.name, name, st.moved, fl.app.tasks, st.min, st.rebalances, st.restored, byOwner(fl.owners))
+	fl.endStep(t, st)
 	return killed
 }
 
