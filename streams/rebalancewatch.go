@@ -80,15 +80,7 @@ func (s *KafkaStreams) watchRebalances(ctx context.Context) {
 // describeOwnGroup describes the application's group through a running
 // thread's restore consumer.
 func (s *KafkaStreams) describeOwnGroup(ctx context.Context) (kadm.DescribedGroup, bool) {
-	s.mu.Lock()
-	var via *streamThread
-	for _, t := range s.threads {
-		if t.restorer != nil && !t.stopped.Load() {
-			via = t
-			break
-		}
-	}
-	s.mu.Unlock()
+	via := s.runningThread()
 	if via == nil {
 		return kadm.DescribedGroup{}, false
 	}

@@ -110,21 +110,28 @@ func (s *KafkaStreams) RemoveStreamThread(ctx context.Context) (string, error) {
 // as Kafka Streams does for a removed thread: a static member's leaving is
 // otherwise noticed only when its session times out.
 func (s *KafkaStreams) removeStaticMember(ctx context.Context, instanceID string) error {
-	s.mu.Lock()
-	var via *streamThread
-	for _, t := range s.threads {
-		if t.consumer != nil && !t.stopped.Load() {
-			via = t
-			break
-		}
-	}
-	s.mu.Unlock()
+	via := s.runningThread()
 	if via == nil {
 		return errors.New("no running stream thread is left to send the request")
 	}
-	resp, err := kadm.NewClient(via.consumer).LeaveGroup(ctx, kadm.LeaveGroup(s.cfg.ApplicationID).InstanceIDs(instanceID))
+	resp, err := kadm.NewClient(via.restorer).LeaveGroup(ctx, kadm.LeaveGroup(s.cfg.ApplicationID).InstanceIDs(instanceID))
 	if err != nil {
 		return err
 	}
 	return resp.Error()
+}
+
+// runningThread is a stream thread whose clients are up, through which the
+// instance sends a request of its own; nil when none runs.
+func (s *KafkaStreams) runningThread() *streamThread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.threads {
+		// The restore consumer is made with the thread, before its
+		// goroutine starts; the main consumer is the thread's to set.
+		if t.restorer != nil && !t.stopped.Load() {
+			return t
+		}
+	}
+	return nil
 }
