@@ -105,6 +105,14 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 			return err
 		}
 		id := kstreams.TaskID{Subtopology: sub, Partition: tp.partition}
+		if a := t.byTP[tp]; a != nil && a.id == id {
+			// Already this thread's: franz-go may hand a partition
+			// again, when its metadata learns the topic only after the
+			// assignment that gave it (a repartition topic just
+			// created). The running task keeps it; reopening would
+			// replay what it processed since its last commit.
+			continue
+		}
 		byTask[id] = append(byTask[id], tp)
 		mine = append(mine, tp)
 	}
