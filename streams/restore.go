@@ -40,7 +40,14 @@ type restoreState struct {
 	// process, not the restore's to apply; a standby applies records only
 	// below limit, the group's committed offset as last read.
 	sourced bool
-	limit   int64
+	// openTxn marks a restore whose changelog held an open transaction
+	// of an earlier owner past end when it began: records another owner
+	// committed after it may follow, so the restore ends only once the
+	// transaction is gone (aborted at its timeout) and end has caught up
+	// with the high watermark. txnChecked is when that was last asked.
+	openTxn    bool
+	txnChecked time.Time
+	limit      int64
 	// atLimit is set once a read of a source topic fetched a record at
 	// or past its bound: a restore ends there, a standby waits for its
 	// limit to move.
@@ -105,17 +112,19 @@ func (t *streamThread) planRestore(a *activeTask, ts *taskStore) (bool, error) {
 		t.committer.SetChangelogOffset(tp, start-1)
 	}
 	t.s.hks.OnRestoreStart(ts.spec.Name, tp, start, hi, full)
+	openTxn := false
 	if !sourced {
-		t.noteOpenChangelogTxn(ts.spec.Name, tp, hi)
+		openTxn = t.noteOpenChangelogTxn(ts.spec.Name, tp, hi)
 	}
-	if start >= hi {
+	if start >= hi && !openTxn {
 		t.s.hks.OnRestoreEnd(ts.spec.Name, tp, 0)
 		return false, nil
 	}
 	t.log.Info("restoring store", "store", ts.spec.Name, "task", a.id.String(), "changelog", tp.String(),
 		"from", start, "to", hi, "records_to_go", hi-start, "full", full)
 	now := time.Now()
-	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, sourced: sourced, last: -1, pos: -1, began: now, logged: now}
+	t.restores[tp] = &restoreState{task: a, ts: ts, tp: tp, start: start, end: hi, full: full, sourced: sourced, openTxn: openTxn,
+		last: -1, pos: -1, began: now, logged: now}
 	return true, nil
 }
 
@@ -144,28 +153,73 @@ func (t *streamThread) resumeFrom(id kstreams.TaskID, ts *taskStore, lo, hi int6
 	return lo, true, nil
 }
 
-// noteOpenChangelogTxn says in the log when a changelog ends at an open
-// transaction: only the task's owner writes its changelog, and this thread
-// owns the task now, so the transaction is one an earlier owner (Kafka
-// Streams or StoatFlow) left when it stopped mid-transaction. The thread
-// read the group's offsets stable before it planned the restores, so a
-// transaction that was committing has completed by now; one still open is
-// aborted once its timeout passes, and the restore stops before it.
-func (t *streamThread) noteOpenChangelogTxn(store string, tp state.TopicPartition, lso int64) {
+// noteOpenChangelogTxn reports, and says in the log, whether a changelog
+// holds an open transaction past its last stable offset lso: only the
+// task's owner writes its changelog, and this thread owns the task now, so
+// the transaction is one an earlier owner (Kafka Streams or StoatFlow)
+// left when it stopped mid-transaction. The broker aborts it once its
+// timeout passes. A later owner may have committed records after it (the
+// task moved on before the abort), and the group's offsets this task
+// resumes from include what those records hold: the restore waits for the
+// transaction to go and reads them too.
+func (t *streamThread) noteOpenChangelogTxn(store string, tp state.TopicPartition, lso int64) bool {
 	if !t.s.cfg.ExactlyOnce() {
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
 	defer cancel()
 	ends, err := kadm.NewClient(t.restorer).ListEndOffsets(ctx, tp.Topic)
 	if err != nil {
-		return
+		return false
 	}
 	if hw, ok := ends.Lookup(tp.Topic, tp.Partition); ok && hw.Err == nil && hw.Offset > lso {
-		t.log.Warn("changelog ends at an open transaction that an earlier owner of the task left: restoring up to it; "+
-			"the broker aborts it when its transaction.timeout.ms has passed", "store", store, "changelog", tp.String(),
-			"last_stable_offset", lso, "high_watermark", hw.Offset)
+		t.log.Warn("changelog holds an open transaction that an earlier owner of the task left: the restore reads up to it, "+
+			"then waits until the broker aborts it (its transaction.timeout.ms) and reads what later owners committed after it",
+			"store", store, "changelog", tp.String(), "last_stable_offset", lso, "high_watermark", hw.Offset)
+		return true
 	}
+	return false
+}
+
+// openTxnGone reports whether a restore that began behind an open
+// transaction may end: the transaction is gone (the last stable offset
+// has reached the high watermark) and the restore read up to it. It asks
+// the broker at most every 200 ms, and moves rs.end to the last stable
+// offset it finds.
+func (t *streamThread) openTxnGone(rs *restoreState) bool {
+	if !rs.openTxn {
+		return true
+	}
+	if time.Since(rs.txnChecked) < 200*time.Millisecond {
+		return false
+	}
+	rs.txnChecked = time.Now()
+	ctx, cancel := context.WithTimeout(t.ctx, changelogWatermarksWait)
+	defer cancel()
+	adm := kadm.NewClient(t.restorer)
+	lsos, err := adm.ListCommittedOffsets(ctx, rs.tp.Topic)
+	if err != nil {
+		return false
+	}
+	hws, err := adm.ListEndOffsets(ctx, rs.tp.Topic)
+	if err != nil {
+		return false
+	}
+	lso, ok1 := lsos.Lookup(rs.tp.Topic, rs.tp.Partition)
+	hw, ok2 := hws.Lookup(rs.tp.Topic, rs.tp.Partition)
+	if !ok1 || !ok2 || lso.Err != nil || hw.Err != nil {
+		return false
+	}
+	if lso.Offset > rs.end {
+		rs.end, rs.idle = lso.Offset, 0
+	}
+	if hw.Offset > lso.Offset {
+		return false
+	}
+	rs.openTxn = false
+	t.log.Info("the open transaction in the changelog is gone; the restore reads on to its end", "store", rs.ts.spec.Name,
+		"changelog", rs.tp.String(), "end", rs.end)
+	return rs.next() >= rs.end
 }
 
 // changelogWatermarks returns a changelog partition's log start offset and
@@ -352,8 +406,12 @@ func (t *streamThread) restoreStep(ctx context.Context) error {
 		var ended []*restoreState
 		for _, rs := range t.restores {
 			switch {
-			case rs.atLimit || rs.next() >= rs.end:
+			case rs.atLimit:
 				ended = append(ended, rs)
+			case rs.next() >= rs.end:
+				if t.openTxnGone(rs) {
+					ended = append(ended, rs)
+				}
 			case got[rs]:
 			default:
 				rs.idle += polled
