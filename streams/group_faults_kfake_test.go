@@ -5,10 +5,13 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -256,4 +259,149 @@ func TestKfakeUndecodableSubscriptionGivesEveryMemberAssignmentError(t *testing.
 	if !strings.Contains(log.String(), "a member's subscription does not decode") || !strings.Contains(log.String(), "bytes of subscription") {
 		t.Errorf("the leader's log does not name the undecodable member:\n%s", log.String())
 	}
+}
+
+// futureMember is a member of a newer Kafka Streams release: it subscribes
+// with SubscriptionInfo version 12 (only its version and latest supported
+// version, as a member writes a version its leader may not know), and
+// records the assignments it receives.
+type futureMember struct {
+	mu       sync.Mutex
+	received []*assignment.MemberAssignment
+}
+
+func (m *futureMember) ProtocolName() string { return "stream" }
+func (m *futureMember) IsCooperative() bool  { return true }
+func (m *futureMember) JoinGroupMetadata(topics []string, _ map[string][]int32, gen int32) []byte {
+	meta := kmsg.NewConsumerMemberMetadata()
+	meta.Version = 3
+	meta.Topics = topics
+	meta.Generation = gen
+	meta.UserData = []byte{0, 0, 0, 12, 0, 0, 0, 12}
+	return meta.AppendTo(nil)
+}
+func (m *futureMember) ParseSyncAssignment(b []byte) (map[string][]int32, error) {
+	ma, err := assignment.DecodeMemberAssignment(b)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	m.received = append(m.received, ma)
+	m.mu.Unlock()
+	out := map[string][]int32{}
+	for _, tp := range ma.Partitions {
+		out[tp.Topic] = append(out[tp.Topic], tp.Partition)
+	}
+	return out, nil
+}
+func (m *futureMember) MemberBalancer([]kmsg.JoinGroupResponseMember) (kgo.GroupMemberBalancer, map[string]struct{}, error) {
+	return nil, nil, errors.New("a future member never leads in this test")
+}
+
+// TestKfakeFutureSubscriptionGetsVersionProbing: a member of a newer
+// release joins a group a StoatFlow instance leads, subscribing at version
+// 12. As a Kafka Streams 4.4 leader does, the StoatFlow leader answers at
+// its own latest version (11) so that the member downgrades and rejoins,
+// gives the future member no task, and keeps its own tasks running.
+func TestKfakeFutureSubscriptionGetsVersionProbing(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "probing"
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
+	words(t, addr, "in", 0, 20, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 20), wantCounts(20, vocab))
+	fm := &futureMember{}
+	cl, err := testkafka.NewClient(addr, kgo.ConsumerGroup(app), kgo.ConsumeTopics("in"), kgo.Balancers(fm),
+		kgo.SessionTimeout(6*time.Second), kgo.ClientID("future-StreamThread-1-consumer"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	go func() {
+		for {
+			if fs := cl.PollFetches(context.Background()); fs.IsClientClosed() {
+				return
+			}
+		}
+	}()
+	var got *assignment.MemberAssignment
+	for deadline := time.Now().Add(30 * time.Second); got == nil; {
+		fm.mu.Lock()
+		if len(fm.received) > 0 {
+			got = fm.received[0]
+		}
+		fm.mu.Unlock()
+		if got == nil && time.Now().After(deadline) {
+			t.Fatal("the future member received no assignment in 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got.Info.Version != assignment.LatestSupportedVersion || len(got.Partitions) != 0 {
+		t.Errorf("the future member got version %d with %d partitions, want version %d (its leader's latest) and none",
+			got.Info.Version, len(got.Partitions), assignment.LatestSupportedVersion)
+	}
+	cl.Close()
+	words(t, addr, "in", 20, 20, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 40), wantCounts(40, vocab))
+	if st := ks.State(); st != streams.Running && st != streams.Rebalancing {
+		t.Errorf("the StoatFlow leader is %s after the future member joined: %v", st, ks.Err())
+	}
+	closeApp(t, ks)
+}
+
+// TestKfakeLeaderWithoutChangelogEndOffsetsKeepsTasksWhereTheyAre: when a
+// second instance joins, the leader cannot read the changelogs' end
+// offsets (the broker refuses the ListOffsets that names them). As Kafka
+// Streams' leader falls back then, it keeps every task with its previous
+// owner, says why, and asks for another rebalance, which places the tasks
+// once the offsets can be read; the counts stay exactly once.
+func TestKfakeLeaderWithoutChangelogEndOffsetsKeepsTasksWhereTheyAre(t *testing.T) {
+	c, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "noends"
+	var log lockedBuffer
+	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()),
+		streams.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	words(t, addr, "in", 0, 40, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 40), wantCounts(40, vocab))
+	// Refused for longer than the leader waits for them (10 s), so that
+	// its retries give up; the restores that need them retry for 30 s.
+	var refused atomic.Int32
+	var first atomic.Int64
+	c.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		r := req.(*kmsg.ListOffsetsRequest)
+		if len(r.Topics) != 1 || r.Topics[0].Topic != app+"-counts-changelog" {
+			return nil, nil, false
+		}
+		first.CompareAndSwap(0, time.Now().UnixNano())
+		if time.Since(time.Unix(0, first.Load())) > 11*time.Second {
+			return nil, nil, false
+		}
+		refused.Add(1)
+		resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
+		for _, rt := range r.Topics {
+			st := kmsg.NewListOffsetsResponseTopic()
+			st.Topic = rt.Topic
+			for _, p := range rt.Partitions {
+				sp := kmsg.NewListOffsetsResponseTopicPartition()
+				sp.Partition = p.Partition
+				sp.ErrorCode = kerr.NotLeaderForPartition.Code
+				st.Partitions = append(st.Partitions, sp)
+			}
+			resp.Topics = append(resp.Topics, st)
+		}
+		return resp, nil, true
+	})
+	b := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
+	words(t, addr, "in", 40, 40, vocab)
+	checkCounts(t, readCounts(t, addr, "out", 80), wantCounts(80, vocab))
+	if refused.Load() == 0 {
+		t.Fatal("no ListOffsets of the changelog was refused: the test did not exercise the fallback")
+	}
+	if !strings.Contains(log.String(), "could not read the changelogs' end offsets") {
+		t.Errorf("the leader's log does not say it fell back (%d ListOffsets refused):\n%s", refused.Load(), log.String())
+	}
+	closeApp(t, b)
+	closeApp(t, a)
 }

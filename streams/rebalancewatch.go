@@ -69,6 +69,12 @@ func (s *KafkaStreams) watchRebalances(ctx context.Context) {
 		}
 		reported = now
 		others := s.otherMembers(g)
+		if g.State == "CompletingRebalance" {
+			s.log.Warn("the group's rebalance waits for its leader's assignment (every member has rejoined; the leader computes "+
+				"and sends the assignment, reading the changelogs' end offsets first)",
+				"group", g.Group, "waiting", now.Sub(since).Round(time.Second), "other_members", others)
+			continue
+		}
 		s.log.Warn("the group's rebalance waits for every member to rejoin: a member that stopped without leaving the group "+
 			"(killed, or a static member closed without stoatflow.shutdown.leave-group or Kafka Streams' LEAVE_GROUP) holds it "+
 			"until the coordinator removes it, session.timeout.ms after its last heartbeat",
