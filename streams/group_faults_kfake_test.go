@@ -6,12 +6,10 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -349,59 +347,3 @@ func TestKfakeFutureSubscriptionGetsVersionProbing(t *testing.T) {
 	closeApp(t, ks)
 }
 
-// TestKfakeLeaderWithoutChangelogEndOffsetsKeepsTasksWhereTheyAre: when a
-// second instance joins, the leader cannot read the changelogs' end
-// offsets (the broker refuses the ListOffsets that names them). As Kafka
-// Streams' leader falls back then, it keeps every task with its previous
-// owner, says why, and asks for another rebalance, which places the tasks
-// once the offsets can be read; the counts stay exactly once.
-func TestKfakeLeaderWithoutChangelogEndOffsetsKeepsTasksWhereTheyAre(t *testing.T) {
-	c, addr := startBroker(t)
-	createTopics(t, addr, 2, "in", "out")
-	const app = "noends"
-	var log lockedBuffer
-	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()),
-		streams.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
-	words(t, addr, "in", 0, 40, vocab)
-	checkCounts(t, readCounts(t, addr, "out", 40), wantCounts(40, vocab))
-	// Refused for longer than the leader waits for them (10 s), so that
-	// its retries give up; the restores that need them retry for 30 s.
-	var refused atomic.Int32
-	var first atomic.Int64
-	c.ControlKey(int16(kmsg.ListOffsets), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		c.KeepControl()
-		r := req.(*kmsg.ListOffsetsRequest)
-		if len(r.Topics) != 1 || r.Topics[0].Topic != app+"-counts-changelog" {
-			return nil, nil, false
-		}
-		first.CompareAndSwap(0, time.Now().UnixNano())
-		if time.Since(time.Unix(0, first.Load())) > 11*time.Second {
-			return nil, nil, false
-		}
-		refused.Add(1)
-		resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
-		for _, rt := range r.Topics {
-			st := kmsg.NewListOffsetsResponseTopic()
-			st.Topic = rt.Topic
-			for _, p := range rt.Partitions {
-				sp := kmsg.NewListOffsetsResponseTopicPartition()
-				sp.Partition = p.Partition
-				sp.ErrorCode = kerr.NotLeaderForPartition.Code
-				st.Partitions = append(st.Partitions, sp)
-			}
-			resp.Topics = append(resp.Topics, st)
-		}
-		return resp, nil, true
-	})
-	b := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
-	words(t, addr, "in", 40, 40, vocab)
-	checkCounts(t, readCounts(t, addr, "out", 80), wantCounts(80, vocab))
-	if refused.Load() == 0 {
-		t.Fatal("no ListOffsets of the changelog was refused: the test did not exercise the fallback")
-	}
-	if !strings.Contains(log.String(), "could not read the changelogs' end offsets") {
-		t.Errorf("the leader's log does not say it fell back (%d ListOffsets refused):\n%s", refused.Load(), log.String())
-	}
-	closeApp(t, b)
-	closeApp(t, a)
-}
