@@ -346,4 +346,3 @@ func TestKfakeFutureSubscriptionGetsVersionProbing(t *testing.T) {
 	}
 	closeApp(t, ks)
 }
-
