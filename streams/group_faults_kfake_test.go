@@ -28,6 +28,8 @@ type scriptedMember struct {
 	errorCode assignment.ErrorCode
 	// garbage makes its subscription's user data undecodable.
 	garbage bool
+	// owned are the partitions its subscription claims to own.
+	owned []assignment.TopicPartition
 	// assign is what a leader gives each member; self marks its own.
 	assign func(self bool) *assignment.MemberAssignment
 }
@@ -37,7 +39,7 @@ func (m *scriptedMember) IsCooperative() bool  { return true }
 
 func (m *scriptedMember) JoinGroupMetadata(topics []string, _ map[string][]int32, gen int32) []byte {
 	info := assignment.SubscriptionInfo{Version: 11, LatestSupportedVersion: 11, ProcessID: m.pid, ErrorCode: m.errorCode}
-	b, _ := (&assignment.MemberMetadata{Topics: topics, Info: &info, Generation: gen}).Encode()
+	b, _ := (&assignment.MemberMetadata{Topics: topics, Info: &info, Generation: gen, OwnedPartitions: m.owned}).Encode()
 	if m.garbage {
 		meta := kmsg.NewConsumerMemberMetadata()
 		meta.Version = 3
@@ -343,6 +345,40 @@ func TestKfakeFutureSubscriptionGetsVersionProbing(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", 40), wantCounts(40, vocab))
 	if st := ks.State(); st != streams.Running && st != streams.Rebalancing {
 		t.Errorf("the StoatFlow leader is %s after the future member joined: %v", st, ks.Err())
+	}
+	closeApp(t, ks)
+}
+
+// TestKfakePartitionOwnedByTwoMembersIsReportedAndAssigned: two members
+// joining a group a StoatFlow instance leads both claim to own partition
+// in-0. As Kafka Streams' leader does, the StoatFlow leader says the
+// previous assignment holds a partition more than once, naming both, and
+// assigns every task all the same.
+func TestKfakePartitionOwnedByTwoMembersIsReportedAndAssigned(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	const app = "owned-twice"
+	var log lockedBuffer
+	ks := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()),
+		streams.WithLogger(slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelInfo}))))
+	claim := []assignment.TopicPartition{{Topic: "in", Partition: 0}}
+	for i := range 2 {
+		m := &scriptedMember{pid: assignment.ProcessID{byte(7 + i)}, owned: claim,
+			assign: func(bool) *assignment.MemberAssignment { return emptyAssignment(assignment.ErrorNone) }}
+		joinScripted(t, addr, app, m)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(log.String(), "contains a partition more than once") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the leader did not report the partition owned twice in 30 s:\n%s", log.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(log.String(), "in-0 by ") {
+		t.Errorf("the report does not name the partition and its claimants:\n%s", log.String())
+	}
+	if st := ks.State(); st == streams.Error || st == streams.NotRunning {
+		t.Errorf("the leader stopped: %s %v", st, ks.Err())
 	}
 	closeApp(t, ks)
 }

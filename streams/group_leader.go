@@ -291,7 +291,17 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 	future := false
 	clients := map[assignment.ProcessID]*taskassign.ClientState{}
 	endpoints := map[assignment.ProcessID]*assignment.HostInfo{}
+	ownedBy := map[assignment.TopicPartition]string{}
+	var twice []string
 	for i, md := range r.decoded {
+		// A partition two members claim to own: Kafka Streams' leader
+		// says so and assigns on, the later claim counting.
+		for _, tp := range md.OwnedPartitions {
+			if other, ok := ownedBy[tp]; ok {
+				twice = append(twice, fmt.Sprintf("%s by %s and %s", tp, other, r.members[i].MemberID))
+			}
+			ownedBy[tp] = r.members[i].MemberID
+		}
 		info := md.Info
 		pid := info.ProcessID
 		if info.Future() {
@@ -321,6 +331,10 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 			sums[o.Task] = o.OffsetSum
 		}
 		c.AddConsumer(r.members[i].MemberID, md.OwnedPartitions, sums, md.Rack)
+	}
+	if len(twice) > 0 {
+		log.Warn("the previous assignment contains a partition more than once (members that each claim to own it); "+
+			"assigning on, as Kafka Streams' leader does", "owned_twice", strings.Join(twice, "; "))
 	}
 	if future && minVersion < assignment.EarliestProbeableVersion {
 		return nil, assignment.ErrorAssignment, fmt.Errorf("received a future (version probing) subscription and an incompatible pre Kafka 2.0 subscription (version %d) at the same time", minVersion)
