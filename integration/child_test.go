@@ -280,21 +280,6 @@ func (c *child) waitErr(line string, timeout time.Duration) error {
 	}
 }
 
-// restoreLog returns the records of every restore the child finished, in
-// order (a partition restored twice counts twice).
-func (c *child) restoreLog() []int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []int64
-	for _, l := range c.lines {
-		if f := strings.Fields(l); len(f) == 4 && f[0] == "RESTORE-END" {
-			n, _ := strconv.ParseInt(f[3], 10, 64)
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // snapshots returns the placements the child computed as its group's
 // leader.
 func (c *child) snapshots() []streams.AssignmentSnapshot {
@@ -312,8 +297,8 @@ func (c *child) snapshots() []streams.AssignmentSnapshot {
 	return out
 }
 
-// restoreEnds returns every restore the child finished, in order, as
-// restoreLog counts them.
+// restoreEnds returns every restore the child finished, in order (a
+// partition restored twice counts twice).
 func (c *child) restoreEnds() []finishedRestore {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -579,7 +579,7 @@ func (fl *fleet) restoreMarks() map[engine]int {
 		case jvmEngine:
 			_, marks[e] = e.ref.RestoresSince(math.MaxInt)
 		case goEngine:
-			marks[e] = len(e.c.restoreLog())
+			marks[e] = len(e.c.restoreEnds())
 		}
 	}
 	return marks
@@ -757,8 +757,8 @@ func restoredRecords(e engine) int64 {
 		return e.ref.RestoredRecords()
 	case goEngine:
 		var n int64
-		for _, r := range e.c.restoreLog() {
-			n += r
+		for _, r := range e.c.restoreEnds() {
+			n += r.records
 		}
 		return n
 	}
