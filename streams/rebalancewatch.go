@@ -30,15 +30,36 @@ var (
 // rebalanceWatchAfter, it logs the group's members that are not this
 // instance's, once and then every rebalanceWatchRepeat, and when the
 // rebalance is over, how long it took.
+//
+// After an assignment it also fences the open transactions of processes
+// the group no longer holds (fence.go), retrying every
+// rebalanceWatchEvery until a round finds the group stable, for at most
+// fenceAfterAssignment.
 func (s *KafkaStreams) watchRebalances(ctx context.Context) {
-	var since, reported time.Time
+	var since, reported, fenceUntil time.Time
 	tick := time.NewTicker(rebalanceWatchEvery)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.assigned:
+			fenceUntil = time.Now().Add(fenceAfterAssignment)
+			// Give the group's other members a moment to sync, so
+			// that the first round finds the group stable.
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
 		case <-tick.C:
+		}
+		if !fenceUntil.IsZero() {
+			if via := s.runningThread(); via != nil {
+				if _, done := s.fenceAbandoned(ctx, via.restorer, "an assignment"); done || time.Now().After(fenceUntil) {
+					fenceUntil = time.Time{}
+				}
+			}
 		}
 		if st := s.State(); st != Rebalancing {
 			if !reported.IsZero() {

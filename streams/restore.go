@@ -174,8 +174,10 @@ func (t *streamThread) noteOpenChangelogTxn(store string, tp state.TopicPartitio
 	}
 	if hw, ok := ends.Lookup(tp.Topic, tp.Partition); ok && hw.Err == nil && hw.Offset > lso {
 		t.log.Warn("changelog holds an open transaction that an earlier owner of the task left: the restore reads up to it, "+
-			"then waits until the broker aborts it (its transaction.timeout.ms) and reads what later owners committed after it",
+			"then waits until it ends (fenced at once when its process is no longer in the group, else aborted by the broker after its transaction.timeout.ms) "+
+			"and reads what later owners committed after it",
 			"store", store, "changelog", tp.String(), "last_stable_offset", lso, "high_watermark", hw.Offset)
+		_, _ = t.s.fenceAbandoned(t.ctx, t.restorer, "changelog "+tp.String())
 		return true
 	}
 	return false
@@ -214,6 +216,7 @@ func (t *streamThread) openTxnGone(rs *restoreState) bool {
 		rs.end, rs.idle = lso.Offset, 0
 	}
 	if hw.Offset > lso.Offset {
+		_, _ = t.s.fenceAbandoned(t.ctx, t.restorer, "changelog "+rs.tp.String())
 		return false
 	}
 	rs.openTxn = false

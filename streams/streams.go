@@ -237,6 +237,11 @@ type KafkaStreams struct {
 	// leaveOnClose is set by CloseWith before the threads stop: their
 	// static members leave the group as they close.
 	leaveOnClose atomic.Bool
+	// fence rate-limits the fencing of abandoned transactions (fence.go).
+	fence fencer
+	// assigned has a value when a thread got an assignment the rebalance
+	// watch has not seen yet: it fences after each (fence.go).
+	assigned chan struct{}
 	// capture is nil unless WithCapture was given.
 	capture *Capture
 	// newProduction makes each stream thread's production exception
@@ -316,7 +321,7 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 		return nil, err
 	}
 	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
-		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{})}
+		health: kgolog.NewHealth(), shutdownAnswered: make(chan struct{}), assigned: make(chan struct{}, 1)}
 	s.act, _ = o.hooks.(ActivityHooks)
 	s.sbh, _ = o.hooks.(StandbyHooks)
 	s.standbyBatch = o.standbyBatch

@@ -121,8 +121,13 @@ type activeTask struct {
 	out       collector
 	stores    []*taskStore
 	queues    []*partQueue
-	restoring int       // stores still restoring
-	idleSince time.Time // when the task began waiting for an empty partition
+	restoring int // stores still restoring
+	// commitFirst marks a task started (opened, moved in, rebuilt) that
+	// has processed nothing yet: its first record ends the thread's epoch
+	// at once rather than at the commit interval, so that a task that
+	// moved between instances writes output as soon as it can.
+	commitFirst bool
+	idleSince   time.Time // when the task began waiting for an empty partition
 	// metadata is the processors' metadata as last committed (Kafka
 	// Streams' ProcessorMetadata): read from the committed offsets' metadata,
 	// the largest value per key over the task's partitions, then what the
@@ -139,6 +144,9 @@ func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
 // PollRecords (see run): the tasks are never touched by two goroutines at
 // once.
 type streamThread struct {
+	// commitFirst is set when a task processed its first record since it
+	// started (activeTask.commitFirst): the next maybeCommit commits.
+	commitFirst bool
 	s           *KafkaStreams
 	idx         int
 	log         *slog.Logger

@@ -65,6 +65,10 @@ func (t *streamThread) inRebalance(work func() error) {
 // opens their stores and starts restoring them; the task's input stays
 // paused until its stores are restored.
 func (t *streamThread) onAssigned(assigned map[string][]int32) error {
+	select {
+	case t.s.assigned <- struct{}{}:
+	default:
+	}
 	var standbys map[kstreams.TaskID]bool // none under the range protocol
 	if t.assignor != nil {
 		ma, err := t.assignor.lastAssignment()
@@ -504,6 +508,7 @@ func (t *streamThread) startTask(a *activeTask) error {
 		return err
 	}
 	a.task = task
+	a.commitFirst = true
 	for _, ts := range a.stores {
 		t.s.registerStore(ts)
 	}

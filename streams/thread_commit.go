@@ -20,7 +20,8 @@ const commitTimeout = time.Minute
 // Commit): one of them commits every task of the thread, as Kafka Streams
 // commits on a user's request.
 func (t *streamThread) commitRequested() bool {
-	requested := false
+	requested := t.commitFirst
+	t.commitFirst = false
 	for _, a := range t.tasks {
 		if a.running() && a.task.TakeCommitRequest() {
 			requested = true

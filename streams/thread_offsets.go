@@ -223,18 +223,24 @@ func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error
 			// aborts it once its transaction.timeout.ms has passed.
 			unstableSince = time.Now()
 			t.log.Warn("waiting for an open transaction that holds the group's offset commits: nothing is consumed until "+
-				"it completes, or the broker aborts it when its transaction.timeout.ms has passed (an instance of the "+
-				"application stopped mid-transaction)", "group", t.s.cfg.ApplicationID, "topics", names, "err", err)
+				"it completes, is fenced (its process is no longer in the group), or the broker aborts it when its "+
+				"transaction.timeout.ms has passed (an instance of the application stopped mid-transaction)", "group", t.s.cfg.ApplicationID, "topics", names, "err", err)
 		case unstable:
 			t.log.Debug("offset commits still held by an open transaction", "group", t.s.cfg.ApplicationID,
 				"waited", time.Since(unstableSince).Round(time.Second))
 		default:
 			t.log.Warn("reading committed offsets; retrying", "err", err)
 		}
+		retry := time.Second
+		if unstable {
+			if n, _ := t.s.fenceAbandoned(t.ctx, t.consumer, "the group's offset commits"); n > 0 {
+				retry = 100 * time.Millisecond
+			}
+		}
 		select {
 		case <-t.ctx.Done():
 			return nil, fmt.Errorf("committed offsets: %w; gave up: %w", err, context.Cause(t.ctx))
-		case <-time.After(time.Second):
+		case <-time.After(retry):
 		}
 	}
 }

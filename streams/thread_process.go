@@ -283,6 +283,9 @@ func (t *streamThread) processOne(a *activeTask, q *partQueue, m *kgo.Record) er
 		}
 	}
 	q.next = off + 1
+	if a.commitFirst {
+		a.commitFirst, t.commitFirst = false, true
+	}
 	q.partTime = a.task.PartitionTime(q.tp.topic)
 	q.dirty = true
 	return nil
