@@ -145,7 +145,8 @@ func (t *streamThread) resumeFrom(id kstreams.TaskID, ts *taskStore, lo, hi int6
 		// offset within half the changelog's retention, so this means the
 		// store was closed or its task elsewhere for longer than that.
 		t.log.Warn("store offset is older than its changelog's log start; restoring the store in full",
-			"store", ts.spec.Name, "task", id.String(), "offset", off, "log_start", lo, "records_to_replay", hi-lo)
+			"store", ts.spec.Name, "task", id.String(), "changelog", ts.changelog.String(), "offset", off, "log_start", lo,
+			"records_to_replay", hi-lo)
 		if err := t.reopenEmpty(ts); err != nil {
 			return 0, false, err
 		}

@@ -151,18 +151,19 @@ func (t *streamThread) openStandby(id kstreams.TaskID) error {
 func (t *streamThread) startStandby(sb *standbyTask, stores []*taskStore) error {
 	sb.stores = stores
 	for _, ts := range stores {
+		if ts.changelog != nil {
+			// The plan may empty the store, which replaces ts.store:
+			// it is registered once it stays.
+			rs, err := t.planStandbyRead(sb, ts)
+			if err != nil {
+				t.closeStandby(sb, true)
+				return err
+			}
+			sb.reads = append(sb.reads, rs)
+			t.standbyReads[rs.tp] = rs
+			t.reportStandby(rs, 0)
+		}
 		t.s.registerStandby(ts)
-		if ts.changelog == nil {
-			continue
-		}
-		rs, err := t.planStandbyRead(sb, ts)
-		if err != nil {
-			t.closeStandby(sb, true)
-			return err
-		}
-		sb.reads = append(sb.reads, rs)
-		t.standbyReads[rs.tp] = rs
-		t.reportStandby(rs, 0)
 	}
 	return nil
 }
@@ -335,9 +336,11 @@ func (t *streamThread) resetStandbyRead(rs *restoreState) error {
 	t.log.Warn("the changelog no longer holds the records a standby was to read next; emptying the standby's store and reading its changelog from the log start",
 		"store", rs.ts.spec.Name, "task", rs.standby.id.String(), "changelog", rs.tp.String(), "next", rs.next())
 	rs.batch = rs.batch[:0]
+	t.s.unregisterStandby(rs.ts)
 	if err := t.reopenEmpty(rs.ts); err != nil {
 		return err
 	}
+	t.s.registerStandby(rs.ts)
 	lo, hi, err := t.changelogWatermarks(rs.tp)
 	if err != nil {
 		return fmt.Errorf("streams: watermarks of changelog %s: %w", rs.tp, err)
