@@ -69,14 +69,17 @@
 //     internal ones undecorated until TopicRef.Decorated adds the
 //     application id, and its StoreSpecs with their StoreKind),
 //     Topology.Store, Topology.SubtopologyOfTopic,
-//     Topology.CopartitionGroups, Topology.GlobalStores (GlobalStoreInfo),
+//     Topology.CopartitionGroups, Topology.CopartitionSources
+//     (CopartitionSource: each join's co-partitioned source nodes, as a
+//     streams group member sends them), Topology.GlobalStores (GlobalStoreInfo),
 //     Topology.ReadOnlyStoreTopics, Topology.StoreSourceTopics (a
 //     store's source topics for interactive-query routing),
 //     ChangelogTopic and StoreType.Resolve.
 //   - Internal topics: Topology.InternalTopics and
 //     Topology.InternalTopicPartitions (InternalTopicsConfig,
 //     InternalTopic, InternalTopicKind), the repartition and changelog
-//     topics with Kafka's configs and partition counts.
+//     topics with Kafka's configs and partition counts, and
+//     ChangelogConfigs, a store's changelog configs.
 //   - Subscriptions: Topology.SourceIndex (SourceIndex: a topic's
 //     sub-topology, whether it is internal, the subscription and the
 //     topic's offset reset), Topology.HasPatternSources,

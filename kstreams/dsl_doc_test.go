@@ -52,6 +52,7 @@ var undocumented = map[string]string{
 	"SlidingWindowedKStream.Reduce":   "the windowed Count and Reduce are listed with windowedBy",
 	// A built topology's view for the runtime, not Kafka Streams calls.
 	"Topology.CopartitionGroups":       "the runtime's view of a built topology",
+	"Topology.CopartitionSources":      "the runtime's view of a built topology",
 	"Topology.GlobalStores":            "the runtime's view of a built topology",
 	"Topology.InternalTopics":          "the runtime's view of a built topology",
 	"Topology.InternalTopicPartitions": "the runtime's view of a built topology",

@@ -238,6 +238,7 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 		partitioner: otherPartitioner, singlePartition: true})
 	sourceName := b.suffixOrGenerate(name, "-subscription-registration-source", prefixTableSource)
 	b.addNode(&nodeSpec{name: sourceName, kind: SourceNode, topics: []string{j.registration}, key: other.key, val: subSerde})
+	b.topo.copartitionSources = append(b.topo.copartitionSources, append(b.sourcesOf(other.name), sourceName))
 
 	j.store = b.suffixOrGenerate(name, "-subscription-store", prefixFKStore)
 	b.fail(b.topo.addStore(kvStoreSpec(j.store, DefaultStore, false, nil, true, spec[serde.BytesValue](serde.Bytes{}), subSerde)))
@@ -281,6 +282,7 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	b.addNode(respNode)
 	respSource := b.suffixOrGenerate(name, "-subscription-response-source", prefixTableSource)
 	b.addNode(&nodeSpec{name: respSource, kind: SourceNode, topics: []string{response}, key: t.key, val: respSerde})
+	b.topo.copartitionSources = append(b.topo.copartitionSources, append(b.sourcesOf(t.name), respSource))
 
 	leftGetter, err := t.valueGetterSupplier()
 	b.fail(err)

@@ -99,6 +99,15 @@ func (t *Topology) InternalTopics(cfg InternalTopicsConfig) []InternalTopic {
 	return out
 }
 
+// ChangelogConfigs returns the configs Kafka Streams gives the changelog of
+// store s (InternalTopicConfig.properties): those InternalTopics lists for
+// a logged store, and those of a store whose changelog is its source topic
+// (SourceChangelog), which a streams group member sends in its topology
+// although nothing creates that topic.
+func ChangelogConfigs(s *StoreSpec, cfg InternalTopicsConfig) map[string]string {
+	return changelogConfigs(s, cfg)
+}
+
 func changelogConfigs(s *StoreSpec, cfg InternalTopicsConfig) map[string]string {
 	c := map[string]string{"message.timestamp.type": "CreateTime"}
 	windowed := s.Kind == WindowStoreKind || s.Kind == SessionStoreKind

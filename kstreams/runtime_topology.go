@@ -169,3 +169,41 @@ func (t *Topology) StoreSourceTopics(store string) (topics []TopicRef, ok bool) 
 	}
 	return topics, len(topics) > 0
 }
+
+// CopartitionSource is one source node of a co-partitioning with its
+// topics (see Topology.CopartitionSources).
+type CopartitionSource struct {
+	Node string
+	// Topics are the node's topics, internal ones undecorated; none for a
+	// pattern source before MatchPatterns.
+	Topics []TopicRef
+}
+
+// CopartitionSources returns every co-partitioning the topology's joins,
+// cogroups and foreign-key joins asked for, in the order they asked: the
+// source nodes whose topics must share one partition count, as Kafka's
+// InternalTopologyBuilder.copartitionSourceGroups holds them. Unlike
+// CopartitionGroups it keeps a co-partitioning of one topic (a self-join's)
+// and a foreign-key join's two (its subscription topic with the right
+// table's sources, its response topic with the left table's), and does not
+// merge co-partitionings that share a topic. Nodes are in the order the
+// join met them; a node the topology no longer has is left out.
+func (t *Topology) CopartitionSources() [][]CopartitionSource {
+	out := make([][]CopartitionSource, 0, len(t.copartitionSources))
+	for _, g := range t.copartitionSources {
+		var group []CopartitionSource
+		for _, name := range g {
+			n, ok := t.byName[name]
+			if !ok || n.kind != SourceNode {
+				continue
+			}
+			src := CopartitionSource{Node: name}
+			for _, topic := range n.topics {
+				src.Topics = append(src.Topics, TopicRef{Name: topic, Internal: t.repartition[topic] != nil})
+			}
+			group = append(group, src)
+		}
+		out = append(out, group)
+	}
+	return out
+}

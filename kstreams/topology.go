@@ -253,6 +253,12 @@ type Topology struct {
 	// copartition holds the co-partition groups: source topics (internal
 	// ones undecorated) that must have one partition count.
 	copartition [][]string
+	// copartitionSources are the source nodes of every co-partitioning a
+	// join, cogroup or foreign-key join asked for, in the order asked
+	// (Kafka's InternalTopologyBuilder.copartitionSourceGroups): unlike
+	// copartition they keep a group of one topic (a self-join's) and a
+	// foreign-key join's two groups.
+	copartitionSources [][]string
 	// optimizable are the repartitions merge.repartition.topics may merge
 	// (Kafka's OptimizableRepartitionNode: those of groupings, cogroups,
 	// toTable and joins, not repartition()), in the order they were added.

@@ -13,10 +13,11 @@ import (
 // InternalTopicPartitions gives the group's repartition topics the
 // partition count of its external topics, or the largest count among its
 // repartition topics when it has none, and fails when its external topics
-// differ.
+// differ. The source nodes are kept too, as Kafka keeps them
+// (copartitionSources), for the topology a streams group member sends.
 func (b *StreamsBuilder) copartition(nodes ...string) {
 	seen := map[string]bool{}
-	var topics []string
+	var topics, sources []string
 	var walk func(name string)
 	walk = func(name string) {
 		if seen[name] {
@@ -26,6 +27,9 @@ func (b *StreamsBuilder) copartition(nodes ...string) {
 		n := b.topo.byName[name]
 		if n == nil {
 			return
+		}
+		if n.kind == SourceNode {
+			sources = append(sources, n.name)
 		}
 		if n.kind == SourceNode && n.pattern != nil {
 			topics = append(topics, patternPlaceholderOf(n.name))
@@ -45,6 +49,9 @@ func (b *StreamsBuilder) copartition(nodes ...string) {
 	}
 	for _, n := range nodes {
 		walk(n)
+	}
+	if len(sources) > 0 {
+		b.topo.copartitionSources = append(b.topo.copartitionSources, sources)
 	}
 	slices.Sort(topics)
 	// A pattern source counts as one topic here: a group it joins is kept

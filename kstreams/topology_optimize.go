@@ -107,6 +107,10 @@ func (t *Topology) deepCopy() *Topology {
 	for i, g := range t.copartition {
 		c.copartition[i] = slices.Clone(g)
 	}
+	c.copartitionSources = make([][]string, len(t.copartitionSources))
+	for i, g := range t.copartitionSources {
+		c.copartitionSources[i] = slices.Clone(g)
+	}
 	c.nullKeys = nullKeyJoins{joins: slices.Clone(t.nullKeys.joins), filters: maps.Clone(t.nullKeys.filters)}
 	return &c
 }
@@ -245,6 +249,19 @@ func (t *Topology) mergeRepartitions(at string, units []repartitionUnit) error {
 		}
 		slices.Sort(g)
 		t.copartition[i] = slices.Compact(g)
+	}
+	// Kafka's maybeUpdateCopartitionSourceGroups: the merged source takes
+	// the place of each source it replaces.
+	for i, g := range t.copartitionSources {
+		for _, u := range units {
+			g = replaceAll(g, u.source, merged.source)
+		}
+		seen := map[string]bool{}
+		t.copartitionSources[i] = slices.DeleteFunc(g, func(n string) bool {
+			dup := seen[n]
+			seen[n] = true
+			return dup
+		})
 	}
 	t.nullKeys.filters[merged.source] = merged.filter
 	var added []*nodeSpec

@@ -201,3 +201,48 @@ func TestTopologyOptimizationMatchesKafkaStreams(t *testing.T) {
 		}
 	}
 }
+
+// merge.repartition.topics puts the merged repartition's source in the place
+// of each source it replaces in the joins' co-partitionings, as Kafka's
+// maybeUpdateCopartitionSourceGroups does, and leaves the unoptimized
+// topology's alone: RepartitionOptimizingTest's join, of its left side's
+// repartition with the count's, becomes a co-partitioning of the merged
+// topic with itself.
+func TestCopartitionSourcesFollowMergedRepartitions(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	optimizeCases["repartition-optimizing"](b)
+	topo, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	optimized, err := topo.Optimize([]string{kstreams.OptimizeMergeRepartitionTopics})
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(groups [][]kstreams.CopartitionSource) string {
+		var out []string
+		for _, g := range groups {
+			var nodes []string
+			for _, src := range g {
+				var topics []string
+				for _, tp := range src.Topics {
+					topics = append(topics, tp.Name)
+				}
+				nodes = append(nodes, src.Node+"("+strings.Join(topics, ",")+")")
+			}
+			out = append(out, "["+strings.Join(nodes, " ")+"]")
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		topo *kstreams.Topology
+		want string
+	}{
+		{optimized, "[count-groupByKey-repartition-source(count-groupByKey-repartition)]"},
+		{topo, "[join-left-repartition-source(join-left-repartition) count-groupByKey-repartition-source(count-groupByKey-repartition)]"},
+	} {
+		if got := show(c.topo.CopartitionSources()); got != c.want {
+			t.Errorf("co-partition sources %s, want %s", got, c.want)
+		}
+	}
+}

@@ -743,11 +743,7 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 		}
 		counts[topic] = n
 	}
-	itc := kstreams.InternalTopicsConfig{
-		ApplicationID: s.cfg.ApplicationID,
-		WindowStoreChangelogAdditionalRetentionMs: s.cfg.WindowstoreChangelogAdditionalRetention.Milliseconds(),
-		TopicConfigs: s.cfg.TopicConfigs,
-	}
+	itc := internalTopicsConfig(s.cfg)
 	parts, tasks, err := s.topo.InternalTopicPartitions(itc, func(t string) (int, bool) { n, ok := counts[t]; return n, ok })
 	s.internalCounts, s.sourceCounts = map[string]int32{}, map[string]int32{}
 	for topic, n := range counts {

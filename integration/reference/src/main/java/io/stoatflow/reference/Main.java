@@ -49,7 +49,10 @@ import org.apache.kafka.streams.state.HostInfo;
  * end (its task revoked or closed while restoring; a later restore resumes where it stopped), and
  * {@code STANDBY-BATCH <store> <topic-partition> <records>} for each batch a standby or warm-up
  * replica loads from a changelog (a warm-up promoted to active restores only the rest). With
- * {@code --describe} it prints {@code topology.describe()} and exits without connecting.
+ * {@code --describe} it prints {@code topology.describe()} and exits without connecting; with
+ * {@code --streams-group-topology} it prints, in hex, the StreamsGroupHeartbeatRequest (version 1)
+ * that carries only the topology a member sends under group.protocol=streams, and exits without
+ * connecting ({@link org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle}).
  *
  * <p>With {@code --metadata-store STORE --metadata-keys FILE} (one String key a line, no
  * whitespace in a key) it prints, every second while RUNNING, Kafka Streams' interactive-query
@@ -127,6 +130,7 @@ public final class Main {
         APPS.put("fkjoin", FkJoin::topology);
         APPS.put("fkjoincrash", FkJoin::crash);
         APPS.put("cogroup", Cogroup::topology);
+        APPS.put("copartitioned", CopartitionedJoins::topology);
         APPS.put("versioned", Versioned::topology);
         APPS.put("resets", Resets::topology);
         APPS.put("optimized", Optimized::topology);
@@ -148,7 +152,7 @@ public final class Main {
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (args.length < 1 || !APPS.containsKey(args[0])) {
-            System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe]");
+            System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe | --streams-group-topology]");
             System.err.println("       stoatflow-reference TOOL ARGS...");
             System.err.println("apps: " + APPS.keySet());
             System.err.println("tools: " + TOOLS.keySet());
@@ -157,6 +161,7 @@ public final class Main {
         Properties props = PROPS;
         Map<String, String> appArgs = new TreeMap<>();
         boolean describe = false;
+        boolean groupTopology = false;
         String metadataStore = null;
         List<String> metadataKeys = List.of();
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
@@ -164,6 +169,7 @@ public final class Main {
             String a = rest.get(i);
             switch (a) {
                 case "--describe" -> describe = true;
+                case "--streams-group-topology" -> groupTopology = true;
                 case "--config" -> {
                     try (InputStream in = new FileInputStream(rest.get(++i))) {
                         props.load(in);
@@ -188,6 +194,12 @@ public final class Main {
         Topology topology = APPS.get(args[0]).apply(appArgs);
         if (describe) {
             out.print(topology.describe().toString());
+            out.flush();
+            return;
+        }
+        if (groupTopology) {
+            out.println(java.util.HexFormat.of().formatHex(
+                    org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle.heartbeatTopology(topology, props)));
             out.flush();
             return;
         }
