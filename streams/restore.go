@@ -468,12 +468,15 @@ func (t *streamThread) readChangelogs(ctx context.Context, wait time.Duration) (
 		tp := state.TopicPartition{Topic: topic, Partition: partition}
 		switch {
 		case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		case errors.Is(err, kerr.OffsetOutOfRange) && t.restores[tp] != nil && !t.restores[tp].sourced:
+			reset = append(reset, t.restores[tp])
 		case errors.Is(err, kerr.OffsetOutOfRange) && t.standbyReads[tp] != nil && t.restores[tp] == nil:
 			reset = append(reset, t.standbyReads[tp])
 		case errors.Is(err, kerr.OffsetOutOfRange), errors.Is(err, kgo.ErrClientClosed),
 			errors.Is(err, kerr.TopicAuthorizationFailed):
-			// The changelog's records were deleted under the restore
-			// (Java's auto.offset.reset=none): the store cannot catch up.
+			// A source topic's records were deleted under the restore of
+			// a source table (Java's auto.offset.reset=none): the table
+			// cannot catch up. A changelog's are reset above.
 			if fatal == nil {
 				fatal = fmt.Errorf("streams: restore consumer: %s [%d]: %w", topic, partition, err)
 			}
@@ -485,7 +488,7 @@ func (t *streamThread) readChangelogs(ctx context.Context, wait time.Duration) (
 		return nil, fatal
 	}
 	for _, rs := range reset {
-		if err := t.resetStandbyRead(rs); err != nil {
+		if err := t.resetRead(rs); err != nil {
 			return nil, err
 		}
 	}

@@ -328,24 +328,33 @@ func (rs *restoreState) lag() int64 {
 	return max(end-rs.next(), 0)
 }
 
-// resetStandbyRead empties a standby's store and reads its changelog from
-// the log start again: the records it was to read next are gone (retention
-// deleted them while it lagged, or the topic was recreated), as Kafka
-// Streams wipes a corrupted standby.
-func (t *streamThread) resetStandbyRead(rs *restoreState) error {
-	t.log.Warn("the changelog no longer holds the records a standby was to read next; emptying the standby's store and reading its changelog from the log start",
-		"store", rs.ts.spec.Name, "task", rs.standby.id.String(), "changelog", rs.tp.String(), "next", rs.next())
+// resetRead empties the store a standby or a restore reads and reads its
+// changelog from the log start again: the records it was to read next are
+// gone (retention deleted them while it lagged, an operator deleted them,
+// or the topic was recreated), as Kafka Streams wipes a corrupted task's
+// state and restores it from scratch.
+func (t *streamThread) resetRead(rs *restoreState) error {
+	if rs.standby != nil {
+		t.log.Warn("the changelog no longer holds the records a standby was to read next; emptying the standby's store and reading its changelog from the log start",
+			"store", rs.ts.spec.Name, "task", rs.standby.id.String(), "changelog", rs.tp.String(), "next", rs.next())
+		t.s.unregisterStandby(rs.ts)
+	} else {
+		t.log.Warn("the changelog no longer holds the records a restore was to read next; emptying the store and restoring it in full from the log start",
+			"store", rs.ts.spec.Name, "task", rs.task.id.String(), "changelog", rs.tp.String(), "next", rs.next())
+	}
 	rs.batch = rs.batch[:0]
-	t.s.unregisterStandby(rs.ts)
 	if err := t.reopenEmpty(rs.ts); err != nil {
 		return err
 	}
-	t.s.registerStandby(rs.ts)
+	if rs.standby != nil {
+		t.s.registerStandby(rs.ts)
+	}
 	lo, hi, err := t.changelogWatermarks(rs.tp)
 	if err != nil {
 		return fmt.Errorf("streams: watermarks of changelog %s: %w", rs.tp, err)
 	}
-	rs.start, rs.end, rs.pos, rs.last, rs.full = lo, hi, -1, -1, true
+	rs.start, rs.end, rs.pos, rs.last, rs.full, rs.idle = lo, hi, -1, -1, true, 0
+	t.sumsMoved = true
 	t.dropRestorerPartition(rs.tp)
 	t.assignRestorer()
 	return nil

@@ -530,3 +530,50 @@ func TestKfakeStandbyPromotedFarBehindRestoresOnlyTheRest(t *testing.T) {
 	checkCounts(t, readCounts(t, addr, "out", n1+n2), wantCounts(n1+n2, vocab))
 	closeApp(t, b)
 }
+
+// TestKfakeRestoreBehindATruncatedChangelogRestoresFromTheLogStart: an
+// active task's restore whose changelog is deleted past its position (an
+// operator's DeleteRecords, or retention) empties the store and restores
+// from the new log start, logged with store, task and changelog, as Kafka
+// Streams turns a task corrupted and restores it from scratch; the
+// instance does not stop.
+func TestKfakeRestoreBehindATruncatedChangelogRestoresFromTheLogStart(t *testing.T) {
+	c, addr := startBroker(t)
+	createTopics(t, addr, 1, "in", "out")
+	const app = "restrunc"
+	changelog := app + "-counts-changelog"
+	first := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()))
+	words(t, addr, "in", 0, 500, vocab)
+	waitCommitted(t, first, 500)
+	closeApp(t, first)
+
+	// A new instance on an empty state directory restores the changelog
+	// from its start; its fetches are refused until the changelog has
+	// been deleted up to its end.
+	stall := stallFetches(c, changelog)
+	truncated := make(chan error, 1)
+	go func() {
+		deadline := time.Now().Add(30 * time.Second)
+		for stall.Hits() < 3 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		err := c.DeleteRecords(changelog, 0, -1)
+		stall.Remove()
+		truncated <- err
+	}()
+	var log lockedBuffer
+	second := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()), warnLogger(&log))
+	if err := <-truncated; err != nil {
+		t.Fatal(err)
+	}
+	checkLogNames(t, log.String(), "the changelog no longer holds the records a restore was to read next",
+		"store=counts", "task=1_0", "changelog="+changelog+"-0")
+	if got := storeCounts(t, second, state.ReadCommitted); len(got) != 0 {
+		t.Errorf("the store restored from an emptied changelog holds %v, want nothing", got)
+	}
+	words(t, addr, "in", 500, 1, vocab)
+	waitFor(t, 30*time.Second, "the word after the truncation counted from 1", func() bool {
+		return storeCounts(t, second, state.ReadCommitted)[vocab[500%len(vocab)]] == 1
+	})
+	closeApp(t, second)
+}
