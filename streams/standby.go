@@ -381,6 +381,9 @@ func (t *streamThread) promoteStandby(sb *standbyTask) ([]*taskStore, error) {
 		t.s.sbh.OnStandbyClosed(t.idx, sb.id)
 	}
 	t.log.Info("standby task becomes active with its stores open", "task", sb.id.String())
+	if err := failpoint.Hit(failpoint.StandbyPromote); err != nil {
+		return nil, err
+	}
 	return sb.stores, nil
 }
 
@@ -421,6 +424,9 @@ func (t *streamThread) demoteToStandby(a *activeTask) error {
 	sb := &standbyTask{id: a.id}
 	t.standbys[a.id] = sb
 	t.log.Info("active task becomes a standby with its stores open", "task", a.id.String())
+	if err := failpoint.Hit(failpoint.StandbyDemote); err != nil {
+		return err
+	}
 	if t.waiting[a.id] {
 		return nil // it never had its directory: the standby waits for it instead
 	}

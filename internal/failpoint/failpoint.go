@@ -30,6 +30,8 @@ const (
 	BetweenStores       = "txn.between-stores"        // some stores committed, others not
 	MidRestore          = "restore.mid"               // after one restore batch reached a store
 	StandbyMid          = "standby.mid"               // after one standby batch reached a store
+	StandbyPromote      = "standby.promote"           // a standby's stores handed to its active task, before the tail's restore
+	StandbyDemote       = "standby.demote"            // an active task's stores handed to its standby, after the revocation's commit
 	RebalanceCallback   = "rebalance.callback"        // inside a partition assignment or revocation
 )
 

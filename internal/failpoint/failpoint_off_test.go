@@ -20,7 +20,7 @@ func TestWithoutTagNothingFires(t *testing.T) {
 	if os.Getenv(EnvVar) == "" {
 		t.Fatal("setenv failed")
 	}
-	for _, p := range []string{AfterChangelogFlush, AfterSendOffsets, AfterCommit, BetweenStores, MidRestore, StandbyMid, RebalanceCallback} {
+	for _, p := range []string{AfterChangelogFlush, AfterSendOffsets, AfterCommit, BetweenStores, MidRestore, StandbyMid, StandbyPromote, StandbyDemote, RebalanceCallback} {
 		if err := Hit(p); err != nil {
 			t.Fatalf("Hit(%s) = %v in a build without failpoints", p, err)
 		}
