@@ -453,7 +453,10 @@ func (s *KafkaStreams) updateReadiness() {
 
 // Start locks the state directory, creates the internal topics and starts
 // the stream threads. It returns once they run; processing goes on until
-// Close or a fatal error (see Done and Err).
+// Close or a fatal error (see Done and Err). With
+// state.cleanup.dir.max.age.ms set, it first deletes the task directories
+// older than that; the state directory's cleaner then deletes, every
+// state.cleanup.delay.ms, those of the tasks that moved away (cleaner.go).
 //
 // A Start that fails (the state directory locked by another instance, the
 // broker not reachable before ctx ends, a source topic missing) releases
