@@ -62,6 +62,8 @@ const (
 	DSLStoreSuppliersClassConfig                 = "dsl.store.suppliers.class"
 	DefaultDSLStoreConfig                        = "default.dsl.store"
 	RocksDBConfigSetterConfig                    = "rocksdb.config.setter"
+	StateCleanupDelayMsConfig                    = "state.cleanup.delay.ms"
+	StateCleanupDirMaxAgeMsConfig                = "state.cleanup.dir.max.age.ms"
 )
 
 // The prefixes Kafka Streams gives client and topic settings.

@@ -35,6 +35,11 @@ func (s Secret) MarshalText() ([]byte, error) { return []byte("[hidden]"), nil }
 // LogValue keeps the secret out of slog output.
 func (s Secret) LogValue() slog.Value { return slog.StringValue("[hidden]") }
 
+// StateCleanupDirMaxAgeDisabled is state.cleanup.dir.max.age.ms's default,
+// -1 (Kafka Streams' STATE_CLEANUP_DIR_MAX_AGE_MS_DISABLED): Start deletes
+// no task directory for its age.
+const StateCleanupDirMaxAgeDisabled = -time.Millisecond
+
 // Config is StoatFlow's typed configuration, built by Load from a Kafka Streams
 // .properties file. Nothing downstream reads raw keys. Each field names its key
 // and its default. Some fields are not acted on yet (buffered.records.per.partition,
@@ -157,9 +162,17 @@ type Config struct {
 	// EnsureExplicitInternalResourceNaming
 	// (ensure.explicit.internal.resource.naming; default false).
 	EnsureExplicitInternalResourceNaming bool
-	// StateCleanupDelay (state.cleanup.delay.ms; default 10m).
+	// StateCleanupDelay (state.cleanup.delay.ms; default 10m): how often
+	// the cleaner runs, the first time one delay after Start, and how long
+	// ago a task directory no thread of the instance has open must have
+	// been let go for the cleaner to delete it. At least 1ms: Kafka
+	// Streams' start fails on a lower one.
 	StateCleanupDelay time.Duration
-	// StateCleanupDirMaxAge (state.cleanup.dir.max.age.ms; default -1ms = never).
+	// StateCleanupDirMaxAge (state.cleanup.dir.max.age.ms, Kafka Streams
+	// 4.3's KIP-1259; default StateCleanupDirMaxAgeDisabled): Start deletes
+	// the task directories last modified longer ago than this before any
+	// task opens. Any other negative age deletes them all, as in Kafka
+	// Streams.
 	StateCleanupDirMaxAge time.Duration
 	// LogSummaryInterval (log.summary.interval.ms; default 2m; negative disables).
 	LogSummaryInterval time.Duration
@@ -376,6 +389,10 @@ func (c *Config) Validate() error {
 	}
 	if c.StateDir == "" {
 		errs = append(errs, "state.dir must not be empty")
+	}
+	if c.StateCleanupDelay < time.Millisecond {
+		errs = append(errs, fmt.Sprintf("%s is %d; Kafka Streams' start fails on a cleanup delay below 1 ms (its cleaner's period must be positive)",
+			StateCleanupDelayMsConfig, c.StateCleanupDelay.Milliseconds()))
 	}
 	if (c.HTTPTLSCertFile == "") != (c.HTTPTLSKeyFile == "") {
 		errs = append(errs, "stoatflow.http.tls.cert-file and stoatflow.http.tls.key-file must be set together")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -554,6 +555,19 @@ func (l *loader) productionHandler() string {
 	return defaultProductionHandlerClass
 }
 
+// saturatedMs converts a number of milliseconds to a Duration, pinned at
+// the Duration's bounds where it would overflow: Long.MAX_VALUE ms, which
+// Kafka Streams takes as forever, stays forever.
+func saturatedMs(n int64) time.Duration {
+	switch {
+	case n > math.MaxInt64/int64(time.Millisecond):
+		return math.MaxInt64
+	case n < math.MinInt64/int64(time.Millisecond):
+		return math.MinInt64
+	}
+	return time.Duration(n) * time.Millisecond
+}
+
 // fill copies the effective values into the typed fields.
 func (l *loader) fill(c *Config) {
 	v := l.values
@@ -627,8 +641,17 @@ func (l *loader) fill(c *Config) {
 		c.GroupProtocol = GroupProtocolStreams
 	}
 	c.EnsureExplicitInternalResourceNaming = v["ensure.explicit.internal.resource.naming"].Bool
-	c.StateCleanupDelay = ms("state.cleanup.delay.ms")
-	c.StateCleanupDirMaxAge = ms("state.cleanup.dir.max.age.ms")
+	c.StateCleanupDelay = saturatedMs(v[StateCleanupDelayMsConfig].Int)
+	if c.StateCleanupDelay < time.Millisecond && l.given(StateCleanupDelayMsConfig) {
+		l.errorf(StateCleanupDelayMsConfig, "set state.cleanup.delay.ms to 1 or more",
+			"%s = %d: Kafka Streams' start fails on it, as its cleaner's period must be positive", StateCleanupDelayMsConfig, v[StateCleanupDelayMsConfig].Int)
+	}
+	c.StateCleanupDirMaxAge = saturatedMs(v[StateCleanupDirMaxAgeMsConfig].Int)
+	if c.StateCleanupDirMaxAge < 0 && c.StateCleanupDirMaxAge != StateCleanupDirMaxAgeDisabled {
+		l.warnf(StateCleanupDirMaxAgeMsConfig, "set -1 to keep the task directories, or the age past which to delete them",
+			"%s = %d deletes every task directory at each start, as in Kafka Streams, where only -1 turns the purge off",
+			StateCleanupDirMaxAgeMsConfig, v[StateCleanupDirMaxAgeMsConfig].Int)
+	}
 	c.LogSummaryInterval = ms("log.summary.interval.ms")
 	c.MetricsRecordingLevel = v["metrics.recording.level"].Str
 	c.RackAwareAssignmentTags = append([]string(nil), v["rack.aware.assignment.tags"].List...)

@@ -2,9 +2,11 @@ package compat
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stoatflow/stoatflow/properties"
 )
@@ -546,5 +548,37 @@ func TestTaskAssignorClass(t *testing.T) {
 		case tc.warn != "" && (len(ws) != 1 || ws[0].Key != "task.assignor.class" || !strings.Contains(ws[0].Message, tc.warn)):
 			t.Errorf("%q: warnings %v, want one saying %q", tc.value, ws, tc.warn)
 		}
+	}
+}
+
+// TestStateCleanupKeys: state.cleanup.delay.ms below 1 ms is refused, as
+// Kafka Streams' start fails on it; state.cleanup.dir.max.age.ms is off
+// only at -1, and another negative age, which makes Kafka Streams delete
+// every task directory at start-up, is reported; ages too long for a
+// Duration stay forever.
+func TestStateCleanupKeys(t *testing.T) {
+	c, diags := load(t, base)
+	if diags.HasErrors() || c.StateCleanupDelay != 10*time.Minute || c.StateCleanupDirMaxAge != StateCleanupDirMaxAgeDisabled {
+		t.Fatalf("defaults: delay %v, max age %v, %v", c.StateCleanupDelay, c.StateCleanupDirMaxAge, diags)
+	}
+	for _, delay := range []string{"0", "-1"} {
+		c, diags = load(t, base+"state.cleanup.delay.ms="+delay+"\n")
+		if errs := diags.Errors(); len(errs) != 1 || errs[0].Key != StateCleanupDelayMsConfig || !strings.Contains(errs[0].Message, "state.cleanup.delay.ms = "+delay) {
+			t.Errorf("state.cleanup.delay.ms=%s: %v", delay, diags)
+		}
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), StateCleanupDelayMsConfig) {
+			t.Errorf("Validate with state.cleanup.delay.ms=%s: %v", delay, err)
+		}
+	}
+	c, diags = load(t, base+"state.cleanup.dir.max.age.ms=-5\n")
+	if diags.HasErrors() || len(diags) != 1 || diags[0].Severity != SeverityWarning || !strings.Contains(diags[0].Message, "deletes every task directory") {
+		t.Errorf("state.cleanup.dir.max.age.ms=-5: %v", diags)
+	}
+	if c.StateCleanupDirMaxAge != -5*time.Millisecond {
+		t.Errorf("max age %v, want -5ms", c.StateCleanupDirMaxAge)
+	}
+	c, diags = load(t, base+"state.cleanup.dir.max.age.ms=9223372036854775807\nstate.cleanup.delay.ms=9223372036854775807\n")
+	if len(diags) != 0 || c.StateCleanupDirMaxAge != math.MaxInt64 || c.StateCleanupDelay != math.MaxInt64 {
+		t.Errorf("Long.MAX_VALUE: max age %v, delay %v, %v", c.StateCleanupDirMaxAge, c.StateCleanupDelay, diags)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // File names in the application directory, as Kafka Streams uses them.
@@ -25,7 +26,10 @@ const (
 // <state.dir>/<application.id>, laid out as Kafka Streams lays it out: one
 // directory per task (<subtopology>_<partition>), "global" for global
 // stores, a .lock file and the kafka-streams-process-metadata file holding
-// the process UUID.
+// the process UUID. One Directory serves every stream thread of an
+// instance: it says which of them uses each task directory (LockTask), and
+// deletes the task directories nobody uses (CleanRemovedTasks,
+// PurgeOutdatedTasks).
 type Directory struct {
 	dir string
 
@@ -33,6 +37,9 @@ type Directory struct {
 		sync.Mutex
 		lock      *os.File
 		processID string
+		// tasks are the task directories in use, by name, with their
+		// owners (LockTask).
+		tasks map[string]any
 	}
 }
 
@@ -198,6 +205,164 @@ func validUUID(s string) bool {
 		}
 	}
 	return true
+}
+
+// LockTask gives owner the use of the task directory named task
+// (TaskDirName), as Kafka Streams' StateDirectory.lock gives a stream
+// thread a task's directory: it reports false while another owner holds
+// it, true when it was free or owner holds it already. The stream threads
+// of an instance take turns on a task's stores this way, and the cleaner
+// (CleanRemovedTasks) holds a directory while it decides on it and deletes
+// it, so no thread opens stores in a directory being deleted, and no
+// directory a thread uses is deleted. owner must be comparable and not
+// nil. These locks live in this process only; the application directory's
+// flock (Lock) keeps other processes out.
+func (d *Directory) LockTask(task string, owner any) bool {
+	if owner == nil {
+		panic("state: LockTask with a nil owner")
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if held, ok := d.mu.tasks[task]; ok {
+		return held == owner
+	}
+	if d.mu.tasks == nil {
+		d.mu.tasks = map[string]any{}
+	}
+	d.mu.tasks[task] = owner
+	return true
+}
+
+// UnlockTask ends owner's use of the task directory named task. A
+// directory another owner holds, or nobody, stays as it is, as Kafka
+// Streams' StateDirectory.unlock leaves another thread's lock.
+func (d *Directory) UnlockTask(task string, owner any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if held, ok := d.mu.tasks[task]; ok && held == owner {
+		delete(d.mu.tasks, task)
+	}
+}
+
+// TaskOwner returns the owner that holds the task directory named task,
+// nil when nobody does.
+func (d *Directory) TaskOwner(task string) any {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.mu.tasks[task]
+}
+
+// TouchTask sets the last modification time of the task directory named
+// task to now, as Kafka Streams 4.4's state manager does when it closes a
+// task. A directory's own time changes only when an entry right under it
+// is added or removed, which running stores seldom do, so without this a
+// task given up after running for longer than the cleanup delay would
+// look obsolete the moment its owner let it go; with it, the delay is
+// measured from then. A directory that does not exist is no error.
+func (d *Directory) TouchTask(task string, now time.Time) error {
+	p := filepath.Join(d.dir, task)
+	if err := os.Chtimes(p, now, now); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("state: update modification time of state directory %s: %w", p, err)
+	}
+	return nil
+}
+
+// cleanRun is the owner of the task directories a run of
+// CleanRemovedTasks holds; it has a field so that two runs' owners never
+// compare equal.
+type cleanRun struct{ started time.Time }
+
+// CleanRemovedTasks deletes the task directories that nobody holds
+// (LockTask) and whose last modification is more than delay before now:
+// Kafka Streams' StateDirectory.cleanRemovedTasks, which its KafkaStreams
+// runs every state.cleanup.delay.ms on the directories of tasks that moved
+// away. It takes each directory (LockTask, under an owner of its own)
+// before it reads its time and lets it go once deleted, so a directory a
+// thread holds, or takes while the run goes on, is never deleted, and a
+// thread that asks for one being deleted is refused until it is gone.
+// removing, unless nil, is called for each directory just before its
+// deletion, while the run holds it, with the directory's name and how long
+// ago it was modified. Everything else in the application directory
+// ("global", the .lock and process files, entries not named as tasks, and
+// files named as tasks) stays. A directory that cannot be deleted does not
+// stop the run: the error names each.
+func (d *Directory) CleanRemovedTasks(now time.Time, delay time.Duration, removing func(task string, age time.Duration)) error {
+	names, err := d.taskDirs()
+	if err != nil {
+		return err
+	}
+	owner := &cleanRun{started: now}
+	var errs []error
+	for _, name := range names {
+		if !d.LockTask(name, owner) {
+			continue
+		}
+		if err := d.removeIfOlder(name, now, delay, removing); err != nil {
+			errs = append(errs, fmt.Errorf("state: delete obsolete state directory %s for task %s: %w", name, name, err))
+		}
+		d.UnlockTask(name, owner)
+	}
+	return errors.Join(errs...)
+}
+
+// PurgeOutdatedTasks deletes every task directory whose last modification
+// is more than maxAge before now: Kafka Streams 4.3's
+// state.cleanup.dir.max.age.ms (KIP-1259), which its KafkaStreams.start
+// runs before any task opens, so that stores a restart finds after longer
+// than their changelogs keep tombstones are restored in full, instead of
+// resuming with keys deleted since. Like Kafka Streams' it holds no
+// directory: it is meant for start-up, when no thread uses one. removing
+// is called as CleanRemovedTasks calls it. It tries every directory and
+// returns the errors of those it could not delete.
+func (d *Directory) PurgeOutdatedTasks(now time.Time, maxAge time.Duration, removing func(task string, age time.Duration)) error {
+	names, err := d.taskDirs()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, name := range names {
+		if err := d.removeIfOlder(name, now, maxAge, removing); err != nil {
+			errs = append(errs, fmt.Errorf("state: delete task directory %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// taskDirs lists the application directory's task directories, by name.
+func (d *Directory) taskDirs() ([]string, error) {
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return nil, fmt.Errorf("state: list task directories of %s: %w", d.dir, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && taskDirPattern.MatchString(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// removeIfOlder deletes the task directory named name when its last
+// modification is more than limit before now, calling removing first. A
+// directory already gone is no error.
+func (d *Directory) removeIfOlder(name string, now time.Time, limit time.Duration, removing func(string, time.Duration)) error {
+	p := filepath.Join(d.dir, name)
+	fi, err := os.Stat(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	age := now.Sub(fi.ModTime())
+	if age <= limit {
+		return nil
+	}
+	if removing != nil {
+		removing(name, age)
+	}
+	return os.RemoveAll(p)
 }
 
 // taskDirPattern matches the names TaskDirName gives.

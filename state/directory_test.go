@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	. "github.com/stoatflow/stoatflow/state"
 )
@@ -134,5 +135,256 @@ func TestCleanDeletesTaskAndGlobalStoresAndKeepsTheProcessID(t *testing.T) {
 	again, _ := NewDirectory(stateDir, "app")
 	if got, _ := again.ProcessID(); got != id {
 		t.Errorf("process id %s after Clean, want %s kept", got, id)
+	}
+}
+
+// taskDirsWithStores creates the task directories named, each holding a
+// store directory as a RocksDB store leaves one, all last modified at
+// mtime.
+func taskDirsWithStores(t *testing.T, d *Directory, mtime time.Time, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		td, err := d.TaskDir(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(KeyValueDir(td, "counts"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(td, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// remaining lists the task directories left in d.
+func remaining(t *testing.T, d *Directory) []string {
+	t.Helper()
+	entries, err := os.ReadDir(d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "global" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestTaskLocksGoToOneOwnerAtATime: Kafka Streams' StateDirectoryTest
+// shouldBeTrueIfAlreadyHoldsLock, shouldBeAbleToUnlockEvenWithoutLocking,
+// shouldLockMultipleTaskDirectories, shouldNotLockStateDirLockedByAnotherThread
+// and shouldNotUnLockStateDirLockedByAnotherThread.
+func TestTaskLocksGoToOneOwnerAtATime(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	one, two := new(int), new(int)
+	d.UnlockTask("0_0", one) // never locked: nothing happens
+	if !d.LockTask("0_0", one) || !d.LockTask("1_0", one) {
+		t.Fatal("an owner cannot lock two free task directories")
+	}
+	if !d.LockTask("0_0", one) {
+		t.Fatal("an owner cannot lock again a directory it holds")
+	}
+	if d.LockTask("0_0", two) {
+		t.Fatal("a second owner locked a directory the first holds")
+	}
+	d.UnlockTask("0_0", two) // not its lock
+	if d.LockTask("0_0", two) {
+		t.Fatal("an owner's unlock released another owner's lock")
+	}
+	if d.TaskOwner("0_0") != one {
+		t.Fatalf("owner of 0_0 = %v, want the first", d.TaskOwner("0_0"))
+	}
+	d.UnlockTask("0_0", one)
+	if d.TaskOwner("0_0") != nil || !d.LockTask("0_0", two) {
+		t.Fatal("the second owner cannot lock the directory once the first let it go")
+	}
+}
+
+// TestCleanRemovedTasksKeepsLockedDirectories: Kafka Streams'
+// shouldCleanUpTaskStateDirectoriesThatAreNotCurrentlyLocked. Only the
+// directory nobody holds goes.
+func TestCleanRemovedTasksKeepsLockedDirectories(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	then := time.Now().Add(-time.Hour)
+	taskDirsWithStores(t, d, then, "0_0", "1_0", "2_0")
+	active, standby := new(int), new(int)
+	d.LockTask("0_0", active)
+	d.LockTask("1_0", standby)
+	if err := d.CleanRemovedTasks(time.Now(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, remaining(t, d), []string{"0_0", "1_0"})
+	if d.TaskOwner("0_0") != active || d.TaskOwner("1_0") != standby {
+		t.Error("the cleaner changed the owners of the directories it kept")
+	}
+	if !d.LockTask("2_0", active) {
+		t.Error("the cleaner still holds the directory it deleted")
+	}
+}
+
+// TestCleanRemovedTasksMeasuresTheDelayFromTheLastModification: Kafka
+// Streams' shouldCleanupStateDirectoriesWhenLastModifiedIsLessThanNowMinusCleanupDelay:
+// a directory goes once it was last modified more than the delay ago, not
+// at the delay itself; TouchTask, which a thread's release calls, starts
+// the delay again.
+func TestCleanRemovedTasksMeasuresTheDelayFromTheLastModification(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	const delay = time.Minute
+	modified := time.Now().Add(-time.Hour).Truncate(time.Second)
+	taskDirsWithStores(t, d, modified, "2_0")
+	var removed []string
+	var ages []time.Duration
+	removing := func(task string, age time.Duration) {
+		removed = append(removed, task)
+		ages = append(ages, age)
+		if _, err := os.Stat(filepath.Join(d.Path(), task)); err != nil {
+			t.Errorf("removing was called for %s after its deletion: %v", task, err)
+		}
+	}
+	for _, now := range []time.Time{modified, modified.Add(delay / 2), modified.Add(delay)} {
+		if err := d.CleanRemovedTasks(now, delay, removing); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eq(t, remaining(t, d), []string{"2_0"})
+
+	released := modified.Add(50 * time.Second)
+	if err := d.TouchTask("2_0", released); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CleanRemovedTasks(modified.Add(delay+time.Second), delay, removing); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, remaining(t, d), []string{"2_0"})
+	eq(t, len(removed), 0)
+
+	if err := d.CleanRemovedTasks(released.Add(delay+time.Second), delay, removing); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, remaining(t, d), []string(nil))
+	eq(t, removed, []string{"2_0"})
+	eq(t, ages, []time.Duration{delay + time.Second})
+	if err := d.TouchTask("2_0", released); err != nil {
+		t.Errorf("touching a deleted directory: %v", err)
+	}
+}
+
+// TestCleanRemovedTasksDeletesEmptyTaskDirectories: a task directory with
+// nothing in it (a task whose stores never wrote) goes too, as Kafka
+// Streams lists every task directory, empty or not, for its cleaner.
+func TestCleanRemovedTasksDeletesEmptyTaskDirectories(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	td, _ := d.TaskDir("3_1")
+	then := time.Now().Add(-time.Hour)
+	os.Chtimes(td, then, then)
+	if err := d.CleanRemovedTasks(time.Now(), time.Minute, nil); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, remaining(t, d), []string(nil))
+}
+
+// TestCleanRemovedTasksLeavesWhatIsNoTaskDirectory: Kafka Streams'
+// shouldNotRemoveNonTaskDirectoriesAndFiles. The global stores, the lock
+// and process files, a file named as a task and directories not named as
+// tasks stay, however old.
+func TestCleanRemovedTasksLeavesWhatIsNoTaskDirectory(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	if err := d.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Unlock()
+	if _, err := d.ProcessID(); err != nil {
+		t.Fatal(err)
+	}
+	gd, _ := d.GlobalDir()
+	if err := os.MkdirAll(KeyValueDir(gd, "prices"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"foo", "1_x", "0_0_0"} {
+		if err := os.Mkdir(filepath.Join(d.Path(), dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d.Path(), "4_0"), []byte("not a directory"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	then := time.Now().Add(-24 * time.Hour)
+	entries, _ := os.ReadDir(d.Path())
+	var before []string
+	for _, e := range entries {
+		before = append(before, e.Name())
+		os.Chtimes(filepath.Join(d.Path(), e.Name()), then, then)
+	}
+	if err := d.CleanRemovedTasks(time.Now(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.PurgeOutdatedTasks(time.Now(), 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ = os.ReadDir(d.Path())
+	var after []string
+	for _, e := range entries {
+		after = append(after, e.Name())
+	}
+	eq(t, after, before)
+}
+
+// TestCleanRemovedTasksSparesADirectoryTakenDuringTheRun: the cleaner
+// holds a directory while it deletes it, so a thread that asks for it
+// then is refused and gets it once it is gone; a directory a thread takes
+// after the run listed it but before the run reached it is not deleted.
+func TestCleanRemovedTasksSparesADirectoryTakenDuringTheRun(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	taskDirsWithStores(t, d, time.Now().Add(-time.Hour), "0_0", "1_0")
+	thread := new(int)
+	var removed []string
+	err := d.CleanRemovedTasks(time.Now(), time.Minute, func(task string, _ time.Duration) {
+		removed = append(removed, task)
+		if d.LockTask(task, thread) {
+			t.Errorf("a thread took %s while the cleaner deletes it", task)
+		}
+		if task == "0_0" && !d.LockTask("1_0", thread) {
+			t.Error("a thread cannot take a directory the cleaner has not reached")
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, removed, []string{"0_0"})
+	eq(t, remaining(t, d), []string{"1_0"})
+	if !d.LockTask("0_0", thread) {
+		t.Error("a thread cannot take the directory once the cleaner deleted it")
+	}
+	if _, err := d.TaskDir("0_0"); err != nil {
+		t.Errorf("the deleted task directory cannot be created again: %v", err)
+	}
+}
+
+// TestPurgeOutdatedTasksDeletesOnlyOldTaskDirectories: KIP-1259's purge
+// at start-up deletes the task directories last modified more than the
+// maximum age ago, and leaves the younger ones and the global stores.
+func TestPurgeOutdatedTasksDeletesOnlyOldTaskDirectories(t *testing.T) {
+	d, _ := NewDirectory(t.TempDir(), "app")
+	now := time.Now().Truncate(time.Second)
+	taskDirsWithStores(t, d, now.Add(-48*time.Hour), "0_0", "1_2")
+	taskDirsWithStores(t, d, now.Add(-time.Hour), "0_1")
+	gd, _ := d.GlobalDir()
+	os.Chtimes(gd, now.Add(-48*time.Hour), now.Add(-48*time.Hour))
+	var removed []string
+	if err := d.PurgeOutdatedTasks(now, 24*time.Hour, func(task string, age time.Duration) {
+		removed = append(removed, task)
+		if age != 48*time.Hour {
+			t.Errorf("%s is %s old, want 48h", task, age)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, removed, []string{"0_0", "1_2"})
+	eq(t, remaining(t, d), []string{"0_1"})
+	if _, err := os.Stat(gd); err != nil {
+		t.Errorf("the purge deleted the global stores: %v", err)
 	}
 }

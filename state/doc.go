@@ -30,6 +30,13 @@
 // its least recently used entry when full, and whose order after a
 // rollback is the one a restore from the changelog gives (LRUKeyValueStore).
 //
+// The stream threads of a process share its Directory, as Kafka Streams'
+// share its StateDirectory: LockTask gives a task directory to one owner at
+// a time, TouchTask marks when a thread let one go, CleanRemovedTasks
+// deletes the task directories nobody holds that were last modified longer
+// ago than a delay (state.cleanup.delay.ms), and PurgeOutdatedTasks deletes
+// at start-up those older than a maximum age (state.cleanup.dir.max.age.ms).
+//
 // # Commit, rollback, restore
 //
 // After the Kafka transaction (or the at-least-once offset commit) has

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // streamProtocol is the assignor protocol of Kafka Streams' classic group
@@ -44,21 +45,26 @@ type groupMember struct {
 	host     *assignment.HostInfo
 	tags     []assignment.ClientTag
 	rack     string
+	// dir is the instance's state directory, whose task locks say which
+	// thread of the instance has each task open: one thread at a time
+	// opens a task's stores, as Kafka Streams' StateDirectory locks a task
+	// directory for one thread, and the cleaner deletes no directory a
+	// thread holds (cleaner.go).
+	dir *state.Directory
+	// now is the instance's clock, which dates a task directory when a
+	// thread lets it go.
+	now func() time.Time
 
 	mu struct {
 		sync.Mutex
 		// onDisk are the offset sums of the stateful tasks whose state is
 		// in the state directory while no thread of the instance has them
 		// open: found there at start-up (scanTaskDirs) or left by a thread
-		// that closed them. Every subscription reports them, so that a
-		// leader can prefer this instance for them, as Kafka Streams'
-		// TaskManager reports the task directories it can lock.
+		// that closed them, until the cleaner deletes their directory.
+		// Every subscription reports them, so that a leader can prefer this
+		// instance for them, as Kafka Streams' TaskManager reports the task
+		// directories it can lock.
 		onDisk map[assignment.TaskID]int64
-		// open are the tasks a thread of the instance has open, active or
-		// standby, with that thread: one thread at a time opens a task's
-		// stores, as Kafka Streams' StateDirectory locks a task directory
-		// for one thread.
-		open map[assignment.TaskID]*streamThread
 		// hosts are the group's partitions by host from the last
 		// assignment (active and standby), for query routing.
 		hosts, standbyHosts map[assignment.HostInfo][]assignment.TopicPartition
@@ -70,7 +76,7 @@ func newGroupMember(s *KafkaStreams) (*groupMember, error) {
 	if err != nil {
 		return nil, fmt.Errorf("streams: process id: %w", err)
 	}
-	m := &groupMember{pid: pid, endpoint: s.cfg.ApplicationServer, rack: s.cfg.MainConsumerRack()}
+	m := &groupMember{pid: pid, endpoint: s.cfg.ApplicationServer, rack: s.cfg.MainConsumerRack(), dir: s.dir, now: s.now}
 	if m.endpoint != "" {
 		if m.host, err = assignment.ParseHostInfo(m.endpoint); err != nil {
 			return nil, fmt.Errorf("streams: application.server: %w", err)
@@ -80,39 +86,58 @@ func newGroupMember(s *KafkaStreams) (*groupMember, error) {
 		m.tags = append(m.tags, assignment.ClientTag{Key: k, Value: s.cfg.ClientTags[k]})
 	}
 	m.mu.onDisk = map[assignment.TaskID]int64{}
-	m.mu.open = map[assignment.TaskID]*streamThread{}
 	return m, nil
 }
 
 // claimTask gives thread t task id's directory: false while another
 // thread of the instance has the task open (its stores are in use there
 // until that thread's own rebalance callback lets them go; the task waits,
-// as a Kafka Streams task waits for its directory's lock). Claimed, the
-// task leaves onDisk: t reports it from now on.
+// as a Kafka Streams task waits for its directory's lock) or while the
+// cleaner deletes the directory. Claimed, the task leaves onDisk: t
+// reports it from now on.
 func (m *groupMember) claimTask(id assignment.TaskID, t *streamThread) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if owner, ok := m.mu.open[id]; ok && owner != t {
+	if !m.dir.LockTask(taskDirName(id), t) {
 		return false
 	}
-	m.mu.open[id] = t
+	m.mu.Lock()
 	delete(m.mu.onDisk, id)
+	m.mu.Unlock()
 	return true
 }
 
 // releaseTask ends thread t's claim on task id, whose stores t has closed;
 // with onDisk set, sum is the sum of the offsets they hold on disk, which
-// the subscriptions report from now on.
+// the subscriptions report from now on. The task directory is dated now
+// before it is let go, as Kafka Streams' state manager dates it when it
+// closes, so that the cleaner counts state.cleanup.delay.ms from here.
 func (m *groupMember) releaseTask(id assignment.TaskID, t *streamThread, sum int64, onDisk bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.mu.open[id] != t {
+	name := taskDirName(id)
+	if m.dir.TaskOwner(name) != t {
 		return
 	}
-	delete(m.mu.open, id)
 	if onDisk {
+		m.mu.Lock()
 		m.mu.onDisk[id] = sum
+		m.mu.Unlock()
 	}
+	if err := m.dir.TouchTask(name, m.now()); err != nil {
+		t.log.Warn("Failed to update modification time of state directory; the cleaner may delete it before state.cleanup.delay.ms has passed",
+			"task", name, "err", err)
+	}
+	m.dir.UnlockTask(name, t)
+}
+
+// forgetTaskDir drops what onDisk says of task id, whose directory the
+// cleaner is deleting: nothing of it stays to report.
+func (m *groupMember) forgetTaskDir(id assignment.TaskID) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.mu.onDisk, id)
+}
+
+// taskDirName is task id's directory name in the state directory.
+func taskDirName(id assignment.TaskID) string {
+	return state.TaskDirName(int(id.Subtopology), int(id.Partition))
 }
 
 // diskSums are the offset sums of the tasks with state on disk that no

@@ -127,14 +127,14 @@ func (t *streamThread) openStandbys(want map[kstreams.TaskID]bool) error {
 
 // openStandby opens a standby task: its stores, as an active task opens
 // them, each read from its changelog from its committed offset. While
-// another thread of the instance has the task open, it waits for it
-// (openWaiting).
+// another thread of the instance has the task open, or the cleaner holds
+// its directory, it waits for it (openWaiting).
 func (t *streamThread) openStandby(id kstreams.TaskID) error {
 	sb := &standbyTask{id: id}
 	t.standbys[id] = sb
 	if !t.s.member.claimTask(wireTaskID(id), t) {
 		t.waiting[id] = true
-		t.log.Info("standby task waits for another thread of this instance to close it", "task", id.String())
+		t.log.Info("standby task waits for another thread of this instance, or the state directory's cleaner, to let its directory go", "task", id.String())
 		return nil
 	}
 	stores, err := t.openStores(id)
@@ -476,7 +476,8 @@ func (t *streamThread) closeStandbys(dirty bool) {
 
 // openWaiting opens the tasks, active and standby, whose directories
 // another thread of the instance had open when this thread was given them,
-// once that thread has let them go (in its own rebalance callback).
+// once that thread has let them go (in its own rebalance callback), or that
+// the cleaner held, once it has deleted them.
 func (t *streamThread) openWaiting() error {
 	opened := false
 	for _, id := range slices.SortedFunc(maps.Keys(t.waiting), compareTaskIDs) {

@@ -134,6 +134,8 @@ type options struct {
 	// standbyBatch is the tests' hook before each standby batch.
 	standbyBatch func(task kstreams.TaskID, store string) error
 	snapshots    func(AssignmentSnapshot)
+	// now is the tests' clock for the state directory's dates.
+	now func() time.Time
 }
 
 // Capture keeps the records of some output topics in memory instead of
@@ -234,6 +236,9 @@ type KafkaStreams struct {
 	// snapshots, when set, is handed every placement the instance
 	// computes as its group's leader (WithAssignmentSnapshots).
 	snapshots func(AssignmentSnapshot)
+	// now is the clock the state directory's task directories are dated
+	// and aged by (cleaner.go): time.Now, or a test's.
+	now func() time.Time
 	// leaveOnClose is set by CloseWith before the threads stop: their
 	// static members leave the group as they close.
 	leaveOnClose atomic.Bool
@@ -326,6 +331,10 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	s.sbh, _ = o.hooks.(StandbyHooks)
 	s.standbyBatch = o.standbyBatch
 	s.snapshots = o.snapshots
+	s.now = o.now
+	if s.now == nil {
+		s.now = time.Now
+	}
 	s.newProduction = o.production
 	if s.newProduction == nil {
 		if err := o.handlers.Validate(); err != nil {
@@ -449,7 +458,10 @@ func (s *KafkaStreams) updateReadiness() {
 
 // Start locks the state directory, creates the internal topics and starts
 // the stream threads. It returns once they run; processing goes on until
-// Close or a fatal error (see Done and Err).
+// Close or a fatal error (see Done and Err). With
+// state.cleanup.dir.max.age.ms set, it first deletes the task directories
+// older than that; the state directory's cleaner then deletes, every
+// state.cleanup.delay.ms, those of the tasks that moved away (cleaner.go).
 //
 // A Start that fails (the state directory locked by another instance, the
 // broker not reachable before ctx ends, a source topic missing) releases
@@ -508,6 +520,9 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 		return err
 	}
 	s.dir, s.processID = dir, pid
+	if err := s.purgeOutdatedTaskDirs(); err != nil {
+		return err
+	}
 	if s.member, err = newGroupMember(s); err != nil {
 		return err
 	}
@@ -588,6 +603,7 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 		s.runThread(runCtx, t)
 	}
 	s.wg.Go(func() { s.watchRebalances(runCtx) })
+	s.wg.Go(func() { s.runCleaner(runCtx) })
 	// The instance's last goroutine finishes it once every other one has
 	// stopped; done is the last thing it does, and Close waits for done.
 	go func() {

@@ -2,6 +2,7 @@ package streams
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -66,12 +67,13 @@ func (s *KafkaStreams) scanTaskDirs() {
 	if len(found) == 0 {
 		return
 	}
-	s.member.mu.Lock()
-	for id, sum := range found {
-		if _, open := s.member.mu.open[id]; !open {
-			s.member.mu.onDisk[id] = sum
+	for id := range found {
+		if s.dir.TaskOwner(taskDirName(id)) != nil {
+			delete(found, id) // a thread has it open and reports it
 		}
 	}
+	s.member.mu.Lock()
+	maps.Copy(s.member.mu.onDisk, found)
 	s.member.mu.Unlock()
 	s.log.Info("found state of earlier runs in the state directory; the group's leader learns its offset sums", "tasks", len(found))
 }

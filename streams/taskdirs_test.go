@@ -1,21 +1,35 @@
 package streams
 
 import (
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
 )
+
+// newTestMember is a groupMember over a fresh state directory, with clock
+// now.
+func newTestMember(t *testing.T, now func() time.Time) *groupMember {
+	t.Helper()
+	dir, err := state.NewDirectory(t.TempDir(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &groupMember{dir: dir, now: now}
+	m.mu.onDisk = map[assignment.TaskID]int64{}
+	return m
+}
 
 // TestTaskClaimsGoToOneThreadAtATime: one thread of an instance at a time
 // has a task open; another waits until it lets it go. A task no thread has
 // open is reported with the offset sum its stores left on disk, and one a
 // thread has open is the thread's to report.
 func TestTaskClaimsGoToOneThreadAtATime(t *testing.T) {
-	m := &groupMember{}
-	m.mu.onDisk = map[assignment.TaskID]int64{}
-	m.mu.open = map[assignment.TaskID]*streamThread{}
-	one, two := &streamThread{idx: 1}, &streamThread{idx: 2}
+	m := newTestMember(t, time.Now)
+	one, two := &streamThread{idx: 1, log: slog.Default()}, &streamThread{idx: 2, log: slog.Default()}
 	id := assignment.TaskID{Subtopology: 1, Partition: 3}
 	m.mu.onDisk[id] = 40 // found at start-up
 

@@ -182,8 +182,8 @@ type streamThread struct {
 	standbys     map[kstreams.TaskID]*standbyTask
 	standbyReads map[state.TopicPartition]*restoreState
 	// waiting are the tasks, active or standby, whose directory another
-	// thread of the instance had open when they were assigned: they open
-	// once it lets them go (openWaiting).
+	// thread of the instance (or the cleaner) held when they were
+	// assigned: they open once it lets them go (openWaiting).
 	waiting map[kstreams.TaskID]bool
 	// lastLimitRefresh is when refreshStandbyLimits last read the
 	// group's committed offsets, lastStandbyPoll when standbyStep last

@@ -423,9 +423,10 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 	case len(t.s.topo.Subtopologies()[id.Subtopology].Stores) == 0:
 	case !t.s.member.claimTask(wireTaskID(id), t):
 		// Another thread of the instance has the task open (a standby
-		// its own callback closes): the task opens once it lets it go,
-		// its partitions paused until then.
-		t.log.Info("task waits for another thread of this instance to close it", "task", id.String())
+		// its own callback closes), or the cleaner is deleting its
+		// directory: the task opens once it is let go, its partitions
+		// paused until then.
+		t.log.Info("task waits for another thread of this instance, or the state directory's cleaner, to let its directory go", "task", id.String())
 		t.waiting[id] = true
 		a.restoring = 1
 		return a, nil
