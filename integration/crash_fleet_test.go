@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
@@ -130,6 +131,10 @@ func (r *crashRun) runFleetKills(kills int, jvm bool) {
 		if mode.failpoint != "" {
 			env = append(env, failpoint.EnvVar+"="+mode.failpoint)
 		}
+		if mode.name == failpoint.StandbyPromote || mode.name == failpoint.StandbyDemote {
+			r.standbyStep(m, members[1-slices.Index(members[:2], m)], mode, env)
+			continue
+		}
 		r.startMember(m, env...)
 		r.endMemberRun(m, mode)
 		r.checkMember(m)
@@ -156,6 +161,37 @@ func (r *crashRun) runFleetKills(kills int, jvm bool) {
 	t.Logf("crash fleet %s: members %d, steps per StoatFlow member %v", r.w.name, len(members), moved)
 	r.offsets = members[0].offsets
 	r.finish()
+}
+
+// standbyStep arms m with a standby transition's failpoint and makes the
+// group run that transition on it: a standby becomes active on m when the
+// other StoatFlow member o dies (m takes o's tasks from its standbys once
+// o's session has timed out); an active task becomes a standby on m when o
+// comes back and takes its tasks again. Then both restart unarmed.
+func (r *crashRun) standbyStep(m, o *crashMember, mode killMode, env []string) {
+	t := r.t
+	r.startMember(m, env...)
+	m.c.wait(t, "RUNNING", 2*time.Minute)
+	// Its standbys catch up with their changelogs.
+	time.Sleep(time.Second)
+	o.c.kill()
+	r.stats.kills++
+	r.stats.byMode["timed"]++
+	r.checkMember(o)
+	if mode.name == failpoint.StandbyDemote {
+		// m takes o's tasks after o's session (6 s), then o comes back.
+		time.Sleep(8 * time.Second)
+		r.startMember(o)
+	}
+	mode.after = 30 * time.Second
+	r.endMemberRun(m, mode)
+	r.checkMember(m)
+	if mode.name == failpoint.StandbyPromote {
+		r.startMember(o)
+	}
+	r.startMember(m)
+	o.c.wait(t, "RUNNING", 2*time.Minute)
+	m.c.wait(t, "RUNNING", 2*time.Minute)
 }
 
 // endMemberRun ends a member's run as mode says, counting it.

@@ -183,6 +183,9 @@ type crashRun struct {
 	// restoreCheck, when set, also sees every run's child output lines,
 	// after the I4 check.
 	restoreCheck func(lines []string)
+	// standbys adds the standby failpoints to the schedule: the
+	// application runs standby and warm-up replicas.
+	standbys bool
 }
 
 type queryLine struct {
@@ -345,6 +348,10 @@ func (r *crashRun) feedWhile(stop <-chan struct{}) (done <-chan error) {
 func (r *crashRun) schedule(kills int) []killMode {
 	cycle := []string{failpoint.AfterChangelogFlush, failpoint.AfterSendOffsets, failpoint.AfterCommit,
 		failpoint.BetweenStores, failpoint.MidRestore, failpoint.RebalanceCallback, "any", "timed", "timed"}
+	if r.standbys {
+		// First, so that a short run reaches them.
+		cycle = append([]string{failpoint.StandbyMid, failpoint.StandbyPromote, failpoint.StandbyDemote}, cycle...)
+	}
 	if r.guarantee != "exactly_once_v2" {
 		// No transaction, no offsets sent to one.
 		cycle = slices.DeleteFunc(cycle, func(p string) bool { return p == failpoint.AfterSendOffsets })
@@ -382,7 +389,7 @@ func (r *crashRun) schedule(kills int) []killMode {
 			switch name {
 			case failpoint.MidRestore:
 				n = 1 + r.rng.IntN(2)
-			case failpoint.RebalanceCallback:
+			case failpoint.RebalanceCallback, failpoint.StandbyPromote, failpoint.StandbyDemote:
 				n = 1
 			}
 			out = append(out, killMode{name: name, failpoint: fmt.Sprintf("%s=kill@%d", name, n), after: fallback})
