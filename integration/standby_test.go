@@ -618,4 +618,3 @@ func logTasks(line, key string) []string {
 	}
 	return nil
 }
-

@@ -1,13 +1,11 @@
 package streams_test
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,25 +23,8 @@ type offsetClock struct{ offset atomic.Int64 }
 func (c *offsetClock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
 func (c *offsetClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
-// logBuffer is a logger's output, safe to read while the instance writes.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *logBuffer) logger() *slog.Logger {
+// logger logs to b at Info.
+func (b *lockedBuffer) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
@@ -174,7 +155,7 @@ func TestKfakeCleanerRunsEveryCleanupDelay(t *testing.T) {
 	if err := os.Chtimes(left, then, then); err != nil {
 		t.Fatal(err)
 	}
-	logs := &logBuffer{}
+	logs := &lockedBuffer{}
 	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, dir, "state.cleanup.delay.ms=200"), streams.WithLogger(logs.logger()))
 	waitFor(t, time.Minute, "the cleaner to delete the directory left by an earlier run", func() bool { return !dirExists(t, left) })
 	if want := "Deleting obsolete state directory 7_0 for task 7_0 as "; !strings.Contains(logs.String(), want) {
@@ -213,7 +194,7 @@ func TestKfakeStateDirMaxAgePurgesOldTaskDirectoriesAtStart(t *testing.T) {
 	if err := os.Chtimes(countsTaskDir(dir, app, 0), old, old); err != nil {
 		t.Fatal(err)
 	}
-	hooks, logs := newCommitHooks(t), &logBuffer{}
+	hooks, logs := newCommitHooks(t), &lockedBuffer{}
 	a = startApp(t, topo(), appConfig(t, addr, app, dir, "state.cleanup.dir.max.age.ms="+strconv.Itoa(24*3600*1000)),
 		streams.WithHooks(hooks), streams.WithLogger(logs.logger()))
 	if want := "Deleting outdated state directory 1_0 as "; !strings.Contains(logs.String(), want) {
