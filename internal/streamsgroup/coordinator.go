@@ -1,0 +1,79 @@
+package streamsgroup
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// coordinator finds the group's coordinator and sends heartbeats to it.
+// kgo routes group requests to their coordinator itself, but not
+// StreamsGroupHeartbeat (its handleCoordinatorReq does not know key 88),
+// so the member looks the coordinator up with FindCoordinator and sends to
+// that broker, forgetting it when it moves, as Kafka's
+// CoordinatorRequestManager does.
+type coordinator struct {
+	mu   sync.Mutex
+	node int32 // -1: unknown
+}
+
+func (c *coordinator) heartbeat(ctx context.Context, cl *kgo.Client, group string, req *kmsg.StreamsGroupHeartbeatRequest) (*kmsg.StreamsGroupHeartbeatResponse, error) {
+	node, err := c.find(ctx, cl, group)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := req.RequestWith(ctx, cl.Broker(int(node)))
+	if err != nil {
+		c.forget(node)
+		return nil, err
+	}
+	switch kerr.ErrorForCode(resp.ErrorCode) {
+	case kerr.NotCoordinator, kerr.CoordinatorNotAvailable:
+		c.forget(node)
+	}
+	return resp, nil
+}
+
+func (c *coordinator) find(ctx context.Context, cl *kgo.Client, group string) (int32, error) {
+	c.mu.Lock()
+	node := c.node
+	c.mu.Unlock()
+	if node >= 0 {
+		return node, nil
+	}
+	req := kmsg.NewPtrFindCoordinatorRequest()
+	req.CoordinatorKey = group
+	req.CoordinatorKeys = []string{group}
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		return -1, err
+	}
+	code, nodeID := resp.ErrorCode, resp.NodeID
+	if len(resp.Coordinators) > 0 {
+		code, nodeID = resp.Coordinators[0].ErrorCode, resp.Coordinators[0].NodeID
+	}
+	if err := kerr.ErrorForCode(code); err != nil {
+		he := &HeartbeatError{Group: group, Err: err, Retriable: kerr.IsRetriable(err), Backoff: true,
+			Hint: fmt.Sprintf("looking up the coordinator of group %s", group)}
+		if err == kerr.GroupAuthorizationFailed {
+			he.Hint = "grant the application's principal DESCRIBE on group " + group
+		}
+		return -1, he
+	}
+	c.mu.Lock()
+	c.node = nodeID
+	c.mu.Unlock()
+	return nodeID, nil
+}
+
+func (c *coordinator) forget(node int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.node == node {
+		c.node = -1
+	}
+}
