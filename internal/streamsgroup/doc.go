@@ -43,8 +43,11 @@
 //	}
 //
 // Until Revoked the member reports the revoked tasks as owned, so the
-// coordinator gives them to no one else. A reconciliation overtaken by a
-// fence or a leave fails with ErrStaleReconciliation.
+// coordinator gives them to no one else. Kafka's member reports the
+// revocation together with the assignment; reporting it at Revoked lets
+// the coordinator move the tasks on while the new ones are still opening,
+// and owned stays a subset of the target either way. A reconciliation
+// overtaken by a fence or a leave fails with ErrStaleReconciliation.
 //
 // # Leaving
 //
