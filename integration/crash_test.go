@@ -177,16 +177,16 @@ func TestCrashFleetWordCountExactlyOnce(t *testing.T) {
 }
 
 // TestCrashFleetStandbysExactlyOnce is the word count's fleet crash test
-// with a standby of every stateful task and warm-ups (an instance behind
-// by more than 200 records gets a warm-up, not its task), killed also
-// where a standby applies a batch, where a standby's stores become its
-// active task's and where an active task's become its standby's: every
-// store on disk, standbys' included, holds exactly its changelog up to
-// its offset after each kill.
+// with a standby of every stateful task (and a warm-up when an instance
+// comes back more than acceptable.recovery.lag behind, moved by a probing
+// rebalance a minute later), killed also where a standby applies a batch,
+// where a standby's stores become its active task's and where an active
+// task's become its standby's: every store on disk, standbys' included,
+// holds exactly its changelog up to its offset after each kill.
 func TestCrashFleetStandbysExactlyOnce(t *testing.T) {
 	t.Parallel()
 	r := newCrashRun(t, fleetWorkload(wordCountWorkload), "exactly_once_v2",
-		map[string]string{"num.standby.replicas": "1", "acceptable.recovery.lag": "200"})
+		map[string]string{"num.standby.replicas": "1", "probing.rebalance.interval.ms": "60000"})
 	r.standbys = true
 	r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), false)
 }
