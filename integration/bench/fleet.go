@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,8 +16,231 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// A multi-instance word count of one engine: its instances' process ids and
-// restores, the steady feed of its input and the tail of its output.
+// fleet is one run of a multi-instance word count on one engine under
+// exactly_once_v2: its application id, topics and state directories, its
+// instances by label and, once begun and loaded, the watch of its group,
+// the steady feed of its input and the tail of its output. The rebalance
+// and failover workloads run on it; close stops what is left and deletes
+// what the run made.
+type fleet struct {
+	b      *bench
+	name   string // "<workload> on <engine>, round <n>", for the log
+	engine string
+	appID  string
+	input  string
+	output string
+	tps    []topicPartition // the input's
+	root   string           // the instances' state directories
+	props  string
+	set    map[string]string // every instance's properties, over props
+
+	procs  []*proc
+	labels []string // procs[i]'s
+	killed map[*proc]bool
+
+	watch *groupWatch // from begin
+	feed  *steadyFeed // from load
+	tail  *outputTail // from load
+}
+
+// newFleet creates the input and output topics of application appID.
+func (b *bench) newFleet(ctx context.Context, appID, name, engine, props string, set map[string]string) (*fleet, error) {
+	f := &fleet{b: b, name: name, engine: engine, appID: appID, input: appID + "-in", output: appID + "-out",
+		root: filepath.Join(b.workDir, appID), props: props, set: maps.Clone(set), killed: map[*proc]bool{}}
+	// A stopped StoatFlow instance's static members leave the group, as
+	// the reference jar's close does (CloseOptions LEAVE_GROUP).
+	f.set["stoatflow.shutdown.leave-group"] = "true"
+	err := b.broker.createTopics(ctx, b.cfg.partitions, nil, f.input, f.output)
+	if err == nil {
+		f.tps, err = b.broker.partitions(f.input)
+	}
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// close stops the feed, the tail and every instance left, and deletes the
+// topics and state directories unless -keep.
+func (f *fleet) close() {
+	if f.tail != nil {
+		f.tail.close()
+	}
+	if f.feed != nil {
+		f.feed.stop()
+	}
+	// Every instance is stopped at once; each closes cleanly and leaves
+	// the group.
+	var wg sync.WaitGroup
+	for _, p := range f.procs {
+		wg.Go(func() {
+			if err := p.stop(time.Minute); err != nil {
+				f.b.logf("%s: %v", f.name, err)
+			}
+		})
+	}
+	wg.Wait()
+	if !f.b.cfg.keep {
+		f.b.broker.deletePrefix(context.Background(), f.appID)
+		os.RemoveAll(f.root)
+	}
+}
+
+// start starts the instance label, with its own state directory and a
+// fixed process id (seedProcessID).
+func (f *fleet) start(label string) (*proc, error) {
+	dir := filepath.Join(f.root, label)
+	if err := seedProcessID(filepath.Join(dir, f.appID), label); err != nil {
+		return nil, err
+	}
+	s := f.b.streamsSet(f.appID, dir, f.set)
+	s["client.id"] = f.appID + "-" + label
+	p, err := f.b.startEngine(f.engine, app{topology: "wordcount", props: f.props, set: s,
+		args: map[string]string{"input": f.input, "output": f.output}}, f.appID, "")
+	if err != nil {
+		return nil, err
+	}
+	f.procs = append(f.procs, p)
+	f.labels = append(f.labels, label)
+	return p, nil
+}
+
+// begin starts an instance per label, each once the one before it is
+// RUNNING (the first alone, so that it leads the group), and returns the
+// group's assignment once it has settled with all of them.
+func (f *fleet) begin(ctx context.Context, labels ...string) (map[topicPartition]string, error) {
+	for _, label := range labels {
+		p, err := f.start(label)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.waitRunning(ctx); err != nil {
+			return nil, err
+		}
+	}
+	f.watch = &groupWatch{admin: f.b.broker.admin, group: f.appID, log: openBrokerLog(brokerLogPath(f.b.root, f.b.cfg.bootstrap))}
+	owners, _, err := f.watch.settle(ctx, len(labels))
+	return owners, err
+}
+
+// load produces preload lines at once, then rate lines a second until the
+// fleet closes, tails the output, and waits until the instances have
+// committed the input to within a second's feed and the feed has run for
+// after. Both engines then have the same input behind them at the event
+// that follows; when they caught up only later, a note says that the event
+// met more state.
+func (f *fleet) load(ctx context.Context, preload, rate int, after time.Duration, event string) error {
+	b := f.b
+	b.logf("%s: producing %d lines to %s", f.name, preload, f.input)
+	if err := produce(ctx, b.cfg.bootstrap, f.input, preload, b.line); err != nil {
+		return err
+	}
+	f.feed = startFeed(ctx, b.cfg.bootstrap, f.input, rate, preload, b.line)
+	tail, err := startTail(b.cfg.bootstrap, f.output, b.cfg.partitions)
+	if err != nil {
+		return err
+	}
+	f.tail = tail
+	// Caught up: the input committed to within a second's feed.
+	for {
+		c, err := b.broker.committed(ctx, f.appID, f.tps)
+		if err == nil && c >= int64(preload)+f.feed.fed()-int64(rate) {
+			break
+		}
+		if cerr := f.check(ctx); cerr != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%d preloaded lines not committed: %v", preload, err)
+			}
+			return cerr
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// At least a steady second past catching up.
+	time.Sleep(time.Second)
+	want := int64(float64(rate) * after.Seconds())
+	for f.feed.fed() < want {
+		if err := f.check(ctx); err != nil {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if fed := f.feed.fed(); fed > want+int64(rate) {
+		b.notes = append(b.notes, fmt.Sprintf("%s: the instances caught up only after %d lines of the feed, not %d: "+
+			"the %s came later, with more state", f.name, fed, want, event))
+	}
+	return nil
+}
+
+// check returns why the run cannot go on: the feed failed, an instance
+// that was not killed exited, or ctx ended.
+func (f *fleet) check(ctx context.Context) error {
+	if f.feed != nil {
+		if err := f.feed.failed(); err != nil {
+			return err
+		}
+	}
+	for _, p := range f.procs {
+		if !f.killed[p] && !p.alive() {
+			return fmt.Errorf("an instance exited: %v\n%s", p.err, p.stderr.String())
+		}
+	}
+	return ctx.Err()
+}
+
+// instance returns the instance label, nil if there is none.
+func (f *fleet) instance(label string) *proc {
+	if i := slices.Index(f.labels, label); i >= 0 {
+		return f.procs[i]
+	}
+	return nil
+}
+
+// kill ends p with SIGKILL, as a crash would, and waits for it; check no
+// longer counts it.
+func (f *fleet) kill(p *proc) {
+	f.killed[p] = true
+	p.kill()
+}
+
+// restores returns what the instance label restored within [from, to]:
+// the records of its restores (RESTORE-END and RESTORE-SUSPENDED), those
+// its standby and warm-up replicas loaded (the reference jar's
+// STANDBY-BATCH lines; StoatFlow children print none), and each restore
+// described for the log.
+func (f *fleet) restores(label string, from, to time.Time) (restored, loaded int64, desc []string) {
+	p := f.instance(label)
+	if p == nil {
+		return 0, 0, nil
+	}
+	restored = restoredBetween(p.linesWith("RESTORE-"), from, to)
+	loaded = restoredBetween(p.linesWith("STANDBY-BATCH "), from, to)
+	desc = describeRestores(label, p.linesWith("RESTORE-"), from, to)
+	if loaded > 0 {
+		desc = append(desc, fmt.Sprintf("%s loaded %d into standby or warm-up replicas", label, loaded))
+	}
+	return restored, loaded, desc
+}
+
+// peakRSS is the largest peak RSS of the instances still running.
+func (f *fleet) peakRSS() int64 {
+	var most int64
+	for _, p := range f.procs {
+		if rss, err := p.peakRSS(); err == nil && rss > most {
+			most = rss
+		}
+	}
+	return most
+}
+
+// runErr is the error of a run under rctx, a context with -run-timeout
+// derived from ctx, saying so when that timeout ended it.
+func (b *bench) runErr(ctx, rctx context.Context, err error) error {
+	if rctx.Err() != nil && ctx.Err() == nil {
+		return fmt.Errorf("not done within %v (-run-timeout): %w", b.cfg.runTimeout, err)
+	}
+	return err
+}
 
 // seedProcessID writes the process id file both engines keep in
 // <state.dir>/<application.id> (kafka-streams-process-metadata, the JSON
@@ -33,16 +257,6 @@ func seedProcessID(appDir, label string) error {
 	}
 	id := fmt.Sprintf(`{"processId":"00000000-0000-4000-8000-%012x"}`, n)
 	return os.WriteFile(filepath.Join(appDir, "kafka-streams-process-metadata"), []byte(id), 0o644)
-}
-
-// alive returns an error naming the first instance that exited.
-func alive(procs []*proc) error {
-	for _, p := range procs {
-		if !p.alive() {
-			return fmt.Errorf("an instance exited: %v\n%s", p.err, p.stderr.String())
-		}
-	}
-	return nil
 }
 
 // restoredBetween sums the records of the RESTORE-END, RESTORE-SUSPENDED

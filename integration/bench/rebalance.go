@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -33,8 +30,7 @@ const (
 // runRebalance runs the join on each engine, alternating their order
 // every round.
 func (b *bench) runRebalance(ctx context.Context, props string, set map[string]string) error {
-	logPath := brokerLogPath(b.root, b.cfg.bootstrap)
-	if logPath == "" {
+	if brokerLogPath(b.root, b.cfg.bootstrap) == "" {
 		b.notes = append(b.notes, "rebalance: rebalances not counted: no broker log (set STOATFLOW_TEST_BROKER_LOG to the broker's server.log)")
 	}
 	for round := 0; round < b.cfg.rounds; round++ {
@@ -42,7 +38,7 @@ func (b *bench) runRebalance(ctx context.Context, props string, set map[string]s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := b.rebalanceRun(ctx, engine, round, props, set, logPath)
+			r := b.rebalanceRun(ctx, engine, round, props, set)
 			if r.err != nil {
 				b.logf("rebalance on %s, round %d: %v", engine, round+1, r.err)
 			} else {
@@ -67,35 +63,15 @@ func countOrUnknown(n int) string {
 // feeds input steadily, waits until they are caught up and the group is
 // stable, starts a third, and measures from the moment the group starts
 // rebalancing until it is stable again plus rebalanceAfter.
-func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, props string, set map[string]string, logPath string) (r result) {
+func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, props string, set map[string]string) (r result) {
 	r = result{workload: "rebalance", engine: engine, round: round, rebalances: -1}
-	appID := fmt.Sprintf("bench-rebalance-%s-%d-%s", slug(engine), round, randSuffix())
-	input, output := appID+"-in", appID+"-out"
-	stateRoot := filepath.Join(b.workDir, appID)
-	if !b.cfg.keep {
-		defer os.RemoveAll(stateRoot)
-		defer b.broker.deletePrefix(context.Background(), appID)
-	}
 	rctx, cancel := context.WithTimeout(ctx, b.cfg.runTimeout)
 	defer cancel()
 	fail := func(err error) result {
-		r.err = err
-		if rctx.Err() != nil && ctx.Err() == nil {
-			r.err = fmt.Errorf("not done within %v (-run-timeout): %w", b.cfg.runTimeout, err)
-		}
+		r.err = b.runErr(ctx, rctx, err)
 		return r
 	}
-	if err := b.broker.createTopics(rctx, b.cfg.partitions, nil, input, output); err != nil {
-		return fail(err)
-	}
-	tps, err := b.broker.partitions(input)
-	if err != nil {
-		return fail(err)
-	}
 	extra := maps.Clone(set)
-	// A stopped StoatFlow instance's static members leave the group, as
-	// the reference jar's close does (CloseOptions LEAVE_GROUP).
-	extra["stoatflow.shutdown.leave-group"] = "true"
 	// Every instance counts as caught up on every task, so the join moves
 	// stateful tasks at once and they restore on the new instance. Under
 	// the default (10,000) the assignor keeps them on their owners and
@@ -103,105 +79,27 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	// rebalance probing.rebalance.interval.ms (10 minutes) later; -set
 	// acceptable.recovery.lag=10000 measures that join.
 	extra["acceptable.recovery.lag"] = strconv.FormatInt(math.MaxInt64, 10)
-	var procs []*proc
-	defer func() {
-		// Every instance is stopped at once; each closes cleanly and
-		// leaves the group.
-		var wg sync.WaitGroup
-		for _, p := range procs {
-			wg.Go(func() {
-				if err := p.stop(time.Minute); err != nil {
-					b.logf("rebalance on %s: %v", engine, err)
-				}
-			})
-		}
-		wg.Wait()
-	}()
-	start := func(label string) (*proc, error) {
-		dir := filepath.Join(stateRoot, label)
-		if err := seedProcessID(filepath.Join(dir, appID), label); err != nil {
-			return nil, err
-		}
-		s := b.streamsSet(appID, dir, extra)
-		s["client.id"] = appID + "-" + label
-		p, err := b.startEngine(engine, app{topology: "wordcount", props: props, set: s,
-			args: map[string]string{"input": input, "output": output}}, appID, "")
-		if err == nil {
-			procs = append(procs, p)
-		}
-		return p, err
+	appID := fmt.Sprintf("bench-rebalance-%s-%d-%s", slug(engine), round, randSuffix())
+	f, err := b.newFleet(rctx, appID, fmt.Sprintf("rebalance on %s, round %d", engine, round+1), engine, props, extra)
+	if err != nil {
+		return fail(err)
 	}
-	// The first instance starts alone, so that it leads the group.
-	for _, label := range []string{"A", "B"} {
-		p, err := start(label)
-		if err != nil {
-			return fail(err)
-		}
-		if _, err := p.waitRunning(rctx); err != nil {
-			return fail(err)
-		}
-	}
-	w := &groupWatch{admin: b.broker.admin, group: appID, log: openBrokerLog(logPath)}
-	before, _, err := w.settle(rctx, 2)
+	defer f.close()
+	before, err := f.begin(rctx, "A", "B")
 	if err != nil {
 		return fail(err)
 	}
 	// The input comes once the two share the work: no task has been
 	// processed elsewhere before, so a task that moves at the join restores
 	// its whole changelog on either engine.
-	preload := b.cfg.rebalanceRecords
-	b.logf("rebalance on %s, round %d: producing %d lines to %s", engine, round+1, preload, input)
-	if err := produce(rctx, b.cfg.bootstrap, input, preload, b.line); err != nil {
+	if err := f.load(rctx, b.cfg.rebalanceRecords, b.cfg.rebalanceRate, rebalanceJoinAfter, "join"); err != nil {
 		return fail(err)
 	}
-	feed := startFeed(rctx, b.cfg.bootstrap, input, b.cfg.rebalanceRate, preload, b.line)
-	defer feed.stop()
-	tail, err := startTail(b.cfg.bootstrap, output, b.cfg.partitions)
-	if err != nil {
-		return fail(err)
-	}
-	defer tail.close()
-	// Caught up: the input committed to within a second's feed.
-	for {
-		c, err := b.broker.committed(rctx, appID, tps)
-		if err == nil && c >= int64(preload)+feed.fed()-int64(b.cfg.rebalanceRate) {
-			break
-		}
-		if err := feed.failed(); err != nil {
-			return fail(err)
-		}
-		if err := alive(procs); err != nil {
-			return fail(err)
-		}
-		if rctx.Err() != nil {
-			return fail(fmt.Errorf("%d preloaded lines not committed: %v", preload, err))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	// Both engines have the same input behind them at the join, so their
-	// stores hold the same counts: the join waits for rebalanceJoinAfter's
-	// feed (and at least a steady second).
-	time.Sleep(time.Second)
-	for feed.fed() < int64(float64(b.cfg.rebalanceRate)*rebalanceJoinAfter.Seconds()) {
-		if err := feed.failed(); err != nil {
-			return fail(err)
-		}
-		if err := alive(procs); err != nil {
-			return fail(err)
-		}
-		if rctx.Err() != nil {
-			return fail(rctx.Err())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	r.fedAtJoin = feed.fed()
-	if want := int64(float64(b.cfg.rebalanceRate) * rebalanceJoinAfter.Seconds()); r.fedAtJoin > want+int64(b.cfg.rebalanceRate) {
-		b.notes = append(b.notes, fmt.Sprintf("rebalance on %s, round %d: the instances caught up only after %d lines of the feed, not %d: "+
-			"the join came later, with more state", engine, round+1, r.fedAtJoin, want))
-	}
+	r.fedAtJoin = f.feed.fed()
+	w := f.watch
 	w.poll() // only what the join causes counts
 	gens := w.generations
-	if _, err := start("C"); err != nil {
+	if _, err := f.start("C"); err != nil {
 		return fail(err)
 	}
 	joined, err := w.waitChange(rctx, 2)
@@ -217,48 +115,41 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	end := stableAt.Add(rebalanceAfter)
 	for {
 		now := time.Now()
-		if !now.Before(end) && tail.allSince(stableAt) {
+		if !now.Before(end) && f.tail.allSince(stableAt) {
 			end = now
 			break
 		}
 		if now.After(stableAt.Add(rebalanceWait)) {
-			b.notes = append(b.notes, fmt.Sprintf("rebalance on %s, round %d: an output partition received nothing for %v past the group's stability; "+
-				"the gap is a lower bound", engine, round+1, rebalanceWait))
+			b.notes = append(b.notes, fmt.Sprintf("%s: an output partition received nothing for %v past the group's stability; "+
+				"the gap is a lower bound", f.name, rebalanceWait))
 			end = now
 			break
 		}
-		if err := alive(procs); err != nil {
+		if err := f.check(rctx); err != nil {
 			return fail(err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if err := feed.failed(); err != nil {
+	if err := f.feed.failed(); err != nil {
 		return fail(err)
 	}
 	var gapPart int
-	r.gap, gapPart = longestGap(tail.snapshot(), joined, end)
+	r.gap, gapPart = longestGap(f.tail.snapshot(), joined, end)
 	r.toStable = stableAt.Sub(joined)
 	var restores []string
-	for i, p := range procs {
-		r.replayed += restoredBetween(p.linesWith("RESTORE-"), joined, end)
-		r.replayed += restoredBetween(p.linesWith("STANDBY-BATCH "), joined, end)
-		restores = append(restores, describeRestores(fmt.Sprintf("%c", 'A'+i), p.linesWith("RESTORE-"), joined, end)...)
-		if n := restoredBetween(p.linesWith("STANDBY-BATCH "), joined, end); n > 0 {
-			restores = append(restores, fmt.Sprintf("%c loaded %d into standby or warm-up replicas", 'A'+i, n))
-		}
+	for _, label := range f.labels {
+		restored, loaded, desc := f.restores(label, joined, end)
+		r.replayed += restored + loaded
+		restores = append(restores, desc...)
 	}
 	if w.log != nil {
 		w.poll()
 		r.rebalances = w.generations - gens
 	}
 	r.moved = movedTasks(before, after, appID)
-	for _, p := range procs {
-		if rss, err := p.peakRSS(); err == nil && rss > r.rss {
-			r.rss = rss
-		}
-	}
-	b.logf("rebalance on %s, round %d: the longest gap was on output partition %d; %d lines fed at %d/s, %d of them before the join; "+
-		"stateful tasks %s; restores: %s", engine, round+1, gapPart, feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin,
+	r.rss = f.peakRSS()
+	b.logf("%s: the longest gap was on output partition %d; %d lines fed at %d/s, %d of them before the join; "+
+		"stateful tasks %s; restores: %s", f.name, gapPart, f.feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin,
 		statefulOwners(before, after, appID), strings.Join(restores, ", "))
 	return r
 }
