@@ -62,7 +62,7 @@ func (b *bench) newFleet(ctx context.Context, appID, name, engine, props string,
 }
 
 // close stops the feed, the tail and every instance left, and deletes the
-// topics and state directories unless -keep.
+// topics, the group and the state directories unless -keep.
 func (f *fleet) close() {
 	if f.tail != nil {
 		f.tail.close()
@@ -83,6 +83,10 @@ func (f *fleet) close() {
 	wg.Wait()
 	if !f.b.cfg.keep {
 		f.b.broker.deletePrefix(context.Background(), f.appID)
+		// Every member has left, so the group is empty and may go.
+		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		_, _ = f.b.broker.admin.DeleteGroup(dctx, f.appID)
+		cancel()
 		os.RemoveAll(f.root)
 	}
 }
@@ -380,12 +384,14 @@ func (f *steadyFeed) stop() {
 }
 
 // outputTail reads a topic read_committed from its end and keeps, for each
-// partition, the times records arrived (one per poll that brought any).
+// partition, the times records arrived (one per poll that brought any) and
+// the producer that wrote them.
 type outputTail struct {
-	mu      sync.Mutex
-	arrived [][]time.Time
-	cancel  context.CancelFunc
-	done    chan struct{}
+	mu       sync.Mutex
+	arrived  [][]time.Time
+	producer [][]int64 // the producer id of the last record of arrived[p][i]
+	cancel   context.CancelFunc
+	done     chan struct{}
 }
 
 func startTail(bootstrap, topic string, partitions int) (*outputTail, error) {
@@ -399,7 +405,7 @@ func startTail(bootstrap, topic string, partitions int) (*outputTail, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &outputTail{arrived: make([][]time.Time, partitions), cancel: cancel, done: make(chan struct{})}
+	o := &outputTail{arrived: make([][]time.Time, partitions), producer: make([][]int64, partitions), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
 		defer cl.Close()
@@ -410,6 +416,7 @@ func startTail(bootstrap, topic string, partitions int) (*outputTail, error) {
 			fs.EachPartition(func(p kgo.FetchTopicPartition) {
 				if len(p.Records) > 0 && int(p.Partition) < len(o.arrived) {
 					o.arrived[p.Partition] = append(o.arrived[p.Partition], now)
+					o.producer[p.Partition] = append(o.producer[p.Partition], p.Records[len(p.Records)-1].ProducerID)
 				}
 			})
 			o.mu.Unlock()
@@ -428,6 +435,33 @@ func (o *outputTail) allSince(at time.Time) bool {
 		}
 	}
 	return true
+}
+
+// lastProducer is the producer id of the latest record partition p
+// received, -1 before any.
+func (o *outputTail) lastProducer(p int) int64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ids := o.producer[p]; len(ids) > 0 {
+		return ids[len(ids)-1]
+	}
+	return -1
+}
+
+// firstAfter returns when partition p first received, after at, a record
+// that producer other did not write, and whether it has. Under
+// exactly_once_v2 each stream thread writes with a producer of its own, so
+// this is the first output of a partition's new owner, however soon after
+// at its old owner's last transaction became visible.
+func (o *outputTail) firstAfter(p int, at time.Time, other int64) (time.Time, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i, a := range o.arrived[p] {
+		if a.After(at) && o.producer[p][i] != other {
+			return a, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func (o *outputTail) snapshot() [][]time.Time {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,33 +29,38 @@ const (
 	groupPoll = 50 * time.Millisecond
 )
 
+// statefulTasks maps each stateful task of owners, an assignment, to its
+// instance: the count's task 1_<p> reads partition p of the repartition
+// topic, and writes partition p of the output (the same key, serializer
+// and partitioner).
+func statefulTasks(owners map[topicPartition]string, appID string) map[int32]string {
+	out := map[int32]string{}
+	for tp, owner := range owners {
+		if strings.HasPrefix(tp.topic, appID+"-") && strings.HasSuffix(tp.topic, "-repartition") {
+			out[tp.partition] = owner
+		}
+	}
+	return out
+}
+
 // statefulOwners lists each stateful task's instance before and after,
 // "1_<p> A→C", in partition order.
 func statefulOwners(before, after map[topicPartition]string, appID string) string {
-	var tps []topicPartition
-	for tp := range after {
-		if strings.HasPrefix(tp.topic, appID+"-") && strings.HasSuffix(tp.topic, "-repartition") {
-			tps = append(tps, tp)
-		}
-	}
-	slices.SortFunc(tps, func(a, b topicPartition) int { return int(a.partition - b.partition) })
+	was, is := statefulTasks(before, appID), statefulTasks(after, appID)
 	var out []string
-	for _, tp := range tps {
-		out = append(out, fmt.Sprintf("1_%d %s→%s", tp.partition, before[tp], after[tp]))
+	for _, p := range slices.Sorted(maps.Keys(is)) {
+		out = append(out, fmt.Sprintf("1_%d %s→%s", p, was[p], is[p]))
 	}
 	return strings.Join(out, ", ")
 }
 
-// movedTasks counts the stateful tasks (the partitions of the repartition
-// topic, which the count reads) whose instance changed between two
+// movedTasks counts the stateful tasks whose instance changed between two
 // assignments.
 func movedTasks(before, after map[topicPartition]string, appID string) int {
+	was := statefulTasks(before, appID)
 	n := 0
-	for tp, owner := range after {
-		if !strings.HasPrefix(tp.topic, appID+"-") || !strings.HasSuffix(tp.topic, "-repartition") {
-			continue
-		}
-		if before[tp] != owner {
+	for p, owner := range statefulTasks(after, appID) {
+		if was[p] != owner {
 			n++
 		}
 	}
