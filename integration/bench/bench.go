@@ -127,6 +127,20 @@ func (b *bench) failure() error {
 	return nil
 }
 
+// timed runs one run of a workload under -run-timeout: run fills in r's
+// figures, and its error is r's, saying so when the timeout ended it.
+func (b *bench) timed(ctx context.Context, r result, run func(ctx context.Context, r *result) error) result {
+	rctx, cancel := context.WithTimeout(ctx, b.cfg.runTimeout)
+	defer cancel()
+	if err := run(rctx, &r); err != nil {
+		r.err = err
+		if rctx.Err() != nil && ctx.Err() == nil {
+			r.err = fmt.Errorf("not done within %v (-run-timeout): %w", b.cfg.runTimeout, err)
+		}
+	}
+	return r
+}
+
 func (b *bench) logf(format string, args ...any) {
 	fmt.Fprintf(b.log, "bench: "+format+"\n", args...)
 }

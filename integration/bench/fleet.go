@@ -237,15 +237,6 @@ func (f *fleet) peakRSS() int64 {
 	return most
 }
 
-// runErr is the error of a run under rctx, a context with -run-timeout
-// derived from ctx, saying so when that timeout ended it.
-func (b *bench) runErr(ctx, rctx context.Context, err error) error {
-	if rctx.Err() != nil && ctx.Err() == nil {
-		return fmt.Errorf("not done within %v (-run-timeout): %w", b.cfg.runTimeout, err)
-	}
-	return err
-}
-
 // seedProcessID writes the process id file both engines keep in
 // <state.dir>/<application.id> (kafka-streams-process-metadata, the JSON
 // Kafka Streams writes), a fixed UUID per instance label. The assignors

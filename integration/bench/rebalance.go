@@ -38,7 +38,8 @@ func (b *bench) runRebalance(ctx context.Context, props string, set map[string]s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := b.rebalanceRun(ctx, engine, round, props, set)
+			r := b.timed(ctx, result{workload: "rebalance", engine: engine, round: round, rebalances: -1},
+				func(ctx context.Context, r *result) error { return b.rebalanceRun(ctx, r, props, set) })
 			if r.err != nil {
 				b.logf("rebalance on %s, round %d: %v", engine, round+1, r.err)
 			} else {
@@ -59,18 +60,11 @@ func countOrUnknown(n int) string {
 	return strconv.Itoa(n)
 }
 
-// rebalanceRun starts two instances of engine on a preloaded word count,
-// feeds input steadily, waits until they are caught up and the group is
-// stable, starts a third, and measures from the moment the group starts
-// rebalancing until it is stable again plus rebalanceAfter.
-func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, props string, set map[string]string) (r result) {
-	r = result{workload: "rebalance", engine: engine, round: round, rebalances: -1}
-	rctx, cancel := context.WithTimeout(ctx, b.cfg.runTimeout)
-	defer cancel()
-	fail := func(err error) result {
-		r.err = b.runErr(ctx, rctx, err)
-		return r
-	}
+// rebalanceRun starts two instances of r's engine on a preloaded word
+// count, feeds input steadily, waits until they are caught up and the
+// group is stable, starts a third, and measures from the moment the group
+// starts rebalancing until it is stable again plus rebalanceAfter.
+func (b *bench) rebalanceRun(ctx context.Context, r *result, props string, set map[string]string) error {
 	extra := maps.Clone(set)
 	// Every instance counts as caught up on every task, so the join moves
 	// stateful tasks at once and they restore on the new instance. Under
@@ -79,36 +73,36 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	// rebalance probing.rebalance.interval.ms (10 minutes) later; -set
 	// acceptable.recovery.lag=10000 measures that join.
 	extra["acceptable.recovery.lag"] = strconv.FormatInt(math.MaxInt64, 10)
-	appID := fmt.Sprintf("bench-rebalance-%s-%d-%s", slug(engine), round, randSuffix())
-	f, err := b.newFleet(rctx, appID, fmt.Sprintf("rebalance on %s, round %d", engine, round+1), engine, props, extra)
+	appID := fmt.Sprintf("bench-rebalance-%s-%d-%s", slug(r.engine), r.round, randSuffix())
+	f, err := b.newFleet(ctx, appID, fmt.Sprintf("rebalance on %s, round %d", r.engine, r.round+1), r.engine, props, extra)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer f.close()
-	before, err := f.begin(rctx, "A", "B")
+	before, err := f.begin(ctx, "A", "B")
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	// The input comes once the two share the work: no task has been
 	// processed elsewhere before, so a task that moves at the join restores
 	// its whole changelog on either engine.
-	if err := f.load(rctx, b.cfg.rebalanceRecords, b.cfg.rebalanceRate, rebalanceJoinAfter, "join"); err != nil {
-		return fail(err)
+	if err := f.load(ctx, b.cfg.rebalanceRecords, b.cfg.rebalanceRate, rebalanceJoinAfter, "join"); err != nil {
+		return err
 	}
 	r.fedAtJoin = f.feed.fed()
 	w := f.watch
 	w.poll() // only what the join causes counts
 	gens := w.generations
 	if _, err := f.start("C"); err != nil {
-		return fail(err)
+		return err
 	}
-	joined, err := w.waitChange(rctx, 2)
+	joined, err := w.waitChange(ctx, 2)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	after, stableAt, err := w.settle(rctx, 3)
+	after, stableAt, err := w.settle(ctx, 3)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	// Every output partition must hear from the application again, at
 	// least rebalanceAfter past the group's stability.
@@ -125,13 +119,13 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 			end = now
 			break
 		}
-		if err := f.check(rctx); err != nil {
-			return fail(err)
+		if err := f.check(ctx); err != nil {
+			return err
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	if err := f.feed.failed(); err != nil {
-		return fail(err)
+		return err
 	}
 	var gapPart int
 	r.gap, gapPart = longestGap(f.tail.snapshot(), joined, end)
@@ -151,7 +145,7 @@ func (b *bench) rebalanceRun(ctx context.Context, engine string, round int, prop
 	b.logf("%s: the longest gap was on output partition %d; %d lines fed at %d/s, %d of them before the join; "+
 		"stateful tasks %s; restores: %s", f.name, gapPart, f.feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin,
 		statefulOwners(before, after, appID), strings.Join(restores, ", "))
-	return r
+	return nil
 }
 
 // longestGap is the longest time within [from, to] during which some
