@@ -59,6 +59,7 @@ type result struct {
 	rebalances int           // rebalance: generations the group went through; -1: not counted
 	moved      int           // rebalance: stateful tasks that changed instance
 	fedAtJoin  int64         // rebalance: lines fed at the steady rate before the join
+	toOutput   time.Duration // failover: from the kill to the first output of the dead instance's stateful task
 }
 
 // commitPhases are the p50 and p99 of each commit phase of one run.
@@ -394,6 +395,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runRestore(ctx)
 	case "rebalance":
 		return b.runRebalance(ctx, props("wordcount"), eos)
+	case "failover":
+		return b.runFailover(ctx, props("wordcount"), eos)
 	case "avro":
 		// The windowed sum of AvroWindowed: Avro values in, Avro window
 		// totals in the store and out, through the schema registry.

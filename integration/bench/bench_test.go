@@ -30,9 +30,10 @@ func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
-	// Every workload but rebalance: its three instances of each engine and
-	// the waits for the group to settle would double the smoke's time.
-	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" })
+	// Every workload but rebalance and failover: their instances of each
+	// engine, the waits for the group to settle and the session timeouts
+	// would double the smoke's time.
+	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" || w == "failover" })
 	args := []string{"-bootstrap", bootstrap, "-workloads", strings.Join(workloads, ","), "-rounds", "1", "-records", "1000", "-keys", "200",
 		"-latency-rate", "200", "-latency-duration", "2s", "-latency-warmup", "500ms",
 		// Two of the four loads keep the smoke short. At these sizes
