@@ -59,6 +59,7 @@ type result struct {
 	rebalances int           // rebalance: generations the group went through; -1: not counted
 	moved      int           // rebalance: stateful tasks that changed instance
 	fedAtJoin  int64         // rebalance: lines fed at the steady rate before the join
+	toOutput   time.Duration // failover: from the kill to the first output of the dead instance's stateful task
 }
 
 // commitPhases are the p50 and p99 of each commit phase of one run.
@@ -125,6 +126,20 @@ func (b *bench) failure() error {
 		}
 	}
 	return nil
+}
+
+// timed runs one run of a workload under -run-timeout: run fills in r's
+// figures, and its error is r's, saying so when the timeout ended it.
+func (b *bench) timed(ctx context.Context, r result, run func(ctx context.Context, r *result) error) result {
+	rctx, cancel := context.WithTimeout(ctx, b.cfg.runTimeout)
+	defer cancel()
+	if err := run(rctx, &r); err != nil {
+		r.err = err
+		if rctx.Err() != nil && ctx.Err() == nil {
+			r.err = fmt.Errorf("not done within %v (-run-timeout): %w", b.cfg.runTimeout, err)
+		}
+	}
+	return r
 }
 
 func (b *bench) logf(format string, args ...any) {
@@ -380,6 +395,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runRestore(ctx)
 	case "rebalance":
 		return b.runRebalance(ctx, props("wordcount"), eos)
+	case "failover":
+		return b.runFailover(ctx, props("wordcount"), eos)
 	case "avro":
 		// The windowed sum of AvroWindowed: Avro values in, Avro window
 		// totals in the store and out, through the schema registry.

@@ -30,9 +30,10 @@ func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
-	// Every workload but rebalance: its three instances of each engine and
-	// the waits for the group to settle would double the smoke's time.
-	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" })
+	// Every workload but rebalance and failover: their instances of each
+	// engine, the waits for the group to settle and the session timeouts
+	// would double the smoke's time.
+	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" || w == "failover" })
 	args := []string{"-bootstrap", bootstrap, "-workloads", strings.Join(workloads, ","), "-rounds", "1", "-records", "1000", "-keys", "200",
 		"-latency-rate", "200", "-latency-duration", "2s", "-latency-warmup", "500ms",
 		// Two of the four loads keep the smoke short. At these sizes
@@ -249,5 +250,44 @@ func TestMovedTasks(t *testing.T) {
 	after := map[topicPartition]string{{app + "-in", 0}: "C", {app + "-in", 1}: "B", {rep, 0}: "C", {rep, 1}: "B", {rep, 2}: "B"}
 	if n := movedTasks(before, after, app); n != 2 {
 		t.Fatalf("%d stateful tasks moved, want 2 (input partitions are stateless tasks)", n)
+	}
+}
+
+func TestFirstOutputOfANewOwner(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	o := &outputTail{
+		arrived:  [][]time.Time{{at(100), at(200), at(300), at(7000), at(7100)}, nil},
+		producer: [][]int64{{5, 5, 5, 9, 9}, nil},
+	}
+	if id := o.lastProducer(0); id != 9 {
+		t.Fatalf("last producer %d, want 9", id)
+	}
+	if id := o.lastProducer(1); id != -1 {
+		t.Fatalf("last producer of a partition without records %d, want -1", id)
+	}
+	// The old owner's last transaction became visible just after the kill
+	// (at 250 ms): the new owner's first output is the one at 7 s.
+	if got, ok := o.firstAfter(0, at(250), 5); !ok || !got.Equal(at(7000)) {
+		t.Fatalf("first output of a new owner at %v (%v), want 7s", got.Sub(t0), ok)
+	}
+	if _, ok := o.firstAfter(0, at(7100), 5); ok {
+		t.Fatal("no record arrived after 7.1 s")
+	}
+	if _, ok := o.firstAfter(1, at(0), 5); ok {
+		t.Fatal("partition 1 received nothing")
+	}
+}
+
+func TestStatefulTasks(t *testing.T) {
+	app := "bench-failover-1-ks-0-abc"
+	rep := app + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
+	owners := map[topicPartition]string{{app + "-in", 0}: "B", {rep, 0}: "A", {rep, 1}: "B", {"other-repartition", 2}: "B"}
+	got := statefulTasks(owners, app)
+	if len(got) != 2 || got[0] != "A" || got[1] != "B" {
+		t.Fatalf("stateful tasks %v, want 1_0 on A and 1_1 on B only", got)
+	}
+	if s := statefulOwners(owners, map[topicPartition]string{{rep, 0}: "B", {rep, 1}: "B"}, app); s != "1_0 A→B, 1_1 B→B" {
+		t.Fatalf("owners %q", s)
 	}
 }

@@ -24,6 +24,7 @@ type agg struct {
 	gap, toStable    float64 // rebalance: seconds
 	rebalances       float64 // rebalance: -1 where no run counted them
 	moved            float64 // rebalance: stateful tasks moved
+	toOutput         float64 // failover: seconds from the kill to the task's output
 	commits          *commitPhases
 }
 
@@ -78,6 +79,7 @@ func (b *bench) aggregate() []*agg {
 		v["gap"] = append(v["gap"], r.gap.Seconds())
 		v["stable"] = append(v["stable"], r.toStable.Seconds())
 		v["moved"] = append(v["moved"], float64(r.moved))
+		v["out"] = append(v["out"], r.toOutput.Seconds())
 		if r.rebalances >= 0 {
 			v["reb"] = append(v["reb"], float64(r.rebalances))
 		}
@@ -96,6 +98,7 @@ func (b *bench) aggregate() []*agg {
 		a.p50, a.p99, a.restoreMBs = median(v["p50"]), median(v["p99"]), median(v["mbs"])
 		a.replayed, a.toRunning = median(v["rep"]), median(v["run"])
 		a.gap, a.toStable, a.moved = median(v["gap"]), median(v["stable"]), median(v["moved"])
+		a.toOutput = median(v["out"])
 		a.rebalances = -1
 		if len(v["reb"]) > 0 {
 			a.rebalances = median(v["reb"])
@@ -134,15 +137,16 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	fmt.Fprintf(w, "machine: %s\n", machine())
 	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
 		"latency-rate=%d/s latency-duration=%v latency-loads=%v%% restore-mb=%d restore-value-size=%d "+
-		"rebalance-records=%d rebalance-rate=%d/s jvm-opts=%q\n\n",
+		"rebalance-records=%d rebalance-rate=%d/s failover-records=%d failover-rate=%d/s jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
-		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.rebalanceRecords, c.rebalanceRate, c.jvmOpts)
+		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.rebalanceRecords, c.rebalanceRate,
+		c.failoverRecords, c.failoverRate, c.jvmOpts)
 	if len(c.set) > 0 {
 		fmt.Fprintf(w, "properties set on both engines: %v\n", c.set)
 	}
 
-	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records restored | start → RUNNING s | output gap s | rebalances | join → stable s | ok runs |")
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, "| workload | engine | records/s | CPU-s per M records | peak RSS MiB | p50 ms | p99 ms | restore MiB/s | records restored | start → RUNNING s | output gap s | rebalances | join → stable s | kill → output s | ok runs |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	dash := func(x float64, format string) string {
 		if x == 0 {
 			return "—"
@@ -152,7 +156,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	for _, a := range aggs {
 		restoreRow := strings.HasPrefix(a.workload, "restore") || strings.HasPrefix(a.workload, "restart")
 		rps, cpu := dash(a.recsPerSec, "%.0f"), dash(a.cpuPerM, "%.2f")
-		rep, run, gap, reb, stable := "—", "—", "—", "—", "—"
+		rep, run, gap, reb, stable, out := "—", "—", "—", "—", "—", "—"
 		if restoreRow {
 			rep = fmt.Sprintf("%.0f", a.replayed)
 			if a.engine == engStoat {
@@ -165,8 +169,14 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 				reb = fmt.Sprintf("%g", a.rebalances)
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", a.workload, a.engine, rps, cpu,
-			dash(a.rss/(1<<20), "%.0f"), dash(a.p50, "%.1f"), dash(a.p99, "%.1f"), dash(a.restoreMBs, "%.1f"), rep, run, gap, reb, stable, a.ok, a.runs)
+		if strings.HasPrefix(a.workload, "failover") && a.ok > 0 {
+			rep, out = fmt.Sprintf("%.0f", a.replayed), fmt.Sprintf("%.2f", a.toOutput)
+			if a.rebalances >= 0 {
+				reb = fmt.Sprintf("%g", a.rebalances)
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d/%d |\n", a.workload, a.engine, rps, cpu,
+			dash(a.rss/(1<<20), "%.0f"), dash(a.p50, "%.1f"), dash(a.p99, "%.1f"), dash(a.restoreMBs, "%.1f"), rep, run, gap, reb, stable, out, a.ok, a.runs)
 	}
 
 	fmt.Fprintln(w, "\nRatios of medians (StoatFlow ÷ reference):")
@@ -206,6 +216,13 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		ratio("rebalance join → stable vs Kafka Streams", sf.toStable, ks.toStable)
 		if sf.rebalances >= 0 && ks.rebalances >= 0 {
 			ratio("rebalances vs Kafka Streams", sf.rebalances, ks.rebalances)
+		}
+	}
+	for _, standbys := range []int{0, 1} {
+		wl := failoverWorkload(standbys)
+		if sf, ks := find(aggs, wl, engStoat), find(aggs, wl, engKS); sf != nil && ks != nil {
+			ratio(wl+" kill → output vs Kafka Streams", sf.toOutput, ks.toOutput)
+			ratio(wl+" records restored vs Kafka Streams", sf.replayed, ks.replayed)
 		}
 	}
 
@@ -251,8 +268,8 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		target(wl+" CPU per record ≤ 1/2 of Kafka Streams'", find(aggs, wl, engStoat), find(aggs, wl, engKS), cpu, 0.5, true)
 	}
 	// No worse than Kafka Streams: at most its figure, 0 against 0 included.
-	noWorse := func(label, format string, get func(*agg) float64) {
-		sf, ks := find(aggs, "rebalance", engStoat), find(aggs, "rebalance", engKS)
+	noWorse := func(workload, label, format string, get func(*agg) float64) {
+		sf, ks := find(aggs, workload, engStoat), find(aggs, workload, engKS)
 		if sf == nil || ks == nil {
 			fmt.Fprintf(w, "- %s: not measured\n", label)
 			return
@@ -263,8 +280,12 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 		}
 		fmt.Fprintf(w, "- %s: "+format+" against "+format+" → %s\n", label, get(sf), get(ks), verdict)
 	}
-	noWorse("rebalance output gap ≤ Kafka Streams'", "%.2f s", func(a *agg) float64 { return a.gap })
-	noWorse("rebalance records restored ≤ Kafka Streams'", "%.0f", func(a *agg) float64 { return a.replayed })
+	noWorse("rebalance", "rebalance output gap ≤ Kafka Streams'", "%.2f s", func(a *agg) float64 { return a.gap })
+	noWorse("rebalance", "rebalance records restored ≤ Kafka Streams'", "%.0f", func(a *agg) float64 { return a.replayed })
+	for _, standbys := range []int{0, 1} {
+		wl := failoverWorkload(standbys)
+		noWorse(wl, wl+" kill → output ≤ Kafka Streams'", "%.2f s", func(a *agg) float64 { return a.toOutput })
+	}
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)
 
 	first := true
