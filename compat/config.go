@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stoatflow/stoatflow/properties"
 )
 
 // Secret is a string that never prints: String, Format verbs and text
@@ -279,6 +281,10 @@ type Config struct {
 	// originals holds every property as given (after config providers), for
 	// AppConfigs.
 	originals map[string]string
+	// positions holds where each property was set, for Pos.
+	positions map[string]properties.Pos
+	// files are the files the keys name, for CheckFiles.
+	files []fileSetting
 	// kgo holds the franz-go options shared by all instances of a client
 	// kind; kgoOptions adds the derived ids.
 	kgo map[ClientKind][]ClientOption

@@ -57,6 +57,10 @@ func (k *kgoClient) kerberos(j jaas, jaasFrom, from string) {
 			"sasl.jaas.config: Krb5LoginModule without useKeyTab or useTicketCache would prompt for a password, which StoatFlow cannot")
 		return
 	}
+	if s.keytab != "" {
+		k.l.file(jaasFrom, s.keytab, "Kerberos keytab", `give keyTab="..." in sasl.jaas.config the path of a keytab the process can read (ktutil or kadmin makes one)`,
+			keytabFile(s.keytab))
+	}
 	v := "GSSAPI service " + s.service + ", "
 	if s.keytab != "" {
 		v += "principal " + s.principal + ", keytab " + s.keytab

@@ -168,6 +168,8 @@ func (k *kgoClient) oauth(j jaas, from string) {
 		k.l.errorf(endpoint.from, "write an https:// URL of the token endpoint, or file:///path/to/token", "%s = %s is not a URL", endpoint.from, endpoint.value)
 	case u.Scheme == "file":
 		path := u.Path
+		k.l.file(endpoint.from, path, "OAUTHBEARER token file", "give a file: URL of a file the process can read, holding the token your identity provider issued",
+			func() error { _, err := os.ReadFile(path); return err })
 		k.add("kgo.SASL", "OAUTHBEARER token read from "+path+" on each connection", from+", "+endpoint.from,
 			opt(kgo.SASL(oauth.Oauth(func(context.Context) (oauth.Auth, error) {
 				b, err := os.ReadFile(path)

@@ -18,8 +18,9 @@ import (
 )
 
 // tlsSpec is a client's TLS setup as the Java keys describe it. The stores
-// are read when the client is made (build), not when the config is loaded,
-// so `sidecar config` works where the files are not.
+// are read when the client is made (build), or by Config.CheckFiles, not
+// when the config is loaded, so a configuration loads where the files are
+// not.
 type tlsSpec struct {
 	trustType, trustLocation, trustPassword string
 	trustPEM                                string // ssl.truststore.certificates
@@ -49,6 +50,7 @@ func (k *kgoClient) tlsSetup() (*tlsSpec, []string, bool) {
 		ok = false
 	}
 	var desc []string
+	var trustFrom, keyFrom string // the keys naming the stores
 	get := func(key string) (clientSetting, bool) {
 		s, ok := k.java[key]
 		return s, ok && javaTrim(s.value) != ""
@@ -134,6 +136,7 @@ func (k *kgoClient) tlsSetup() (*tlsSpec, []string, bool) {
 			fail(loc.from, "keep one of them", "%s and %s are both set; give the trusted certificates one way", s.from, loc.from)
 		}
 	} else if s, ok := get("ssl.truststore.location"); ok {
+		trustFrom = s.from
 		t.trustLocation = javaTrim(s.value)
 		t.trustType = strings.ToUpper(javaTrim(k.setting("ssl.truststore.type", "JKS").value))
 		if !storeTypes[t.trustType] {
@@ -168,6 +171,7 @@ func (k *kgoClient) tlsSetup() (*tlsSpec, []string, bool) {
 			fail(loc.from, "keep one of them", "%s and %s are both set; give the client key one way", s.from, loc.from)
 		}
 	} else if s, ok := get("ssl.keystore.location"); ok {
+		keyFrom = s.from
 		t.keyLocation = javaTrim(s.value)
 		t.keyType = strings.ToUpper(javaTrim(k.setting("ssl.keystore.type", "JKS").value))
 		if !storeTypes[t.keyType] {
@@ -183,6 +187,9 @@ func (k *kgoClient) tlsSetup() (*tlsSpec, []string, bool) {
 		desc = append(desc, d+")")
 	} else if s, ok := get("ssl.keystore.certificate.chain"); ok {
 		fail(s.from, "add ssl.keystore.key with the client's private key in PEM", "%s is set without ssl.keystore.key", s.from)
+	}
+	if ok {
+		k.l.tlsFiles(t, trustFrom, keyFrom)
 	}
 	return t, desc, ok
 }

@@ -51,6 +51,7 @@ type loader struct {
 	values map[string]Value // effective values of catalog keys
 	set    map[string]bool  // catalog keys given in the input (and parsed)
 	bad    map[string]bool  // keys whose values failed to parse or validate
+	files  []fileSetting    // files the keys name, for Config.CheckFiles
 }
 
 func (l *loader) add(sev Severity, key, msg, hint string) {
@@ -217,12 +218,16 @@ func Load(p *properties.Properties, opts ...LoadOption) (*Config, Diagnostics) {
 	l.fill(c)
 	l.clients(c)
 	l.notHonoured(c)
+	l.httpFiles(c)
 	c.values = l.values
 	c.invalid = l.bad
+	c.files = l.files
 	c.originals = make(map[string]string, p.Len())
+	c.positions = make(map[string]properties.Pos, p.Len())
 	for _, key := range p.Keys() {
 		e, _ := p.Get(key)
 		c.originals[key] = e.Value
+		c.positions[key] = e.Pos
 	}
 	sortDiagnostics(l.diags)
 	return c, l.diags

@@ -305,6 +305,7 @@ func (l *loader) schemaRegistry(c *Config) {
 			"%s = true has no effect on writing while %s = true, as in Confluent's serializers", UseLatestVersionConfig, AutoRegisterSchemasConfig)
 	}
 	r.tls = l.registryTLS()
+	l.tlsFiles(r.tls, registrySSLPrefix+"ssl.truststore.location", registrySSLPrefix+"ssl.keystore.location")
 }
 
 // protobufClass checks the message class of KafkaProtobufSerde, named by
