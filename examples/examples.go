@@ -96,6 +96,13 @@ func Topologies() map[string]kstreams.TopologyFactory {
 	}
 }
 
+// TestOnly returns the names of the topologies of Topologies that exist
+// for the crash tests, not as examples: a program lists the others
+// (sidecar.WithUnlistedTopologies).
+func TestOnly() []string {
+	return []string{fkjoin.CrashName, ssjoin.CrashName}
+}
+
 // ProductionHandlers returns the production exception handlers the
 // examples' streams.properties files name (productionerrors'), for the
 // runtime (streams.WithProductionHandlers) or the sidecar

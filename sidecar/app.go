@@ -26,8 +26,9 @@ import (
 
 // runFlags are the flags run and describe share.
 type runFlags struct {
-	files, sets, args stringList
-	embedded          bool
+	files      stringList
+	sets, args pairList
+	embedded   bool
 	// compare is describe's --compare file ("-" for stdin).
 	compare string
 }
@@ -49,18 +50,10 @@ func parseRunFlags(name string, args []string, stderr io.Writer, embeddedFlag bo
 		return nil, errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sidecar %s: unexpected argument %q; give files with --config\n", name, fs.Arg(0))
-		return nil, errUsage
+		return nil, usageError(fs, "unexpected argument %q; give files with --config", fs.Arg(0))
 	}
 	if len(f.files) == 0 {
-		fmt.Fprintf(stderr, "sidecar %s: give at least one --config FILE\n", name)
-		return nil, errUsage
-	}
-	for _, a := range f.args {
-		if !strings.Contains(a, "=") {
-			fmt.Fprintf(stderr, "sidecar %s: --arg %q: want name=value\n", name, a)
-			return nil, errUsage
-		}
+		return nil, usageError(fs, "give at least one --config FILE")
 	}
 	if f.embedded {
 		f.sets = append(f.sets, "stoatflow.embedded-broker=true")
@@ -79,22 +72,11 @@ func (f *runFlags) topologyArgs() map[string]string {
 }
 
 // buildTopology builds the topology stoatflow.topology names.
-func buildTopology(cfg *compat.Config, topologies Topologies, args map[string]string, stderr io.Writer) (*kstreams.Topology, error) {
-	if len(topologies) == 0 {
-		fmt.Fprintf(stderr, "sidecar: stoatflow.topology=%s: this binary has no topologies (its main gave sidecar.Main none)\n", cfg.Topology)
-		return nil, errReported
+func (p *program) buildTopology(cfg *compat.Config, args map[string]string, stderr io.Writer) (*kstreams.Topology, error) {
+	if d := p.checkTopology(cfg); d != nil {
+		return nil, report(compat.Diagnostics{*d}, stderr)
 	}
-	names := strings.Join(topologies.names(), ", ")
-	if cfg.Topology == "" {
-		fmt.Fprintf(stderr, "sidecar: stoatflow.topology is not set; set it to one of the registered topologies: %s\n", names)
-		return nil, errReported
-	}
-	factory, ok := topologies[cfg.Topology]
-	if !ok {
-		fmt.Fprintf(stderr, "sidecar: stoatflow.topology=%s is not a registered topology; registered: %s\n", cfg.Topology, names)
-		return nil, errReported
-	}
-	topo, err := factory(args)
+	topo, err := p.topologies[cfg.Topology](args)
 	if err != nil {
 		fmt.Fprintf(stderr, "sidecar: building topology %s: %v\n", cfg.Topology, err)
 		return nil, errReported
@@ -111,7 +93,7 @@ func runDescribe(ctx context.Context, p *program, args []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, p.topologies, f.topologyArgs(), stderr)
+	topo, err := p.buildTopology(cfg, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -168,11 +150,11 @@ func runRun(ctx context.Context, p *program, args []string, _, stderr io.Writer)
 	if embedded {
 		sets = append(append([]string(nil), f.sets...), "bootstrap.servers="+embeddedPlaceholder)
 	}
-	cfg, err := loadConfig(f.files, sets, nil, stderr, p.loadOptions()...)
+	cfg, err := p.loadChecked(f.files, sets, stderr)
 	if err != nil {
 		return err
 	}
-	topo, err := buildTopology(cfg, p.topologies, f.topologyArgs(), stderr)
+	topo, err := p.buildTopology(cfg, f.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}
@@ -198,7 +180,7 @@ func runRun(ctx context.Context, p *program, args []string, _, stderr io.Writer)
 	logStreamsConfig(cfg, log, stderr)
 	app, err := newApp(cfg, topo, log, p.streamsOptions()...)
 	if err != nil {
-		return err
+		return explainStart(cfg, err)
 	}
 	return app.run(ctx)
 }
@@ -328,7 +310,7 @@ func (a *app) run(ctx context.Context) error {
 	a.log.Info("HTTP server listening", "url", scheme+"://"+addr.String(), "routes", "/metrics /healthz /readyz /metadata /stores/...")
 
 	if err := a.streams.Start(ctx); err != nil {
-		return fmt.Errorf("sidecar: starting %s: %w", a.cfg.Topology, err)
+		return explainStart(a.cfg, err)
 	}
 	a.parts.setProcessID(a.streams.ProcessID())
 	a.reg.SetProcess(a.cfg.EffectiveClientID(a.streams.ProcessID()), a.streams.ProcessID())

@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -18,19 +19,13 @@ const exampleProcessID = "00000000-0000-0000-0000-000000000000"
 // returns errReported when there was any error.
 func loadConfig(files, sets []string, env *properties.Environment, stderr io.Writer, opts ...compat.LoadOption) (*compat.Config, error) {
 	cfg, diags := compat.LoadFiles(files, sets, env, opts...)
-	for _, d := range diags {
-		fmt.Fprintln(stderr, d.String())
-	}
-	if diags.HasErrors() {
-		fmt.Fprintf(stderr, "sidecar: configuration has errors (%d)\n", len(diags.Errors()))
-		return cfg, errReported
-	}
-	return cfg, nil
+	return cfg, report(diags, stderr)
 }
 
 func runConfig(_ context.Context, p *program, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("config", stderr)
-	var files, sets stringList
+	var files stringList
+	var sets pairList
 	fs.Var(&files, "config", "a .properties `file` (repeatable; later files win)")
 	fs.Var(&sets, "set", "a `key=value` override (repeatable; wins over files)")
 	processID := fs.String("process-id", exampleProcessID, "process `id` (UUID) used to show the derived client ids")
@@ -38,23 +33,31 @@ func runConfig(_ context.Context, p *program, args []string, stdout, stderr io.W
 		return errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sidecar config: unexpected argument %q; give files with --config\n", fs.Arg(0))
-		return errUsage
+		return usageError(fs, "unexpected argument %q; give files with --config", fs.Arg(0))
 	}
 	if len(files) == 0 && len(sets) == 0 {
-		fmt.Fprintln(stderr, "sidecar config: give at least one --config FILE or --set key=value")
-		return errUsage
+		return usageError(fs, "give at least one --config FILE or --set key=value")
 	}
 	// The blocks are printed even when there are errors, so every problem is
 	// visible at once; refused values show as "<invalid: see the errors>".
-	cfg, loadErr := loadConfig(files, sets, nil, stderr, p.loadOptions()...)
+	// config refuses what run would refuse before connecting: it checks
+	// the same (preflight), and exits 2 where run exits 1.
+	cfg, loadErr := p.loadChecked(files, sets, stderr)
 	if cfg == nil {
-		return loadErr
+		return refused(loadErr)
 	}
 	if err := printConfig(cfg, *processID, stdout); err != nil {
 		return err
 	}
-	return loadErr
+	return refused(loadErr)
+}
+
+// refused turns a configuration's errors into config's refusal.
+func refused(err error) error {
+	if errors.Is(err, errReported) {
+		return errRefused
+	}
+	return err
 }
 
 // printConfig writes the StreamsConfig, StoatFlowConfig and client blocks.

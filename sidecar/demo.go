@@ -98,8 +98,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sidecar demo: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
+		return usageError(fs, "unexpected argument %q", fs.Arg(0))
 	}
 	level := slog.LevelWarn
 	if *verbose {

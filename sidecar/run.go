@@ -56,6 +56,10 @@ var errUsage = errors.New("sidecar: usage")
 // been printed. Its exit status, 3, tells it from a failure.
 var errDifferent = errors.New("sidecar: different")
 
+// errRefused marks a configuration config refused; the findings have
+// been printed. Its exit status is 2: the input given was wrong.
+var errRefused = errors.New("sidecar: configuration refused")
+
 // errReported marks a failure whose details have been printed.
 var errReported = errors.New("sidecar: failed")
 
@@ -63,7 +67,7 @@ var errReported = errors.New("sidecar: failed")
 func run(ctx context.Context, p *program, args []string, stdout, stderr io.Writer) error {
 	commands := commands(p)
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(commands, p.topologies, stderr)
+		usage(commands, p.listedTopologies(), stderr)
 		if len(args) == 0 {
 			return errUsage
 		}
@@ -72,13 +76,13 @@ func run(ctx context.Context, p *program, args []string, stdout, stderr io.Write
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "sidecar: unknown command %q\n\n", args[0])
-		usage(commands, p.topologies, stderr)
+		usage(commands, p.listedTopologies(), stderr)
 		return errUsage
 	}
 	return cmd.run(ctx, args[1:], stdout, stderr)
 }
 
-func usage(commands map[string]command, topologies Topologies, w io.Writer) {
+func usage(commands map[string]command, topologies []string, w io.Writer) {
 	fmt.Fprintln(w, "usage: sidecar <command> [flags]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
@@ -91,7 +95,7 @@ func usage(commands map[string]command, topologies Topologies, w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	if len(topologies) > 0 {
-		fmt.Fprintf(w, "\ntopologies (stoatflow.topology): %s\n", strings.Join(topologies.names(), ", "))
+		fmt.Fprintf(w, "\ntopologies (stoatflow.topology): %s\n", strings.Join(topologies, ", "))
 	}
 }
 
@@ -100,7 +104,7 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.Is(err, errUsage), errors.Is(err, errRefused):
 		return 2
 	case errors.Is(err, errDifferent):
 		return 3
@@ -123,11 +127,51 @@ func (s *stringList) Set(v string) error {
 	return nil
 }
 
-// newFlagSet returns a flag set that reports errors to stderr as usage errors.
+// pairList is a repeatable key=value flag: --set or --arg. A value
+// without a key and "=" is refused as the flag is parsed, a command-line
+// mistake like an unknown flag.
+type pairList []string
+
+// String implements flag.Value.
+func (s *pairList) String() string { return strings.Join(*s, ",") }
+
+// Set implements flag.Value, appending v.
+func (s *pairList) Set(v string) error {
+	if k, _, ok := strings.Cut(v, "="); !ok || strings.TrimSpace(k) == "" {
+		return errors.New("want name=value, such as num.stream.threads=4 or input=my-topic")
+	}
+	*s = append(*s, v)
+	return nil
+}
+
+// usageLines are the subcommands' synopses, as docs/sidecar.md gives them.
+var usageLines = map[string]string{
+	"config":   "sidecar config --config FILE [--config FILE2] [--set key=value] [--process-id UUID]",
+	"demo":     "sidecar demo [--bootstrap HOST:PORT] [--state-dir DIR] [--verbose]",
+	"describe": "sidecar describe --config FILE [--set key=value] [--arg name=value] [--compare JVM-DESCRIBE-FILE]",
+	"run":      "sidecar run --config FILE [--config FILE2] [--set key=value] [--arg name=value] [--embedded-broker]",
+	"shadow":   "sidecar shadow --config FILE [--mode sequence|latest] [--outputs topics|memory] [--suffix -shadow] [--application-id ID] [--grace 30s]",
+	"version":  "sidecar version",
+}
+
+// newFlagSet returns a flag set that reports errors to stderr as usage
+// errors: the mistake, the subcommand's usage line and its flags.
 func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("sidecar "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n", usageLines[name])
+		fs.PrintDefaults()
+	}
 	return fs
+}
+
+// usageError prints a command-line mistake found after fs parsed its
+// flags, then the usage, and returns errUsage.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return errUsage
 }
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) error {

@@ -55,7 +55,7 @@ func TestRunRefusesUnknownTopologyAndBadArgs(t *testing.T) {
 	f := filepath.Join(dir, "p.properties")
 	os.WriteFile(f, []byte("application.id=a\nbootstrap.servers=10.255.255.1:9092\nstoatflow.topology=nope\n"), 0o644)
 	_, stderr, err := runArgs(t, "run", "--config", f)
-	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=nope is not a registered topology; registered: ") ||
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, f+":3: error: stoatflow.topology = nope is not a topology of this binary; set it to one of passthrough, ") ||
 		!strings.Contains(stderr, "windowedcount, wordcount\n") {
 		t.Errorf("unknown topology: %v\n%s", err, stderr)
 	}

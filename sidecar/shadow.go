@@ -30,8 +30,9 @@ import (
 
 // shadowFlags are the flags of the shadow command.
 type shadowFlags struct {
-	files, sets, args stringList
-	mode              shadow.Mode
+	files      stringList
+	sets, args pairList
+	mode       shadow.Mode
 	// memory keeps StoatFlow's outputs in memory (--outputs memory)
 	// instead of writing shadow topics.
 	memory         bool
@@ -59,12 +60,10 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 		return nil, errUsage
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "sidecar shadow: unexpected argument %q; give files with --config\n", fs.Arg(0))
-		return nil, errUsage
+		return nil, usageError(fs, "unexpected argument %q; give files with --config", fs.Arg(0))
 	}
 	if len(f.files) == 0 {
-		fmt.Fprintln(stderr, "sidecar shadow: give at least one --config FILE")
-		return nil, errUsage
+		return nil, usageError(fs, "give at least one --config FILE")
 	}
 	m, err := shadow.ParseMode(*mode)
 	if err != nil {
@@ -83,12 +82,6 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 	if f.suffix == "" {
 		fmt.Fprintln(stderr, "sidecar shadow: --suffix cannot be empty: StoatFlow would write to the application's own output topics")
 		return nil, errUsage
-	}
-	for _, a := range f.args {
-		if !strings.Contains(a, "=") {
-			fmt.Fprintf(stderr, "sidecar shadow: --arg %q: want name=value\n", a)
-			return nil, errUsage
-		}
 	}
 	return f, nil
 }
@@ -114,12 +107,12 @@ func runShadow(ctx context.Context, p *program, args []string, stdout, stderr io
 		fmt.Fprintf(stderr, "sidecar shadow: --application-id %s is the live application's: the shadow needs its own group and internal topics\n", f.appID)
 		return errUsage
 	}
-	cfg, err := loadConfig(f.files, append(slices.Clone([]string(f.sets)), "application.id="+f.appID), nil, stderr, p.loadOptions()...)
+	cfg, err := p.loadChecked(f.files, append(slices.Clone([]string(f.sets)), "application.id="+f.appID), stderr)
 	if err != nil {
 		return err
 	}
 	rf := &runFlags{args: f.args}
-	topo, err := buildTopology(cfg, p.topologies, rf.topologyArgs(), stderr)
+	topo, err := p.buildTopology(cfg, rf.topologyArgs(), stderr)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func TestShadowRefusesBadFlags(t *testing.T) {
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--suffix", ""}, "--suffix cannot be empty"},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--application-id", "streams-wordcount"},
 			"is the live application's"},
-		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--arg", "input"}, `--arg "input": want name=value`},
+		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--arg", "input"}, `invalid value "input" for flag -arg: want name=value`},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--outputs", "disk"}, `--outputs "disk": want topics`},
 	} {
 		_, stderr, err := runArgs(t, tc.args...)

@@ -101,12 +101,29 @@ func WithSchemaClasses(c registry.Classes) Option {
 	}
 }
 
+// WithUnlistedTopologies names topologies of the program that run as any
+// other but are left out of help and of the names a mistaken
+// stoatflow.topology is offered: those that exist for tests. Each must be
+// one of the program's topologies.
+func WithUnlistedTopologies(names ...string) Option {
+	return func(p *program) {
+		if p.unlisted == nil {
+			p.unlisted = map[string]bool{}
+		}
+		for _, n := range names {
+			p.unlisted[n] = true
+		}
+	}
+}
+
 // program is what the sidecar's main package gives it: the topologies, and
 // the Go counterparts of the Java classes a configuration may name.
 type program struct {
 	topologies Topologies
-	handlers   kstreams.ProductionHandlers
-	classes    registry.Classes
+	// unlisted are the topologies help and hints leave out.
+	unlisted map[string]bool
+	handlers kstreams.ProductionHandlers
+	classes  registry.Classes
 }
 
 // newProgram collects topologies and opts, refusing the program's
@@ -118,6 +135,11 @@ func newProgram(topologies Topologies, opts []Option) (*program, error) {
 	}
 	if err := p.topologies.validate(); err != nil {
 		return nil, err
+	}
+	for _, n := range slices.Sorted(maps.Keys(p.unlisted)) {
+		if p.topologies[n] == nil {
+			return nil, fmt.Errorf("sidecar: unlisted topology %q is not one of the program's topologies", n)
+		}
 	}
 	if err := p.handlers.Validate(); err != nil {
 		return nil, fmt.Errorf("sidecar: %w", err)

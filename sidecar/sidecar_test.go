@@ -39,11 +39,11 @@ func TestRunBuildsOnlyTheTopologiesGiven(t *testing.T) {
 		t.Errorf("describe of upper:\n%s", out)
 	}
 	_, stderr, err = runWith(t, mine, "describe", "--config", "../examples/wordcount/streams.properties")
-	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=wordcount is not a registered topology; registered: upper\n") {
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "streams.properties:36: error: stoatflow.topology = wordcount is not a topology of this binary; set it to one of upper\n") {
 		t.Errorf("wordcount, not given: %v\n%s", err, stderr)
 	}
 	_, stderr, err = runWith(t, nil, "run", "--config", "../examples/wordcount/streams.properties")
-	if !errors.Is(err, errReported) || !strings.Contains(stderr, "stoatflow.topology=wordcount: this binary has no topologies") {
+	if !errors.Is(err, errReported) || !strings.Contains(stderr, "streams.properties:36: error: stoatflow.topology = wordcount: this binary has no topologies; its main package gave sidecar.Main none") {
 		t.Errorf("no topologies: %v\n%s", err, stderr)
 	}
 	if _, stderr, err := runWith(t, mine, "help"); err != nil || !strings.HasSuffix(stderr, "\ntopologies (stoatflow.topology): upper\n") {
@@ -112,9 +112,10 @@ func TestRunResolvesClassesAgainstTheOptionsGiven(t *testing.T) {
 	args := []string{"config", "--config", "../examples/wordcount/streams.properties",
 		"--set", "production.exception.handler=" + handler,
 		"--set", "default.value.serde=io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde",
-		"--set", "json.value.type=" + class, "--set", "schema.registry.url=http://registry.example:8081"}
+		"--set", "json.value.type=" + class, "--set", "schema.registry.url=http://registry.example:8081",
+		"--set", "state.dir=" + t.TempDir()}
 	_, stderr, err := runWith(t, examples, args...)
-	if !errors.Is(err, errReported) || !strings.Contains(stderr, "production.exception.handler = "+handler+" names a Java class with no Go handler bound to it") ||
+	if !errors.Is(err, errRefused) || !strings.Contains(stderr, "production.exception.handler = "+handler+" names a Java class with no Go handler bound to it") ||
 		!strings.Contains(stderr, "json.value.type = "+class+" (for default.value.serde = io.confluent.kafka.streams.serdes.json.KafkaJsonSchemaSerde) is bound to no Go type") {
 		t.Fatalf("without bindings: %v\n%s", err, stderr)
 	}

@@ -16,5 +16,6 @@ import (
 )
 
 func main() {
-	sidecar.Main(examples.Topologies(), sidecar.WithProductionHandlers(examples.ProductionHandlers()))
+	sidecar.Main(examples.Topologies(), sidecar.WithProductionHandlers(examples.ProductionHandlers()),
+		sidecar.WithUnlistedTopologies(examples.TestOnly()...))
 }
