@@ -132,12 +132,37 @@ func checkStateDir(cfg *compat.Config) *compat.Diagnostic {
 // stateDirDiagnostic says that the state directory dir could not be
 // created, written or locked, on state.dir's line.
 func stateDirDiagnostic(cfg *compat.Config, what, dir string, err error) *compat.Diagnostic {
-	hint := "set state.dir to a directory the process can create and write, or give its user write access to " + existingParent(dir)
-	if errors.Is(err, state.ErrLocked) {
+	hint := "set state.dir to a directory the process can create and write, or give its user write access to "
+	switch p := existingAncestor(dir); {
+	case errors.Is(err, state.ErrLocked):
 		hint = "stop the other instance, or give each instance its own state.dir"
+	case !isDir(p):
+		hint = "set state.dir to a directory the process can create and write: " + p + " is not a directory"
+	default:
+		hint += p
 	}
 	return &compat.Diagnostic{Severity: compat.SeverityError, Key: compat.StateDirConfig, Pos: cfg.Pos(compat.StateDirConfig),
 		Message: fmt.Sprintf("state.dir = %s: cannot %s the state directory %s", cfg.StateDir, what, dir), Hint: hint + " (" + err.Error() + ")"}
+}
+
+// existingAncestor returns dir or its nearest ancestor that exists.
+func existingAncestor(dir string) string {
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // startError is a start-up failure explained on the lines of the keys
@@ -183,20 +208,6 @@ func explainStart(cfg *compat.Config, err error) error {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// existingParent returns dir or its nearest ancestor that exists.
-func existingParent(dir string) string {
-	for {
-		if _, err := os.Stat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return dir
-		}
-		dir = parent
-	}
 }
 
 // loadChecked loads the configuration as loadConfig does and adds the
