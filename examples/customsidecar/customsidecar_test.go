@@ -85,7 +85,7 @@ func TestCustomSidecarDescribesAndRunsLargeOrders(t *testing.T) {
 	// Only the topology main.go gave is there: the examples cmd/sidecar
 	// runs are not.
 	if _, stderr, code := runBinary(t, bin, "describe", "--config", "streams.properties", "--set", "stoatflow.topology=wordcount"); code != 1 ||
-		!strings.Contains(stderr, "stoatflow.topology=wordcount is not a registered topology; registered: large-orders\n") {
+		!strings.Contains(stderr, "--set #1: error: stoatflow.topology = wordcount is not a topology of this binary; set it to one of large-orders\n") {
 		t.Errorf("wordcount in the custom sidecar: exit %d\n%s", code, stderr)
 	}
 	if out, _, code := runBinary(t, bin, "version"); code != 0 || !strings.HasPrefix(out, "stoatflow sidecar ") {
