@@ -162,8 +162,9 @@ func (p *program) streamsOptions() []streams.Option {
 }
 
 // Main runs the sidecar on os.Args with the given topologies and options and
-// exits with its status: 0 on success, 2 for a command-line mistake, 1 for
-// any other failure (printed to stderr).
+// exits with its status: 0 on success, 2 for a command-line mistake or a
+// configuration config refused, 1 for any other failure (printed to
+// stderr).
 //
 // The first SIGTERM or SIGINT starts a graceful shutdown (commit, close the
 // stores, within stoatflow.shutdown.timeout-ms); a second one ends the
@@ -194,7 +195,8 @@ func Run(ctx context.Context, topologies Topologies, args []string, stdout, stde
 }
 
 // ExitCode maps Run's error to a process exit status: 0 for nil, 2 for a
-// command-line mistake (the usage has been printed), 3 when describe
+// command-line mistake (the usage has been printed) or a configuration
+// config refused (the findings have been printed), 3 when describe
 // --compare found the topologies different, 1 otherwise. It prints
 // an error to stderr unless Run has printed its details already.
 func ExitCode(err error, stderr io.Writer) int { return exitCode(err, stderr) }
