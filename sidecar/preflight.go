@@ -70,8 +70,7 @@ func nameList(names []string) string {
 // closest returns the names at the smallest edit distance from name, at
 // most three, when that distance is small for name's length.
 func closest(name string, names []string) []string {
-	limit := max(2, len(name)/3)
-	best := limit + 1
+	best := max(2, len(name)/3) // the farthest a suggestion may be
 	var out []string
 	for _, n := range names {
 		switch d := editDistance(strings.ToLower(name), strings.ToLower(n)); {

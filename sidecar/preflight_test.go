@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +240,30 @@ func TestCommandLineMistakesPrintTheUsage(t *testing.T) {
 			if !strings.Contains(stderr, w) {
 				t.Errorf("%v: stderr lacks %q:\n%s", tc.args, w, stderr)
 			}
+		}
+	}
+}
+
+// TestClosestSuggestsOnlyNearNames: a name is suggested only within an
+// edit distance of a third of the mistaken name's length (at least 2), and
+// only the nearest, at most three.
+func TestClosestSuggestsOnlyNearNames(t *testing.T) {
+	names := []string{"fkjoin", "joins", "joint", "ttl", "windowedcount", "windowedcountfinal", "wordcount"}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"zzz", nil},
+		{"wrdcount", []string{"wordcount"}},
+		{"WordCount", []string{"wordcount"}},
+		{"fkjoincrsh", nil},
+		{"join", []string{"joins", "joint"}},
+		{"fkjoins", []string{"fkjoin"}},
+		{"joinz", []string{"joins", "joint"}},
+		{"windowcount", []string{"windowedcount"}},
+	} {
+		if got := closest(tc.name, names); !slices.Equal(got, tc.want) {
+			t.Errorf("closest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
