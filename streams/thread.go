@@ -122,10 +122,12 @@ type activeTask struct {
 	stores    []*taskStore
 	queues    []*partQueue
 	restoring int // stores still restoring
-	// commitFirst marks a task started (opened, moved in, rebuilt) that
-	// has processed nothing yet: its first record ends the thread's epoch
-	// at once rather than at the commit interval, so that a task that
-	// moved between instances writes output as soon as it can.
+	// commitFirst marks a task that moved in after the thread's first
+	// assignment and has processed nothing yet: its first record ends the
+	// thread's epoch at once rather than at the commit interval, so that
+	// a task that moved between instances writes output as soon as it can.
+	// (At start-up the commit interval applies from the first record, as
+	// in Kafka Streams.)
 	commitFirst bool
 	idleSince   time.Time // when the task began waiting for an empty partition
 	// metadata is the processors' metadata as last committed (Kafka
@@ -145,14 +147,17 @@ func (a *activeTask) running() bool { return a.restoring == 0 && a.task != nil }
 // once.
 type streamThread struct {
 	// commitFirst is set when a task processed its first record since it
-	// started (activeTask.commitFirst): the next maybeCommit commits.
+	// moved in (activeTask.commitFirst): the next maybeCommit commits.
 	commitFirst bool
-	s           *KafkaStreams
-	idx         int
-	log         *slog.Logger
-	sources     *kstreams.SourceIndex // decorated source topic → sub-topology
-	repartition map[string]bool       // decorated repartition topics this thread reads
-	lastPurge   time.Time
+	// hadAssignment is set once the thread's first assignment opened its
+	// tasks.
+	hadAssignment bool
+	s             *KafkaStreams
+	idx           int
+	log           *slog.Logger
+	sources       *kstreams.SourceIndex // decorated source topic → sub-topology
+	repartition   map[string]bool       // decorated repartition topics this thread reads
+	lastPurge     time.Time
 	// lastIdleFlush is when maybeFlushIdle last ran.
 	lastIdleFlush time.Time
 

@@ -181,6 +181,7 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		}
 	}
 	t.assigned = len(t.tasks)
+	t.hadAssignment = true
 	if len(pause) > 0 {
 		t.consumer.PauseFetchPartitions(pause)
 	}
@@ -398,7 +399,9 @@ func (t *streamThread) openTask(id kstreams.TaskID, tps []tpKey, startAt map[tpK
 	if t.s.act != nil {
 		t.s.act.OnTaskOpened(t.idx, id)
 	}
-	a := &activeTask{id: id}
+	// A task that moves in after the thread's first assignment commits its
+	// first record at once (activeTask.commitFirst).
+	a := &activeTask{id: id, commitFirst: t.hadAssignment}
 	a.out = collector{t: t, origin: &txn.Origin{Tag: a}}
 	for _, tp := range tps {
 		at, ok := startAt[tp]
@@ -509,7 +512,6 @@ func (t *streamThread) startTask(a *activeTask) error {
 		return err
 	}
 	a.task = task
-	a.commitFirst = true
 	for _, ts := range a.stores {
 		t.s.registerStore(ts)
 	}
