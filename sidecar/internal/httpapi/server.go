@@ -287,11 +287,17 @@ func (s *Server) routes() {
 // connection failure its clients see now, "" if none.
 type brokerReporter interface{ BrokerFailure() string }
 
-// readyz answers 200 in RUNNING and 503 otherwise, with the state and, while
-// the instance's clients cannot reach a broker, why ("broker"): a pod that
-// stays unready says so without a look at its log.
+// readyz answers the readiness probe for the instance, once there is one.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
-	in := s.ins.get()
+	WriteReadiness(w, s.ins.get())
+}
+
+// WriteReadiness answers a readiness probe for in (nil before the instance
+// exists): 200 in RUNNING and 503 otherwise, with the state and, while the
+// instance's clients cannot reach a broker, why ("broker"): a pod that
+// stays unready says so without a look at its log. The run and shadow
+// commands' /readyz both answer with it.
+func WriteReadiness(w http.ResponseWriter, in interface{ State() streams.State }) {
 	st := "STARTING"
 	if in != nil {
 		st = in.State().String()
