@@ -19,10 +19,13 @@
 //
 // Every store route takes isolation=READ_COMMITTED|READ_UNCOMMITTED (default
 // the configured level); listing routes take limit (default and ceiling
-// Config.MaxResults). Keys in the path and in parameters are text,
-// converted to the store's key type (string, integer, floating point,
+// Config.MaxResults; a larger one is clamped). A truncated key-value listing
+// (all, range, prefix) gives next, a continuation the client passes back as
+// after to get the entries past it. Keys in the path and in parameters are
+// text, converted to the store's key type (string, integer, floating point,
 // boolean) and serialized with the store's key serde; values are
-// deserialized with its value serde.
+// deserialized with its value serde. A key route's path ending in / (keys/,
+// windows/, ...) names the empty key.
 //
 // A key route (keys, windows/{key}, sessions/{key}, versions/{key}) whose
 // key's partition another instance hosts, by the group's host maps, is
@@ -274,6 +277,13 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /metadata", s.instanceMetadata)
 	s.mux.HandleFunc("GET /stores/{store}/metadata/{key}", s.keyMetadata)
 	s.mux.HandleFunc("GET /stores/{store}/keys/{key}", s.kvGet)
+	// A key route's path ending in / names the empty key, which {key}
+	// cannot match: the handlers read it as "".
+	s.mux.HandleFunc("GET /stores/{store}/keys/{$}", s.kvGet)
+	s.mux.HandleFunc("GET /stores/{store}/metadata/{$}", s.keyMetadata)
+	s.mux.HandleFunc("GET /stores/{store}/windows/{$}", s.windowFetch)
+	s.mux.HandleFunc("GET /stores/{store}/sessions/{$}", s.sessionFind)
+	s.mux.HandleFunc("GET /stores/{store}/versions/{$}", s.versions)
 	s.mux.HandleFunc("GET /stores/{store}/range", s.kvRange)
 	s.mux.HandleFunc("GET /stores/{store}/prefix/{prefix}", s.kvPrefix)
 	s.mux.HandleFunc("GET /stores/{store}/all", s.kvAll)
