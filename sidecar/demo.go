@@ -227,13 +227,25 @@ func demoSteps(ctx context.Context, app *streams.KafkaStreams, topo *kstreams.To
 	}
 	const word = "hello"
 	fmt.Fprintf(stdout, "\nInteractive query of store %s for %q, at both isolation levels:\n", store, word)
-	uncommitted, err := queryCount(app, store, word, state.ReadUncommitted)
-	if err != nil {
-		return err
-	}
-	before, err := queryCount(app, store, word, state.ReadCommitted)
-	if err != nil {
-		return err
+	// The counts are in the output once their transaction commits; the
+	// stores commit right after it, when both levels read the same.
+	var uncommitted, before int64
+	var err error
+	for {
+		if uncommitted, err = queryCount(app, store, word, state.ReadUncommitted); err != nil {
+			return err
+		}
+		if before, err = queryCount(app, store, word, state.ReadCommitted); err != nil {
+			return err
+		}
+		if before == uncommitted {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	fmt.Fprintf(stdout, "  READ_UNCOMMITTED %s = %d   (nothing pending: every write is committed)\n", word, uncommitted)
 	fmt.Fprintf(stdout, "  READ_COMMITTED   %s = %d\n", word, before)
