@@ -12,9 +12,9 @@ export STOATFLOW_KAFKA_PORT := $(KAFKA_PORT)
 .PHONY: help setup lint test kafka-up kafka-down kafka-reset registry-up registry-down demo demo-kafka demo-jvm bench crash-soak
 
 help:
-	@echo "make setup       install what the build needs (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
+	@echo "make setup       install what the build and tests need (librocksdb-dev, Java and Maven, Go modules, staticcheck)"
 	@echo "make test        setup + lint + start Kafka 4.4 + all tests (integration included) + stop Kafka"
-	@echo "make demo        word count end to end on StoatFlow with an embedded broker (nothing else to start)"
+	@echo "make demo        word count end to end on StoatFlow with an embedded broker (needs Go and librocksdb-dev only)"
 	@echo "make demo-kafka  the same demo on the local Kafka 4.4 broker (started and stopped for you)"
 	@echo "make demo-jvm    the Kafka Streams 4.4 twin of the word count on the local broker"
 	@echo "make bench       StoatFlow vs Kafka Streams 4.4 and raw client ceilings on a local Kafka 4.4 broker (~25 min; see BENCHMARKS.md)"
@@ -50,14 +50,18 @@ registry-down:
 test: setup lint
 	@scripts/test.sh
 
-demo: setup
-	@$(GO) run ./cmd/sidecar demo
+# demo needs only Go and RocksDB: setup.sh demo installs librocksdb-dev when
+# it is missing, and demo.sh builds the sidecar with a progress line every few
+# seconds, then runs its demo.
+demo:
+	@scripts/setup.sh demo
+	@GO=$(GO) scripts/demo.sh embedded
 
 demo-kafka: setup
-	@scripts/demo.sh stoatflow
+	@GO=$(GO) scripts/demo.sh stoatflow
 
 demo-jvm: setup
-	@scripts/demo.sh jvm
+	@GO=$(GO) scripts/demo.sh jvm
 
 # bench starts the local broker on KAFKA_PORT when none runs there (and stops
 # it after), and the schema registry for the avro workload likewise

@@ -1,7 +1,10 @@
 // Package examples gathers the example topologies by the names that select
 // them, for the programs that run any of them: cmd/sidecar, the integration
-// tests and the benchmark. Importing an example package registers nothing;
-// a program gives the topologies it runs to the runtime itself.
+// tests and the benchmark. Importing an example package registers no
+// topology, handler or class; a program gives the topologies it runs to the
+// runtime itself. The one init, protojoin's, registers its Protobuf
+// messages with the Protobuf runtime, as the protoc-generated package it
+// stands in for would (TestOnlyProtojoinRegistersOnImport).
 package examples
 
 import (

@@ -105,6 +105,11 @@ type Grouped[K, V any] struct {
 	ValueSerde serde.Serde[V]
 }
 
+// GroupedWith is Grouped.with(keySerde, valueSerde).
+func GroupedWith[K, V any](k serde.Serde[K], v serde.Serde[V]) Grouped[K, V] {
+	return Grouped[K, V]{KeySerde: k, ValueSerde: v}
+}
+
 // Materialized configures the store of an aggregation or a table: Kafka's
 // Materialized. The zero value is Materialized.with(null, null): a generated
 // store name, default serdes, the engine dsl.store.suppliers.class names

@@ -129,6 +129,12 @@ func New(opts Options) *Registry {
 	for _, t := range []txn.Trigger{txn.TriggerTime, txn.TriggerMemoryPressure, txn.TriggerRequested} {
 		r.counterLocked(name("stoatflow_barrier_trigger_total", "trigger", t.String()))
 	}
+	// The runtime's own drop reasons read 0 from the start, so that a rate
+	// over them is defined before the first drop; a processor's own reasons
+	// appear with their first drop.
+	for _, reason := range runtimeDropReasons {
+		r.counterLocked(name("stoatflow_dropped_records_total", "reason", reason))
+	}
 	r.set.NewGauge("stoatflow_restoration_in_progress", func() float64 {
 		r.mu.Lock()
 		defer r.mu.Unlock()
@@ -246,6 +252,10 @@ func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, total int
 		r.taskLocked(task).remaining[tp] = 0
 	}
 }
+
+// runtimeDropReasons are the reasons the runtime itself drops input
+// records for, as streams passes them to OnDroppedRecord.
+var runtimeDropReasons = []string{"deserialization-error", "processing-error", kstreams.DroppedNegativeTimestamp}
 
 // OnDroppedRecord implements streams.Hooks.
 func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string) {

@@ -242,3 +242,16 @@ func TestStandbyMetrics(t *testing.T) {
 		t.Errorf("lag of the reopened standby = %v, want 0", v)
 	}
 }
+
+// TestDroppedRecordsTotalIsPresentFromTheStart: docs/metrics.md lists
+// stoatflow_dropped_records_total among the application-level metrics,
+// which read 0 before the first event: one series per runtime drop reason.
+func TestDroppedRecordsTotalIsPresentFromTheStart(t *testing.T) {
+	got := scrape(t, New(Options{}))
+	for _, reason := range []string{"deserialization-error", "processing-error", "negative-timestamp"} {
+		key := "stoatflow_dropped_records_total,reason=" + reason
+		if v, ok := got[key]; !ok || v != 0 {
+			t.Errorf("%s = %v (present %v), want 0 before any drop", key, v, ok)
+		}
+	}
+}

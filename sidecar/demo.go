@@ -17,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/demoinput"
 	"github.com/stoatflow/stoatflow/internal/storeformat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -26,11 +27,8 @@ import (
 
 // demoLines are the demo's input, in two batches: the first is counted and
 // committed, the second shows what each isolation level sees before its
-// commit.
-var demoLines = [][]string{
-	{"all streams lead to kafka", "hello kafka streams", "join kafka summit"},
-	{"hello stoatflow"},
-}
+// commit. make demo-jvm's twin feeds the same lines (internal/demoinput).
+var demoLines = demoinput.Batches()
 
 // demoCommitInterval is long enough that the second batch sits uncommitted
 // for a while, visible to READ_UNCOMMITTED queries only.
@@ -229,10 +227,27 @@ func demoSteps(ctx context.Context, app *streams.KafkaStreams, topo *kstreams.To
 	}
 	const word = "hello"
 	fmt.Fprintf(stdout, "\nInteractive query of store %s for %q, at both isolation levels:\n", store, word)
-	before, err := queryCount(app, store, word, state.ReadCommitted)
-	if err != nil {
-		return err
+	// The counts are in the output once their transaction commits; the
+	// stores commit right after it, when both levels read the same.
+	var uncommitted, before int64
+	var err error
+	for {
+		if uncommitted, err = queryCount(app, store, word, state.ReadUncommitted); err != nil {
+			return err
+		}
+		if before, err = queryCount(app, store, word, state.ReadCommitted); err != nil {
+			return err
+		}
+		if before == uncommitted {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
+	fmt.Fprintf(stdout, "  READ_UNCOMMITTED %s = %d   (nothing pending: every write is committed)\n", word, uncommitted)
 	fmt.Fprintf(stdout, "  READ_COMMITTED   %s = %d\n", word, before)
 	fmt.Fprintf(stdout, "\nWriting %q; querying before the next commit:\n", demoLines[1][0])
 	if err := produceLines(ctx, servers, in, demoLines[1]); err != nil {
@@ -364,11 +379,7 @@ func (p *countPrinter) loop(ctx context.Context) {
 			}
 		})
 		fetches.EachRecord(func(e *kgo.Record) {
-			v := int64(-1)
-			if len(e.Value) == 8 {
-				v = int64(binary.BigEndian.Uint64(e.Value))
-			}
-			fmt.Fprintf(p.w, "  %-10s %d\n", string(e.Key), v)
+			_, _ = io.WriteString(p.w, demoinput.CountLine(string(e.Key), e.Value))
 			p.mu.Lock()
 			p.mu.n++
 			p.mu.Unlock()

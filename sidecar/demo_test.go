@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/demoinput"
 	"github.com/stoatflow/stoatflow/internal/sidecartest"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
@@ -52,6 +53,15 @@ func TestDemoTopologyIsTheWordCountExample(t *testing.T) {
 	}
 }
 
+// TestDemoFeedsTheJVMTwinsLines: make demo feeds, batch after batch, the
+// lines make demo-jvm's twin feeds (integration/cmd/refdemo checks its
+// side), so that their outputs compare line by line.
+func TestDemoFeedsTheJVMTwinsLines(t *testing.T) {
+	if got, want := slices.Concat(demoLines...), demoinput.Lines(); !slices.Equal(got, want) {
+		t.Errorf("make demo feeds %q, make demo-jvm %q", got, want)
+	}
+}
+
 func checkDemo(t *testing.T, args ...string) {
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -64,6 +74,9 @@ func checkDemo(t *testing.T, args ...string) {
 	got := out.String()
 	for _, want := range []string{
 		"  kafka      3\n",
+		// The heading says both isolation levels and shows both.
+		"at both isolation levels:\n  READ_UNCOMMITTED hello = 1 ",
+		"  READ_COMMITTED   hello = 1\n",
 		"  READ_UNCOMMITTED hello = 2 ",
 		"  READ_COMMITTED   hello = 1 ",
 		"After the commit:\n  READ_COMMITTED   hello = 2\n",

@@ -24,6 +24,7 @@ import (
 	"github.com/stoatflow/stoatflow/internal/kgolog"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/metrics"
+	"github.com/stoatflow/stoatflow/sidecar/internal/httpapi"
 	"github.com/stoatflow/stoatflow/sidecar/internal/shadow"
 	"github.com/stoatflow/stoatflow/streams"
 )
@@ -218,7 +219,7 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("sidecar: shadow HTTP listen on %s: %w", s.flags.listen, err)
 	}
-	srv := &http.Server{Handler: s.handler(reg, set), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: s.handler(reg, set, ks), ReadHeaderTimeout: 10 * time.Second}
 
 	readerOpts, err := s.cfg.AdminOptions("shadow-reader")
 	if err != nil {
@@ -470,9 +471,10 @@ func (s *shadowRun) metrics() *vm.Set {
 }
 
 // handler serves /metrics (the runtime's and the comparison's), /shadow
-// (the report as JSON) and /healthz, behind stoatflow.http.auth-token when
-// one is set.
-func (s *shadowRun) handler(reg *metrics.Registry, set *vm.Set) http.Handler {
+// (the report as JSON), behind stoatflow.http.auth-token when one is set,
+// and /healthz and /readyz, which need no token (as run's): /readyz
+// answers 200 only while in, the shadow's instance, is RUNNING.
+func (s *shadowRun) handler(reg *metrics.Registry, set *vm.Set, in interface{ State() streams.State }) http.Handler {
 	token := s.cfg.HTTPAuthToken.Value()
 	auth := func(h http.HandlerFunc) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -485,6 +487,7 @@ func (s *shadowRun) handler(reg *metrics.Registry, set *vm.Set) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) { httpapi.WriteReadiness(w, in) })
 	mux.HandleFunc("GET /metrics", auth(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 		reg.WritePrometheus(w)

@@ -1,10 +1,16 @@
 package sidecar
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/metrics"
+	"github.com/stoatflow/stoatflow/sidecar/internal/shadow"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 func TestShadowRefusesBadFlags(t *testing.T) {
@@ -55,5 +61,35 @@ func TestShadowInMemoryRefusesATopologyReadingItsOutput(t *testing.T) {
 	_, stderr, err := runWith(t, loop, "shadow", "--config", "../examples/wordcount/streams.properties", "--outputs", "memory")
 	if code := ExitCode(err, &strings.Builder{}); code != 2 || !strings.Contains(stderr, "reads its output topic middle") {
 		t.Errorf("exit %d, stderr: %s", code, stderr)
+	}
+}
+
+// stateOf is an instance in a fixed state, for the shadow's /readyz.
+type stateOf struct{ s streams.State }
+
+func (i *stateOf) State() streams.State { return i.s }
+
+// TestShadowReadyzIsRuns: the shadow's /readyz means what run's does, 200
+// only in RUNNING and 503 with the state otherwise, and like run's needs
+// no token when stoatflow.http.auth-token is set.
+func TestShadowReadyzIsRuns(t *testing.T) {
+	s := &shadowRun{cfg: &compat.Config{HTTPAuthToken: compat.NewSecret("secret")}, flags: &shadowFlags{},
+		cmp: shadow.NewComparer(shadow.Options{})}
+	in := &stateOf{streams.Rebalancing}
+	h := s.handler(metrics.New(metrics.Options{}), s.metrics(), in)
+	get := func(path string) (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec.Code, rec.Body.String()
+	}
+	if code, body := get("/readyz"); code != http.StatusServiceUnavailable || !strings.Contains(body, `"state":"REBALANCING"`) {
+		t.Errorf("readyz while rebalancing: %d %s", code, body)
+	}
+	in.s = streams.Running
+	if code, body := get("/readyz"); code != http.StatusOK || !strings.Contains(body, `"state":"RUNNING"`) {
+		t.Errorf("readyz while running: %d %s", code, body)
+	}
+	if code, _ := get("/shadow"); code != http.StatusUnauthorized {
+		t.Errorf("/shadow without the token: %d", code)
 	}
 }

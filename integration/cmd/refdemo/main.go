@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,14 +20,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/integration"
+	"github.com/stoatflow/stoatflow/internal/demoinput"
 )
 
-var sample = []string{
-	"The quick brown fox jumps over the lazy dog",
-	"the dog sleeps; the fox runs",
-	"Kafka Streams counts words, and so does StoatFlow",
-	"a fox, a dog, a stoat",
-}
+// sample is the input of make demo's word count, so that the two demos'
+// counts compare line by line.
+var sample = demoinput.Lines()
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -151,11 +148,7 @@ func printCounts(ctx context.Context, bootstrap, topic string, stdout io.Writer)
 		fetches.EachRecord(func(m *kgo.Record) {
 			seen++
 			last = time.Now()
-			n := "?"
-			if len(m.Value) == 8 {
-				n = fmt.Sprint(binary.BigEndian.Uint64(m.Value))
-			}
-			fmt.Fprintf(stdout, "  %-12s %s\n", strings.TrimSpace(string(m.Key)), n)
+			_, _ = io.WriteString(stdout, demoinput.CountLine(string(m.Key), m.Value))
 		})
 	}
 	return ctx.Err()

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +48,12 @@ type query struct {
 	val   serde.Untyped
 	iso   state.IsolationLevel
 	limit int
+	// after is the continuation a key-value listing resumes past (its
+	// after parameter): results start at the first key above it.
+	after []byte
+	// paged marks a key-value listing, whose truncated answer carries the
+	// continuation (next).
+	paged bool
 }
 
 // newQuery resolves the store named in the path and the common parameters.
@@ -80,10 +87,9 @@ func (s *Server) newQuery(r *http.Request, kind kstreams.StoreKind) (*query, err
 		if err != nil || n < 1 {
 			return nil, errorf(http.StatusBadRequest, "limit %q: must be a positive integer", v)
 		}
-		if n > s.cfg.MaxResults {
-			return nil, errorf(http.StatusBadRequest, "limit %d is above the server's ceiling of %d", n, s.cfg.MaxResults)
-		}
-		q.limit = n
+		// A limit above the ceiling is clamped to it: the answer says
+		// truncated and, for a key-value listing, where to go on.
+		q.limit = min(n, s.cfg.MaxResults)
 	}
 	return q, nil
 }
@@ -164,7 +170,11 @@ type rows struct {
 // nil for key-value results.
 func (rs *rows) add(it state.Iterator, partition int32, timestamped bool, bounds func() (start, end int64)) error {
 	defer it.Close()
-	for n := 0; n <= rs.q.limit && it.Next(); n++ {
+	for n := 0; n <= rs.q.limit && it.Next(); {
+		if rs.q.after != nil && bytes.Compare(it.Key(), rs.q.after) <= 0 {
+			continue // before the continuation: a prefix scan cannot seek past it
+		}
+		n++
 		e := entry{Partition: partition}
 		if bounds != nil {
 			start, end := bounds()
@@ -322,6 +332,11 @@ type result struct {
 	Results   []entry `json:"results"`
 	// Truncated is true when more entries matched than the limit.
 	Truncated bool `json:"truncated"`
+	// Next, on a truncated key-value listing, is the continuation: the
+	// same request with after=<next> answers the entries past the last one
+	// here. It is opaque to the client (the last key's serialized bytes,
+	// base64url), so that it works for every key type.
+	Next string `json:"next,omitempty"`
 }
 
 // finish sorts entries from several partitions by their serialized key
@@ -348,7 +363,11 @@ func (q *query) finish(w http.ResponseWriter, es []entry, keys [][]byte) {
 		}
 		out = append(out, es[i])
 	}
-	writeJSON(w, http.StatusOK, result{Store: q.name, Isolation: q.iso.String(), Results: out, Truncated: len(es) > q.limit})
+	res := result{Store: q.name, Isolation: q.iso.String(), Results: out, Truncated: len(es) > q.limit}
+	if res.Truncated && q.paged {
+		res.Next = base64.RawURLEncoding.EncodeToString(keys[idx[q.limit-1]])
+	}
+	writeJSON(w, http.StatusOK, res)
 }
 
 func (s *Server) kvGet(w http.ResponseWriter, r *http.Request) {
@@ -397,10 +416,14 @@ func (s *Server) kvGetErr(w http.ResponseWriter, r *http.Request) error {
 	return errorf(http.StatusNotFound, "key %q not found in store %s (%s)", text, q.name, q.iso)
 }
 
-// kvList runs open over every local partition (or the one key maps to) and
-// writes the merged results.
+// kvList runs open over every local partition and writes the merged
+// results, from the continuation on when the request gives one (after).
 func (s *Server) kvList(w http.ResponseWriter, r *http.Request, open func(q *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error), prepare func(q *query) error) {
 	q, err := s.newQuery(r, kstreams.KeyValueStoreKind)
+	if err == nil {
+		q.paged = true
+		err = q.parseAfter()
+	}
 	if err == nil && prepare != nil {
 		err = prepare(q)
 	}
@@ -433,10 +456,42 @@ func (s *Server) kvList(w http.ResponseWriter, r *http.Request, open func(q *que
 	q.finish(w, rs.es, rs.keys)
 }
 
+// parseAfter reads the continuation a truncated listing gave as next.
+func (q *query) parseAfter() error {
+	p := q.r.URL.Query()
+	if !p.Has("after") {
+		return nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(p.Get("after"))
+	if err != nil || len(b) == 0 {
+		return errorf(http.StatusBadRequest, "after %q: not a continuation this server gave as next", p.Get("after"))
+	}
+	q.after = b
+	return nil
+}
+
+// seekPast returns the lower bound of a scan that starts at from
+// (inclusive, nil for none) and resumes past the continuation: the
+// smallest key above q.after when that is beyond from.
+func (q *query) seekPast(from []byte) []byte {
+	if q.after == nil {
+		return from
+	}
+	next := append(bytes.Clone(q.after), 0)
+	if from == nil || bytes.Compare(next, from) > 0 {
+		return next
+	}
+	return from
+}
+
 func (s *Server) kvRange(w http.ResponseWriter, r *http.Request) {
 	var from, to []byte
-	s.kvList(w, r, func(_ *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) {
-		return kv.Range(from, to)
+	s.kvList(w, r, func(q *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) {
+		lo := q.seekPast(from)
+		if to != nil && bytes.Compare(lo, to) > 0 {
+			return kv.Range(to, to) // past the end: at most the bound itself, which rows.add skips
+		}
+		return kv.Range(lo, to)
 	}, func(q *query) error {
 		var err error
 		p := r.URL.Query()
@@ -466,7 +521,12 @@ func (s *Server) kvPrefix(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) kvAll(w http.ResponseWriter, r *http.Request) {
-	s.kvList(w, r, func(_ *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) { return kv.All() }, nil)
+	s.kvList(w, r, func(q *query, kv state.ReadOnlyKeyValueStore) (state.Iterator, error) {
+		if q.after != nil {
+			return kv.Range(q.seekPast(nil), nil)
+		}
+		return kv.All()
+	}, nil)
 }
 
 // timeParam reads an epoch-millisecond parameter, def when absent.

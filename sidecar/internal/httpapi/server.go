@@ -19,10 +19,13 @@
 //
 // Every store route takes isolation=READ_COMMITTED|READ_UNCOMMITTED (default
 // the configured level); listing routes take limit (default and ceiling
-// Config.MaxResults). Keys in the path and in parameters are text,
-// converted to the store's key type (string, integer, floating point,
+// Config.MaxResults; a larger one is clamped). A truncated key-value listing
+// (all, range, prefix) gives next, a continuation the client passes back as
+// after to get the entries past it. Keys in the path and in parameters are
+// text, converted to the store's key type (string, integer, floating point,
 // boolean) and serialized with the store's key serde; values are
-// deserialized with its value serde.
+// deserialized with its value serde. A key route's path ending in / (keys/,
+// windows/, ...) names the empty key.
 //
 // A key route (keys, windows/{key}, sessions/{key}, versions/{key}) whose
 // key's partition another instance hosts, by the group's host maps, is
@@ -274,6 +277,13 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /metadata", s.instanceMetadata)
 	s.mux.HandleFunc("GET /stores/{store}/metadata/{key}", s.keyMetadata)
 	s.mux.HandleFunc("GET /stores/{store}/keys/{key}", s.kvGet)
+	// A key route's path ending in / names the empty key, which {key}
+	// cannot match: the handlers read it as "".
+	s.mux.HandleFunc("GET /stores/{store}/keys/{$}", s.kvGet)
+	s.mux.HandleFunc("GET /stores/{store}/metadata/{$}", s.keyMetadata)
+	s.mux.HandleFunc("GET /stores/{store}/windows/{$}", s.windowFetch)
+	s.mux.HandleFunc("GET /stores/{store}/sessions/{$}", s.sessionFind)
+	s.mux.HandleFunc("GET /stores/{store}/versions/{$}", s.versions)
 	s.mux.HandleFunc("GET /stores/{store}/range", s.kvRange)
 	s.mux.HandleFunc("GET /stores/{store}/prefix/{prefix}", s.kvPrefix)
 	s.mux.HandleFunc("GET /stores/{store}/all", s.kvAll)
@@ -287,11 +297,17 @@ func (s *Server) routes() {
 // connection failure its clients see now, "" if none.
 type brokerReporter interface{ BrokerFailure() string }
 
-// readyz answers 200 in RUNNING and 503 otherwise, with the state and, while
-// the instance's clients cannot reach a broker, why ("broker"): a pod that
-// stays unready says so without a look at its log.
+// readyz answers the readiness probe for the instance, once there is one.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
-	in := s.ins.get()
+	WriteReadiness(w, s.ins.get())
+}
+
+// WriteReadiness answers a readiness probe for in (nil before the instance
+// exists): 200 in RUNNING and 503 otherwise, with the state and, while the
+// instance's clients cannot reach a broker, why ("broker"): a pod that
+// stays unready says so without a look at its log. The run and shadow
+// commands' /readyz both answer with it.
+func WriteReadiness(w http.ResponseWriter, in interface{ State() streams.State }) {
 	st := "STARTING"
 	if in != nil {
 		st = in.State().String()

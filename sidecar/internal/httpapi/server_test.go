@@ -231,8 +231,9 @@ func TestListingsMergePartitionsAndHonourLimits(t *testing.T) {
 	if res, _ := m["results"].([]any); code != 200 || len(res) != 1 || res[0].(map[string]any)["key"] != "banana" {
 		t.Errorf("range: %d %v", code, m)
 	}
-	if code, _ := f.get(t, "/stores/counts/all?limit=4"); code != 400 {
-		t.Errorf("limit above the ceiling: %d", code)
+	code, m = f.get(t, "/stores/counts/all?limit=4")
+	if res, _ := m["results"].([]any); code != 200 || len(res) != 3 || m["truncated"] != true {
+		t.Errorf("limit above the ceiling, clamped to it: %d %v", code, m)
 	}
 	if code, _ := f.get(t, "/stores/counts/all?limit=x"); code != 400 {
 		t.Errorf("bad limit: %d", code)
@@ -497,5 +498,69 @@ func TestVersionedQueries(t *testing.T) {
 	}
 	if code, _ := f.get(t, "/stores/prices/keys/tea"); code != 400 {
 		t.Errorf("key-value route on a versioned store: %d", code)
+	}
+}
+
+// TestAllClampsTheLimitAndContinues: a limit above the ceiling is clamped
+// to it, and a truncated listing's next, passed back as after, gives the
+// entries past it, until every key was listed once and in order.
+func TestAllClampsTheLimitAndContinues(t *testing.T) {
+	f := newFixture(t, "")
+	for _, route := range []string{"/stores/counts/all?limit=1000", "/stores/counts/range?from=apricot&to=cherry&limit=2",
+		"/stores/counts/prefix/a?limit=1"} {
+		var keys []string
+		path := route
+		for pages := 0; ; pages++ {
+			if pages > 5 {
+				t.Fatalf("%s: no end after %d pages: %v", route, pages, keys)
+			}
+			code, m := f.get(t, path)
+			res, _ := m["results"].([]any)
+			if code != 200 {
+				t.Fatalf("%s: %d %v", path, code, m)
+			}
+			for _, r := range res {
+				keys = append(keys, r.(map[string]any)["key"].(string))
+			}
+			next, _ := m["next"].(string)
+			if m["truncated"] != (next != "") {
+				t.Fatalf("%s: truncated %v with next %q", path, m["truncated"], next)
+			}
+			if next == "" {
+				break
+			}
+			path = route + "&after=" + next
+		}
+		want := map[string]string{
+			"/stores/counts/all?limit=1000":                       "apple,apricot,avocado,banana,cherry",
+			"/stores/counts/range?from=apricot&to=cherry&limit=2": "apricot,avocado,banana,cherry",
+			"/stores/counts/prefix/a?limit=1":                     "apple,apricot,avocado",
+		}[route]
+		if got := strings.Join(keys, ","); got != want {
+			t.Errorf("%s, page by page: %s, want %s", route, got, want)
+		}
+	}
+	if code, _ := f.get(t, "/stores/counts/all?after=!!"); code != 400 {
+		t.Errorf("a continuation this server did not give: %d", code)
+	}
+}
+
+// TestEmptyKeyIsQueryable: a key route's path ending in / queries the
+// empty key, which {key} cannot match.
+func TestEmptyKeyIsQueryable(t *testing.T) {
+	f := newFixture(t, "")
+	p := kstreams.DefaultPartition([]byte{}, 2)
+	if err := f.kv[p].Put([]byte{}, storeformat.AppendTimestamped(nil, 7, long(42))); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.kv[p].Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	code, m := f.get(t, "/stores/counts/keys/")
+	if code != 200 || m["key"] != "" || m["value"] != 42.0 {
+		t.Errorf("the empty key: %d %v", code, m)
+	}
+	if code, m := f.get(t, "/stores/counts/metadata/"); code != 200 || m["key"] != "" {
+		t.Errorf("the empty key's metadata: %d %v", code, m)
 	}
 }
