@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
@@ -73,7 +74,10 @@ type abandonedTxn struct {
 // round skipped for the rate limit, an error, or a group that is not
 // stable did not.
 func (s *KafkaStreams) fenceAbandoned(ctx context.Context, cl *kgo.Client, why string) (fenced int, done bool) {
-	if !s.cfg.ExactlyOnce() {
+	if !s.cfg.ExactlyOnce() || s.cfg.GroupProtocol == compat.GroupProtocolStreams {
+		// A streams group's members are described by
+		// StreamsGroupDescribe, which this does not read yet: nothing is
+		// fenced, and open transactions end at their timeout.
 		return 0, true
 	}
 	// A round under way serves a thread that asks meanwhile: the thread
