@@ -3,14 +3,18 @@ package integration
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/streamsgroup"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
 // TestWordCountStreamsProtocolMatchesClassic runs the word count under
@@ -92,4 +96,88 @@ func TestWordCountStreamsProtocolMatchesClassic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStreamsProtocolSharesGroupWithKafkaStreams: a Kafka Streams 4.4 word
+// count and a StoatFlow one, both with group.protocol=streams under
+// exactly_once_v2, run as one application in one streams group while input
+// flows. The StoatFlow instance joins the running JVM's group, the broker
+// moves a share of the tasks to it (the two processes' active tasks
+// disjoint, covering every task), the StoatFlow instance leaves and the JVM
+// takes every task back; every word's counts are exactly 1..n across all of
+// it.
+func TestStreamsProtocolSharesGroupWithKafkaStreams(t *testing.T) {
+	t.Parallel()
+	const partitions = 4
+	a := newWordCountApp(t, partitions)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
+		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"}
+	args := map[string]string{"input": a.in, "output": a.out}
+	cl, err := testkafka.NewClient(a.bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+
+	lines := generatedLines(1500)
+	fed := a.feedSteadily(t, lines, 15, 100*time.Millisecond)
+	jvm := startEngine(t, true, wordcount.Name, props, set, args)
+	goes := startEngine(t, false, wordcount.Name, props, set, args)
+
+	// waitSplit waits until the group has n processes, each owning active
+	// tasks, whose tasks are disjoint and cover every task.
+	waitSplit := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		last := ""
+		for {
+			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			if err != nil {
+				last = err.Error()
+			} else {
+				byProcess := map[string][]streamsgroup.TaskID{}
+				var all []streamsgroup.TaskID
+				for _, m := range members {
+					tasks := describedTasks(m.Assignment.ActiveTasks)
+					byProcess[m.ProcessID] = append(byProcess[m.ProcessID], tasks...)
+					all = append(all, tasks...)
+				}
+				slices.SortFunc(all, cmpTask)
+				owning := 0
+				for _, tasks := range byProcess {
+					if len(tasks) > 0 {
+						owning++
+					}
+				}
+				if owning == n && len(byProcess) == n && len(all) == 2*partitions && len(slices.Compact(slices.Clone(all))) == len(all) {
+					t.Logf("%s: %v", what, byProcess)
+					return
+				}
+				last = fmt.Sprintf("active tasks by process %v", byProcess)
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not after 2 minutes (last: %s)\nKafka Streams:\n%s\nStoatFlow:\n%s", what, last, jvm.log(), goes.log())
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	waitSplit("the StoatFlow instance shares the tasks with Kafka Streams", 2)
+	goes.stop(t)
+	waitSplit("the StoatFlow instance left; Kafka Streams holds every task", 1)
+	fed.wait()
+
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	if strings.Contains(goes.log(), "level=ERROR") {
+		t.Errorf("the StoatFlow instance logged errors:\n%s", goes.log())
+	}
+	jvm.stop(t)
 }
