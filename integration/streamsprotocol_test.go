@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,9 +13,11 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
 	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/streams"
 )
 
 // TestWordCountStreamsProtocolMatchesClassic runs the word count under
@@ -180,4 +183,70 @@ func TestStreamsProtocolSharesGroupWithKafkaStreams(t *testing.T) {
 		t.Errorf("the StoatFlow instance logged errors:\n%s", goes.log())
 	}
 	jvm.stop(t)
+}
+
+// TestStreamsProtocolShutdownApplication: two StoatFlow instances of the
+// replacethread word count in one streams group answer a failed stream
+// thread with SHUTDOWN_APPLICATION. The words before the failure are
+// committed; the poison record fails the instance that owns its
+// partition, which asks the group through a heartbeat's shutdown flag, and
+// both instances end in ERROR: the other one with ErrApplicationShutdown.
+func TestStreamsProtocolShutdownApplication(t *testing.T) {
+	t.Parallel()
+	replaceThreadMu.Lock()
+	defer replaceThreadMu.Unlock()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "replacethread", "streams.properties")
+	bootstrap := testkafka.Bootstrap(t)
+	in := testkafka.Topic(t, "in")
+	out := in + "-out"
+	testkafka.CreateTopics(t, bootstrap, 2, in, out)
+	var before []testkafka.Record
+	for i := range 20 {
+		before = append(before, testkafka.Record{Topic: in, Partition: int32(i % 2), Key: []byte(fmt.Sprintf("k%d", i)),
+			Value: []byte([]string{"ant", "bee", "cat"}[i%3]), Timestamp: time.UnixMilli(epochBase + int64(i)*100)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	replacethread.Rearm()
+	var instances []*streams.KafkaStreams
+	for range 2 {
+		cfg, err := LoadConfig([]string{props}, map[string]string{"bootstrap.servers": bootstrap, "application.id": in + "-app",
+			"state.dir": t.TempDir(), "group.protocol": "streams", "stoatflow.thread.uncaught-exception-response": "SHUTDOWN_APPLICATION"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, err := StartStoatFlow(ctx, replacethread.Build, map[string]string{"input": in, "output": out}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ks.Close(context.Background())
+		instances = append(instances, ks)
+	}
+	testkafka.Produce(t, bootstrap, before...)
+	if _, err := testkafka.ReadCommitted(bootstrap, out, len(before), 2*time.Minute, time.Second); err != nil {
+		t.Fatalf("before the failure: %v", err)
+	}
+	testkafka.Produce(t, bootstrap, testkafka.Record{Topic: in, Partition: 0, Key: []byte("poison"),
+		Value: []byte(replacethread.Poison), Timestamp: time.UnixMilli(epochBase + 10_000)})
+	failing := 0
+	for i, ks := range instances {
+		select {
+		case <-ks.Done():
+		case <-ctx.Done():
+			t.Fatalf("instance %d still %s", i, ks.State())
+		}
+		if ks.State() != streams.Error {
+			t.Errorf("instance %d ended %s, want ERROR", i, ks.State())
+		}
+		if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
+			failing++
+		}
+	}
+	if failing != 1 || !replacethread.Failed() {
+		t.Errorf("%d instances stopped with their own failure, want the one that read the poison record", failing)
+	}
 }
