@@ -14,6 +14,7 @@ import (
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/kstreams"
+	"github.com/stoatflow/stoatflow/state"
 )
 
 // Under group.protocol=streams (KIP-1071) each stream thread is a member of
@@ -292,9 +293,14 @@ func (t *streamThread) dropActive(lost bool) {
 
 // setTaskOffsets gives the member the offset sums of the thread's stateful
 // tasks, which its heartbeats report: the sum of each task's stores'
-// changelog offsets, for active, standby and warm-up tasks alike.
+// changelog offsets, for active, standby and warm-up tasks alike, and the
+// sum of their changelogs' ends as far as the thread knows them (a running
+// active task is at its end; a restoring task or a standby is behind by
+// what its reads have still to apply), by which the group's coordinator
+// sees a warm-up task caught up.
 func (t *streamThread) setTaskOffsets() {
 	offsets := map[streamsgroup.TaskID]int64{}
+	ends := map[streamsgroup.TaskID]int64{}
 	for id, a := range t.tasks {
 		if stateful(a.stores) {
 			offsets[memberTask(id)], _ = offsetSum(a.stores)
@@ -305,17 +311,42 @@ func (t *streamThread) setTaskOffsets() {
 			offsets[memberTask(id)], _ = offsetSum(sb.stores)
 		}
 	}
-	t.member.SetTaskOffsets(offsets, nil)
+	maps.Copy(ends, offsets)
+	behind := func(reads map[state.TopicPartition]*restoreState) {
+		for _, rs := range reads {
+			var id kstreams.TaskID
+			switch {
+			case rs.task != nil:
+				id = rs.task.id
+			case rs.standby != nil:
+				id = rs.standby.id
+			default:
+				continue
+			}
+			if _, ok := ends[memberTask(id)]; ok {
+				ends[memberTask(id)] = addSum(ends[memberTask(id)], rs.lag())
+			}
+		}
+	}
+	behind(t.restores)
+	behind(t.standbyReads)
+	t.member.SetTaskOffsets(offsets, ends)
 }
 
 func memberTask(id kstreams.TaskID) streamsgroup.TaskID {
 	return streamsgroup.TaskID{Subtopology: strconv.Itoa(id.Subtopology), Partition: id.Partition}
 }
 
-// leaveMemberGroup sends the member's leave (epoch -1, or -2 for a static
-// member) once its tasks are closed.
+// leaveMemberGroup sends the member's leave once its tasks are closed:
+// epoch -1, or -2 for a static member, whose tasks the group keeps for it
+// until its session times out, unless the Close leaves the group
+// (CloseOptions.LeaveGroup), which sends -1 for a static member too.
 func (t *streamThread) leaveMemberGroup(ctx context.Context) {
-	if err := t.member.Leave(ctx, t.consumer); err != nil {
+	leave := t.member.Leave
+	if t.s.leaveOnClose.Load() {
+		leave = t.member.LeaveGroup
+	}
+	if err := leave(ctx, t.consumer); err != nil {
 		t.log.Warn("leaving the streams group failed; the thread's tasks move when its session times out", "err", err)
 		return
 	}
