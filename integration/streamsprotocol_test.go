@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/examples/replacethread"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
@@ -249,4 +251,102 @@ func TestStreamsProtocolShutdownApplication(t *testing.T) {
 	if failing != 1 || !replacethread.Failed() {
 		t.Errorf("%d instances stopped with their own failure, want the one that read the poison record", failing)
 	}
+}
+
+// TestStreamsProtocolHandOverExactlyOnce: two StoatFlow word counts in one
+// streams group under exactly_once_v2, with one standby replica per task
+// (the group's streams.num.standby.replicas), while input flows. The
+// second instance takes a share of the first one's tasks (revoked,
+// committed and closed there), both instances' query metadata name both
+// endpoints, each with active and standby partitions; the first closes
+// leaving the group and the second takes every task. Every word's counts
+// are exactly 1..n across all of it.
+func TestStreamsProtocolHandOverExactlyOnce(t *testing.T) {
+	t.Parallel()
+	const partitions = 4
+	a := newWordCountApp(t, partitions)
+	cl, err := testkafka.NewClient(a.bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	standbys := setStreamsGroupConfig(t, cl, a.appID, "streams.num.standby.replicas", "1")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	lines := generatedLines(1500)
+	fed := a.feedSteadily(t, lines, 15, 100*time.Millisecond)
+	set := func(port int) map[string]string {
+		return map[string]string{"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100", "group.protocol": "streams",
+			"application.server": fmt.Sprintf("localhost:%d", port), "state.dir": t.TempDir()}
+	}
+	first := a.start(t, ctx, set(7801), nil)
+	defer first.Close(context.Background())
+	second := a.start(t, ctx, set(7802), nil)
+	defer second.Close(context.Background())
+
+	// waitHosts waits until ks's query metadata names exactly hosts, each
+	// with active partitions, every source partition of the word count's
+	// two sub-topologies hosted once, and (with standbys) each host with
+	// standby partitions.
+	waitHosts := func(what string, ks *streams.KafkaStreams, ports ...int32) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		var last []streams.StreamsMetadata
+		for {
+			last = ks.AllMetadata()
+			ok := len(last) == len(ports)
+			total := 0
+			for _, md := range last {
+				total += len(md.TopicPartitions)
+				ok = ok && slices.Contains(ports, md.Host.Port) && len(md.TopicPartitions) > 0 &&
+					(!standbys || len(ports) < 2 || len(md.StandbyTopicPartitions) > 0)
+			}
+			if ok && total == 2*partitions {
+				t.Logf("%s: %+v", what, last)
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not after 2 minutes; metadata %+v", what, last)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	waitHosts("two instances share the tasks", first, 7801, 7802)
+	waitHosts("the second instance sees the same", second, 7801, 7802)
+	if err := first.CloseWith(ctx, streams.CloseOptions{LeaveGroup: true}); err != nil {
+		t.Fatal(err)
+	}
+	waitHosts("the first instance left; the second holds every task", second, 7802)
+	fed.wait()
+
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	if err := second.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// setStreamsGroupConfig sets a streams group's dynamic config (a GROUP
+// config resource) and reports whether the broker took it.
+func setStreamsGroupConfig(t *testing.T, cl *kgo.Client, group, key, value string) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
+	r := kmsg.NewIncrementalAlterConfigsRequestResource()
+	r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, group
+	c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+	c.Name, c.Value = key, &value
+	r.Configs = append(r.Configs, c)
+	req.Resources = append(req.Resources, r)
+	resp, err := req.RequestWith(ctx, cl)
+	if err == nil && len(resp.Resources) == 1 {
+		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
+	}
+	if err != nil {
+		t.Logf("setting %s=%s on group %s: %v; running without it", key, value, group, err)
+		return false
+	}
+	return true
 }
