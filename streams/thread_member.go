@@ -340,10 +340,12 @@ func memberTask(id kstreams.TaskID) streamsgroup.TaskID {
 // leaveMemberGroup sends the member's leave once its tasks are closed:
 // epoch -1, or -2 for a static member, whose tasks the group keeps for it
 // until its session times out, unless the Close leaves the group
-// (CloseOptions.LeaveGroup), which sends -1 for a static member too.
+// (CloseOptions.LeaveGroup) or the thread is removed (RemoveStreamThread),
+// which send -1 for a static member too, as Kafka Streams removes a
+// removed thread's static member.
 func (t *streamThread) leaveMemberGroup(ctx context.Context) {
 	leave := t.member.Leave
-	if t.s.leaveOnClose.Load() {
+	if t.s.leaveOnClose.Load() || t.removed.Load() {
 		leave = t.member.LeaveGroup
 	}
 	if err := leave(ctx, t.consumer); err != nil {
