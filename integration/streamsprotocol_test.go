@@ -350,3 +350,75 @@ func setStreamsGroupConfig(t *testing.T, cl *kgo.Client, group, key, value strin
 	}
 	return true
 }
+
+// TestStreamsProtocolThreadsAddedAndRemoved: under group.protocol=streams an
+// added stream thread is a new member of the streams group that takes a
+// share of the tasks, and a removed one leaves at once (its static member
+// included, at epoch -1), its tasks going to the thread left well before
+// the group's session timeout; the word count's output is exactly once.
+func TestStreamsProtocolThreadsAddedAndRemoved(t *testing.T) {
+	t.Parallel()
+	const partitions = 4
+	a := newWordCountApp(t, partitions)
+	cl, err := testkafka.NewClient(a.bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	lines := generatedLines(1000)
+	fed := a.feedSteadily(t, lines, 15, 100*time.Millisecond)
+	ks := a.start(t, ctx, map[string]string{"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100",
+		"group.protocol": "streams"}, nil)
+	defer ks.Close(context.Background())
+
+	// waitMembers waits until the group has n members, each owning active
+	// tasks, that own every task once.
+	waitMembers := func(what string, n int, within time.Duration) {
+		t.Helper()
+		deadline := time.Now().Add(within)
+		last := ""
+		for {
+			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			if err == nil {
+				var all []streamsgroup.TaskID
+				owning := 0
+				for _, m := range members {
+					tasks := describedTasks(m.Assignment.ActiveTasks)
+					if len(tasks) > 0 {
+						owning++
+					}
+					all = append(all, tasks...)
+				}
+				slices.SortFunc(all, cmpTask)
+				if len(members) == n && owning == n && len(all) == 2*partitions && len(slices.Compact(slices.Clone(all))) == len(all) {
+					return
+				}
+				last = fmt.Sprintf("%d members, %d owning tasks, tasks %v", len(members), owning, all)
+			} else {
+				last = err.Error()
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within %v (last: %s)", what, within, last)
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	waitMembers("one thread holds every task", 1, time.Minute)
+	if _, err := ks.AddStreamThread(); err != nil {
+		t.Fatal(err)
+	}
+	waitMembers("the added thread takes a share", 2, time.Minute)
+	if _, err := ks.RemoveStreamThread(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitMembers("the removed thread's tasks go to the other at once", 1, 20*time.Second)
+	fed.wait()
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	if err := ks.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
