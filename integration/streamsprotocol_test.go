@@ -422,3 +422,127 @@ func TestStreamsProtocolThreadsAddedAndRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestStreamsProtocolKilledInstanceExactlyOnce: two StoatFlow word counts
+// in one streams group under exactly_once_v2, with a transaction timeout
+// far past the group's session timeout; one is killed while input flows.
+// Once the group's session timeout has passed, the survivor takes its
+// tasks and fences the transaction the killed process left open (its
+// process is no longer among the streams group's members), rather than
+// waiting for the broker to abort it; every word's counts are exactly 1..n.
+func TestStreamsProtocolKilledInstanceExactlyOnce(t *testing.T) {
+	t.Parallel()
+	const partitions = 4
+	a := newWordCountApp(t, partitions)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
+		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100", "transaction.timeout.ms": "600000",
+		// Dynamic members: a killed static member's tasks would wait for
+		// its session all the same, but this keeps the test about the
+		// transaction.
+		"stoatflow.consumer.static-membership": "false"}
+	args := map[string]string{"input": a.in, "output": a.out}
+	cl, err := testkafka.NewClient(a.bootstrap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	admin := kadm.NewClient(cl)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+
+	lines := generatedLines(1500)
+	fed := a.feedSteadily(t, lines, 15, 100*time.Millisecond)
+	withServer := func(port int) map[string]string {
+		m := cloneMap(set)
+		m["application.server"] = fmt.Sprintf("localhost:%d", port)
+		return m
+	}
+	victim := startEngine(t, false, wordcount.Name, props, withServer(7901), args)
+	survivor := startEngine(t, false, wordcount.Name, props, withServer(7902), args)
+	waitProcesses := func(what string, n int) {
+		t.Helper()
+		deadline := time.Now().Add(3 * time.Minute)
+		last := ""
+		for {
+			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			if err == nil {
+				byProcess := map[string]int{}
+				var all []streamsgroup.TaskID
+				for _, m := range members {
+					tasks := describedTasks(m.Assignment.ActiveTasks)
+					byProcess[m.ProcessID] += len(tasks)
+					all = append(all, tasks...)
+				}
+				slices.SortFunc(all, cmpTask)
+				owning := 0
+				for _, k := range byProcess {
+					if k > 0 {
+						owning++
+					}
+				}
+				if len(byProcess) == n && owning == n && len(all) == 2*partitions && len(slices.Compact(slices.Clone(all))) == len(all) {
+					return
+				}
+				last = fmt.Sprintf("active tasks per process %v", byProcess)
+			} else {
+				last = err.Error()
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not after 3 minutes (last: %s)\nsurvivor:\n%s", what, last, survivor.log())
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	waitProcesses("two instances share the tasks", 2)
+	// The victim is killed while a transaction of its own is open.
+	members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victimTxn := ""
+	for _, m := range members {
+		if m.UserEndpoint != nil && m.UserEndpoint.Port == 7901 {
+			victimTxn = a.appID + "-" + m.ProcessID + "-"
+		}
+	}
+	if victimTxn == "" {
+		t.Fatalf("no member at the victim's endpoint: %+v", members)
+	}
+	ongoing := func() bool {
+		listed, err := admin.ListTransactions(ctx, nil, []string{"Ongoing"})
+		if err != nil {
+			return false
+		}
+		for id, l := range listed {
+			if strings.HasPrefix(id, victimTxn) && l.State == "Ongoing" {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(10 * time.Second); !ongoing() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	victim.kill()
+	killed := time.Now()
+	time.Sleep(time.Second)
+	abandoned := ongoing()
+	t.Logf("the victim's transaction open after the kill: %t", abandoned)
+	waitProcesses("the survivor holds every task", 1)
+	t.Logf("the survivor holds every task %v after the kill", time.Since(killed).Round(time.Second))
+	fed.wait()
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	if d := time.Since(killed); d > 3*time.Minute {
+		t.Errorf("the output was complete %v after the kill: the killed instance's transaction was not fenced", d)
+	}
+	if fenced := strings.Contains(survivor.log(), "fenced the open transaction"); abandoned && !fenced {
+		t.Errorf("the killed instance's transaction was open, and the survivor did not fence it; log:\n%s", survivor.log())
+	}
+	survivor.stop(t)
+}
