@@ -167,11 +167,15 @@ type streamThread struct {
 	// warm-up tasks of the target being reconciled, memberJoined whether
 	// the thread has run an assignment since it joined, memberStatuses
 	// the group's statuses last logged (thread_member.go).
-	member         *streamsgroup.Member
-	nextBeat       time.Time
-	memberStandbys map[kstreams.TaskID]bool
-	memberJoined   bool
-	memberStatuses []streamsgroup.Status
+	member    *streamsgroup.Member
+	memberCfg streamsgroup.Config
+	nextBeat  time.Time
+	// unreleasedSince is when the thread's member first found its static
+	// instance id held by an earlier run's member (zero: not waiting).
+	unreleasedSince time.Time
+	memberStandbys  map[kstreams.TaskID]bool
+	memberJoined    bool
+	memberStatuses  []streamsgroup.Status
 	// offsetSums are the thread's tasks with their offset sums, published
 	// by the thread for the subscription its consumer sends at a join;
 	// sumsMoved says a standby or restore wrote since sumsPublished.

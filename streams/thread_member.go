@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
@@ -35,6 +36,15 @@ const memberHeartbeatWait = 15 * time.Second
 // retry.backoff.ms, which grows to retry.backoff.max.ms).
 const memberRetry = time.Second
 
+// unreleasedWait bounds how long a thread waits for the group to release
+// its static member's instance id, held by an earlier run of the instance
+// (the broker's session timeout is at most 60 s), and unreleasedRetry is
+// how often it tries meanwhile.
+const (
+	unreleasedWait  = 2 * time.Minute
+	unreleasedRetry = 2 * time.Second
+)
+
 // newMemberConsumer creates the main consumer of a streams group's member
 // (a consumer with no group, which the thread assigns partitions to) and
 // the thread's member, which joins at the loop's first heartbeat.
@@ -60,6 +70,7 @@ func (t *streamThread) newMemberConsumer() error {
 	if err != nil {
 		return err
 	}
+	t.memberCfg = mcfg
 	mopts, err := cfg.MainConsumerOptions(t.s.processID, t.idx)
 	if err != nil {
 		return fmt.Errorf("main consumer: %w", err)
@@ -77,7 +88,7 @@ func (t *streamThread) newMemberConsumer() error {
 	t.committer.Consumer = cl
 	// The offsets commit under the member's id and epoch, which the
 	// group's coordinator checks as a classic group checks a generation.
-	t.committer.Member = func() (string, int32) { return m.MemberID(), m.Epoch() }
+	t.committer.Member = func() (string, int32) { return t.member.MemberID(), t.member.Epoch() }
 	t.log.Info("joining the streams group", "group", cfg.ApplicationID, "member_id", m.MemberID(), "group.instance.id", mcfg.InstanceID)
 	return nil
 }
@@ -105,6 +116,26 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		t.dropActive(true)
 		t.memberJoined, t.nextBeat = false, time.Time{}
 		return nil
+	case errors.Is(err, kerr.UnreleasedInstanceID) && t.member.Epoch() == streamsgroup.JoinEpoch &&
+		(t.unreleasedSince.IsZero() || now.Sub(t.unreleasedSince) < unreleasedWait):
+		// An earlier incarnation of this instance was killed: its static
+		// members hold their instance ids until their session times out.
+		// Kafka's member fails here; a StoatFlow instance, static by
+		// default, restarted at once would then fail every restart, so it
+		// waits, with a member of its own each try (a fatal error ends a
+		// member).
+		if t.unreleasedSince.IsZero() {
+			t.unreleasedSince = now
+			t.log.Warn("the group still holds this thread's static member from an earlier run of the instance (stopped without leaving); "+
+				"joining once its session times out (group.streams.session.timeout.ms)", "group.instance.id", t.memberCfg.InstanceID)
+		}
+		m, merr := streamsgroup.New(t.memberCfg)
+		if merr != nil {
+			return merr
+		}
+		t.member = m
+		t.nextBeat = now.Add(unreleasedRetry)
+		return nil
 	case errors.Is(err, streamsgroup.ErrFatal):
 		return fmt.Errorf("streams: %w", err)
 	case err != nil:
@@ -115,6 +146,7 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		t.nextBeat = now.Add(memberRetry)
 		return nil
 	}
+	t.unreleasedSince = time.Time{}
 	t.s.member.setEndpointPartitions(t.member.PartitionsByEndpoint())
 	if !slices.Equal(res.Statuses, t.memberStatuses) {
 		t.memberStatuses = slices.Clone(res.Statuses)
