@@ -546,3 +546,38 @@ func TestStreamsProtocolKilledInstanceExactlyOnce(t *testing.T) {
 	}
 	survivor.stop(t)
 }
+
+// TestStreamsProtocolStaticMemberRestartsAfterKill: a StoatFlow instance of
+// a streams group, a static member (stoatflow.consumer.static-membership,
+// the default), is killed and restarted at once on the same state
+// directory: its members' instance ids are still held by the killed
+// incarnation's members until their session times out, which the new
+// members wait out rather than fail; the restarted instance then runs every
+// task and the counts stay exactly 1..n.
+func TestStreamsProtocolStaticMemberRestartsAfterKill(t *testing.T) {
+	t.Parallel()
+	const partitions = 2
+	a := newWordCountApp(t, partitions)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
+		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100", "state.dir": a.stateDir}
+	args := map[string]string{"input": a.in, "output": a.out}
+	lines := generatedLines(300)
+	a.feedFrom(t, lines[:150], 0, partitions)
+	first := startChild(t, childSpec{Topology: wordcount.Name, Args: args, Files: []string{props}, Set: set})
+	first.wait(t, "RUNNING", 2*time.Minute)
+	if _, err := testkafka.ReadCommitted(a.bootstrap, a.out, 150, 2*time.Minute, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	first.kill()
+	a.feedFrom(t, lines[150:], 150, partitions)
+	second := startChild(t, childSpec{Topology: wordcount.Name, Args: args, Files: []string{props}, Set: set})
+	second.wait(t, "RUNNING", 3*time.Minute)
+	_, total := expectedUpdates(lines)
+	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
+	second.stop(t)
+}
