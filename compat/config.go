@@ -159,7 +159,10 @@ type Config struct {
 	DSLStore DSLStore
 	// DSLStoreHeaders selects headers-aware DSL stores (dsl.store.format=HEADERS; default false).
 	DSLStoreHeaders bool
-	// GroupProtocol (group.protocol; default classic).
+	// GroupProtocol (group.protocol; default classic): classic runs each
+	// stream thread's consumer in a classic group under Kafka Streams'
+	// assignor; streams (KIP-1071) makes each thread a member of a streams
+	// group, whose coordinator assigns the tasks.
 	GroupProtocol GroupProtocol
 	// EnsureExplicitInternalResourceNaming
 	// (ensure.explicit.internal.resource.naming; default false).

@@ -83,7 +83,7 @@ var configFields = map[string]fieldUse{
 	"Optimizations":                           {by: []string{"streams"}},
 	"DSLStore":                                {by: []string{"streams"}},
 	"DSLStoreHeaders":                         {warn: []string{"dsl.store.format=HEADERS"}},
-	"GroupProtocol":                           {warn: []string{"group.protocol=streams"}},
+	"GroupProtocol":                           {by: []string{"streams"}},
 	"EnsureExplicitInternalResourceNaming":    {warn: []string{"ensure.explicit.internal.resource.naming=true"}},
 	"StateCleanupDelay":                       {by: []string{"streams"}},
 	"StateCleanupDirMaxAge":                   {by: []string{"streams"}},

@@ -494,13 +494,24 @@ func (c *Config) kgoOptions(kind ClientKind, processID string, thread int) Clien
 	case MainConsumer:
 		o.Client = fmt.Sprintf("main consumer (StreamThread-%d)", thread)
 		id(c.ThreadClientID(processID, thread) + "-consumer")
-		add("kgo.ConsumerGroup", c.ApplicationID, ApplicationIDConfig, opt(kgo.ConsumerGroup(c.ApplicationID)))
+		if c.GroupProtocol == GroupProtocolStreams {
+			// The thread is the streams group's member and assigns the
+			// consumer its partitions: no classic group's settings.
+			o.Options = slices.DeleteFunc(o.Options, func(op ClientOption) bool { return classicGroupOptions[op.Option] })
+			add("streams group member", c.ApplicationID, "group.protocol=streams (the stream thread heartbeats; partitions assigned directly)", nil)
+		} else {
+			add("kgo.ConsumerGroup", c.ApplicationID, ApplicationIDConfig, opt(kgo.ConsumerGroup(c.ApplicationID)))
+		}
 		if v := c.GroupInstanceID(thread); v != "" {
 			from := StaticMembershipConfig
 			if c.groupInstance.value != "" {
 				from = c.groupInstance.from + " and the thread"
 			}
-			add("kgo.InstanceID", v, from, opt(kgo.InstanceID(v)))
+			if c.GroupProtocol == GroupProtocolStreams {
+				add("streams group instance id", v, from, nil)
+			} else {
+				add("kgo.InstanceID", v, from, opt(kgo.InstanceID(v)))
+			}
 		}
 	case RestoreConsumer:
 		o.Client = fmt.Sprintf("restore consumer (StreamThread-%d)", thread)
@@ -527,6 +538,27 @@ func (c *Config) kgoOptions(kind ClientKind, processID string, thread int) Clien
 // stream thread thread (ignored for the global consumer and the admin).
 func (c *Config) ClientOptions(kind ClientKind, processID string, thread int) ClientOptions {
 	return c.kgoOptions(kind, processID, thread)
+}
+
+// classicGroupOptions are the main consumer's options of a classic group,
+// which a streams group's member does not use.
+var classicGroupOptions = map[string]bool{
+	"kgo.SessionTimeout": true, "kgo.HeartbeatInterval": true, "kgo.RebalanceTimeout": true,
+	"kgo.DisableAutoCommit": true, "kgo.Balancers": true,
+}
+
+// RebalanceTimeout is the main consumer's max.poll.interval.ms (default
+// 5 minutes), which a streams group's member sends as its rebalance
+// timeout, as Kafka Streams does.
+func (c *Config) RebalanceTimeout() time.Duration {
+	for _, o := range c.kgo[MainConsumer] {
+		if o.Option == "kgo.RebalanceTimeout" {
+			if d, err := time.ParseDuration(o.Value); err == nil {
+				return d
+			}
+		}
+	}
+	return 5 * time.Minute
 }
 
 // MainConsumerRack is the main consumer's client.rack ("" when unset), which

@@ -425,9 +425,25 @@ func (l *loader) dependent(c *Config) {
 			"processing.exception.handler.global.enabled = %t is deprecated since Kafka 4.3 and becomes always true in 5.0; StoatFlow has no global stores yet, so it changes nothing",
 			v["processing.exception.handler.global.enabled"].Bool)
 	}
-	if g := strings.ToLower(v["group.protocol"].Str); g == "streams" {
-		l.warnf("group.protocol", "remove it or set group.protocol=classic",
-			"group.protocol=streams (KIP-1071) is not supported yet; StoatFlow uses the classic protocol, which gives the same results")
+	if strings.EqualFold(v["group.protocol"].Str, "streams") {
+		// Under the streams protocol the group's coordinator places the
+		// tasks, with the broker's group.streams.* settings: Kafka
+		// Streams warns about the client's num.standby.replicas, and the
+		// classic assignor's other settings change nothing either.
+		for _, k := range []struct{ key, broker string }{
+			{"num.standby.replicas", "group.streams.num.standby.replicas"},
+			{"max.warmup.replicas", "group.streams.num.warmup.replicas"},
+			{"acceptable.recovery.lag", "group.streams.acceptable.recovery.lag"},
+			{"probing.rebalance.interval.ms", "group.streams.task.offset.interval.ms"},
+			{"rack.aware.assignment.strategy", "group.streams.assignors"},
+			{"rack.aware.assignment.tags", "group.streams.rack.aware.assignment.tags"},
+		} {
+			if l.given(k.key) && !l.reported(k.key) {
+				l.warnf(k.key, "remove it; set "+k.broker+" on the broker (or the group's config) instead",
+					"%s = %s is ignored under group.protocol=streams: the group's coordinator assigns the tasks, as the broker's %s says",
+					k.key, v[k.key].JavaString(), k.broker)
+			}
+		}
 	}
 	if l.given("metric.reporters") {
 		list := v["metric.reporters"].List

@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
 )
 
@@ -88,7 +89,7 @@ func (s *KafkaStreams) fenceAbandoned(ctx context.Context, cl *kgo.Client, why s
 	s.fence.last = time.Now()
 	ctx, cancel := context.WithTimeout(ctx, fenceWait)
 	defer cancel()
-	txns, err := s.abandonedTxns(ctx, kadm.NewClient(cl))
+	txns, err := s.abandonedTxns(ctx, cl)
 	if err != nil {
 		s.log.Debug("fencing abandoned transactions: not now", "err", err)
 		return 0, false
@@ -116,7 +117,8 @@ func (s *KafkaStreams) fenceAbandoned(ctx context.Context, cl *kgo.Client, why s
 // members' subscriptions are described only then) or a member whose
 // subscription is not Kafka Streams' is an error: nothing is fenced unless
 // every live process is known.
-func (s *KafkaStreams) abandonedTxns(ctx context.Context, adm *kadm.Client) ([]abandonedTxn, error) {
+func (s *KafkaStreams) abandonedTxns(ctx context.Context, cl *kgo.Client) ([]abandonedTxn, error) {
+	adm := kadm.NewClient(cl)
 	pattern := "^" + regexp.QuoteMeta(s.cfg.ApplicationID) + "-[0-9a-fA-F-]{36}-[0-9]+$"
 	listed, err := adm.ListTransactionsByTxPattern(ctx, nil, []string{"Ongoing"}, pattern)
 	if err != nil {
@@ -136,7 +138,12 @@ func (s *KafkaStreams) abandonedTxns(ctx context.Context, adm *kadm.Client) ([]a
 	if len(open) == 0 {
 		return nil, nil
 	}
-	live, err := s.liveProcesses(ctx, adm)
+	var live map[assignment.ProcessID]bool
+	if s.cfg.GroupProtocol == compat.GroupProtocolStreams {
+		live, err = s.liveStreamsProcesses(ctx, cl)
+	} else {
+		live, err = s.liveProcesses(ctx, adm)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +183,44 @@ func (s *KafkaStreams) liveProcesses(ctx context.Context, adm *kadm.Client) (map
 			return nil, fmt.Errorf("member %s: %w", m.MemberID, err)
 		}
 		live[info.ProcessID] = true
+	}
+	if len(live) == 0 {
+		return nil, errors.New("the group has no members")
+	}
+	return live, nil
+}
+
+// liveStreamsProcesses reads the process ids of a streams group's members
+// (group.protocol=streams) from StreamsGroupDescribe, which names every
+// member's process whatever the group's state.
+func (s *KafkaStreams) liveStreamsProcesses(ctx context.Context, cl *kgo.Client) (map[assignment.ProcessID]bool, error) {
+	group := s.cfg.ApplicationID
+	coord, ok := kadm.NewClient(cl).FindGroupCoordinators(ctx, group)[group]
+	switch {
+	case !ok:
+		return nil, errors.New("find coordinator: no answer for the group")
+	case coord.Err != nil:
+		return nil, fmt.Errorf("find coordinator: %w", coord.Err)
+	}
+	req := kmsg.NewPtrStreamsGroupDescribeRequest()
+	req.Groups = []string{group}
+	resp, err := req.RequestWith(ctx, cl.Broker(int(coord.NodeID)))
+	if err != nil {
+		return nil, fmt.Errorf("describe streams group: %w", err)
+	}
+	if len(resp.Groups) != 1 {
+		return nil, fmt.Errorf("describe streams group: %d groups described", len(resp.Groups))
+	}
+	if err := kerr.ErrorForCode(resp.Groups[0].ErrorCode); err != nil {
+		return nil, fmt.Errorf("describe streams group: %w", err)
+	}
+	live := map[assignment.ProcessID]bool{}
+	for _, m := range resp.Groups[0].Members {
+		pid, err := assignment.ParseProcessID(m.ProcessID)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: process id: %w", m.MemberID, err)
+		}
+		live[pid] = true
 	}
 	if len(live) == 0 {
 		return nil, errors.New("the group has no members")

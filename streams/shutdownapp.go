@@ -9,6 +9,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 )
 
 // ErrApplicationShutdown is the error of an instance that stopped because
@@ -140,6 +143,13 @@ func (s *KafkaStreams) requestApplicationShutdown(ctx context.Context, failed *s
 	s.shutdownAsked.Store(true)
 	s.log.Error("stream thread failed; asking every instance of the application to shut down (SHUTDOWN_APPLICATION)",
 		"thread", failed.idx, "err", err)
+	if s.cfg.GroupProtocol == compat.GroupProtocolStreams {
+		s.wg.Go(func() {
+			s.requestStreamsGroupShutdown(ctx, failed.idx)
+			s.fail(err)
+		})
+		return
+	}
 	messenger, merr := s.shutdownMessenger(failed.idx)
 	if merr != nil {
 		s.log.Error("cannot ask the group to shut the application down; stopping this instance only", "err", merr)
@@ -202,4 +212,72 @@ func (s *KafkaStreams) shutdownMessenger(idx int) (*kgo.Client, error) {
 		return nil, fmt.Errorf("streams: the consumer asking for the application's shutdown: %w", err)
 	}
 	return cl, nil
+}
+
+// requestStreamsGroupShutdown asks a streams group (group.protocol=streams)
+// to shut every instance down: a member of this process joins with the
+// shutdown flag, as a Kafka Streams thread's member sets it in its
+// heartbeats, and heartbeats until the group reports SHUTDOWN_APPLICATION
+// (which this instance's other threads see too), shutdownAnswerWait passes
+// or ctx ends; then it leaves. The failed thread's own member has left the
+// group by then.
+func (s *KafkaStreams) requestStreamsGroupShutdown(ctx context.Context, idx int) {
+	topo, err := StreamsGroupTopology(s.topo, s.cfg)
+	if err != nil {
+		s.log.Error("cannot ask the streams group to shut the application down; stopping this instance only", "err", err)
+		return
+	}
+	m, err := streamsgroup.New(streamsgroup.Config{GroupID: s.cfg.ApplicationID, ProcessID: s.processID, Topology: topo,
+		RebalanceTimeout: s.cfg.RebalanceTimeout(), RackID: s.cfg.MainConsumerRack()})
+	if err != nil {
+		s.log.Error("cannot ask the streams group to shut the application down; stopping this instance only", "err", err)
+		return
+	}
+	m.RequestShutdown()
+	opts, err := s.cfg.MainConsumerOptions(s.processID, idx)
+	if err == nil {
+		opts = append(opts, s.clientObservers(s.log, "shutdown-request-consumer")...)
+	}
+	var cl *kgo.Client
+	if err == nil {
+		cl, err = kgo.NewClient(opts...)
+	}
+	if err != nil {
+		s.log.Error("cannot ask the streams group to shut the application down; stopping this instance only", "err", err)
+		return
+	}
+	defer cl.Close()
+	deadline := time.After(shutdownAnswerWait)
+	for {
+		hctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		res, err := m.Heartbeat(hctx, cl)
+		cancel()
+		wait := res.Next
+		switch {
+		case err == nil && res.Has(streamsgroup.StatusShutdownApplication):
+			s.log.Info("the streams group reports SHUTDOWN_APPLICATION to its members")
+			lctx, cancel := context.WithTimeout(s.abortCtx, 10*time.Second)
+			if err := m.Leave(lctx, cl); err != nil {
+				s.log.Debug("leaving the streams group after the shutdown request", "err", err)
+			}
+			cancel()
+			return
+		case errors.Is(err, streamsgroup.ErrFatal):
+			s.log.Error("the streams group refused the shutdown request; stopping this instance only", "err", err)
+			return
+		case err != nil:
+			s.log.Debug("heartbeat with the shutdown request failed; retrying", "err", err)
+			wait = time.Second
+		}
+		select {
+		case <-s.shutdownAnswered:
+			return
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			s.log.Warn("the streams group did not report the shutdown request; stopping this instance", "waited", shutdownAnswerWait)
+			return
+		case <-time.After(max(wait, 100*time.Millisecond)):
+		}
+	}
 }

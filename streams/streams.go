@@ -602,7 +602,10 @@ func (s *KafkaStreams) start(ctx context.Context) (err error) {
 	for _, t := range threads {
 		s.runThread(runCtx, t)
 	}
-	s.wg.Go(func() { s.watchRebalances(runCtx) })
+	if s.cfg.GroupProtocol != compat.GroupProtocolStreams {
+		// It describes a classic group, which a streams group is not.
+		s.wg.Go(func() { s.watchRebalances(runCtx) })
+	}
 	s.wg.Go(func() { s.runCleaner(runCtx) })
 	// The instance's last goroutine finishes it once every other one has
 	// stopped; done is the last thing it does, and Close waits for done.

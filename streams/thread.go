@@ -11,7 +11,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/txn"
@@ -164,6 +166,21 @@ type streamThread struct {
 	consumer *kgo.Client // nil until run joins the group
 	// assignor is the main consumer's side of Kafka Streams' assignor.
 	assignor *streamAssignor
+	// member is the thread's member of the streams group under
+	// group.protocol=streams (nil under classic, where assignor is set):
+	// nextBeat is when it heartbeats next, memberStandbys the standby and
+	// warm-up tasks of the target being reconciled, memberJoined whether
+	// the thread has run an assignment since it joined, memberStatuses
+	// the group's statuses last logged (thread_member.go).
+	member    *streamsgroup.Member
+	memberCfg streamsgroup.Config
+	nextBeat  time.Time
+	// unreleasedSince is when the thread's member first found its static
+	// instance id held by an earlier run's member (zero: not waiting).
+	unreleasedSince time.Time
+	memberStandbys  map[kstreams.TaskID]bool
+	memberJoined    bool
+	memberStatuses  []streamsgroup.Status
 	// offsetSums are the thread's tasks with their offset sums, published
 	// by the thread for the subscription its consumer sends at a join;
 	// sumsMoved says a standby or restore wrote since sumsPublished.
@@ -361,7 +378,13 @@ func (t *streamThread) closeClients(ctx context.Context) {
 	if err := t.producer.Close(ctx); err != nil {
 		t.log.Warn("closing the producer", "err", err)
 	}
-	if t.consumer != nil {
+	if t.member != nil {
+		// A streams group's member leaves with its own heartbeat; its
+		// consumer is in no group.
+		t.closing.Store(true)
+		t.leaveMemberGroup(ctx)
+		t.consumer.Close()
+	} else if t.consumer != nil {
 		t.closing.Store(true)
 		// Leaving the group runs the revocation, which finds no task.
 		t.consumer.CloseAllowingRebalance()
@@ -419,11 +442,17 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		return err
 	}
 	t.barrier.Start(time.Now())
-	if err := t.awaitForeignMembers(ctx); err != nil {
-		return err
-	}
-	if err := t.newConsumer(); err != nil {
-		return err
+	if t.s.cfg.GroupProtocol == compat.GroupProtocolStreams {
+		if err := t.newMemberConsumer(); err != nil {
+			return err
+		}
+	} else {
+		if err := t.awaitForeignMembers(ctx); err != nil {
+			return err
+		}
+		if err := t.newConsumer(); err != nil {
+			return err
+		}
 	}
 	// Take the poll hold before touching anything: a rebalance that began
 	// as the consumer joined finishes first.
@@ -443,6 +472,14 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		wait := t.s.cfg.PollTimeout
 		if t.buffered() || len(t.restores) > 0 {
 			wait = time.Millisecond // take what is buffered, do not wait
+		}
+		if t.member != nil {
+			if err := t.memberStep(ctx, time.Now()); err != nil {
+				return err
+			}
+			if d := time.Until(t.nextBeat); d < wait {
+				wait = max(d, time.Millisecond)
+			}
 		}
 		pctx, cancel := context.WithTimeout(ctx, wait)
 		pollStart := time.Now()

@@ -3,6 +3,7 @@ package streams
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -70,7 +71,9 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 	default:
 	}
 	var standbys map[kstreams.TaskID]bool // none under the range protocol
-	if t.assignor != nil {
+	if t.member != nil {
+		standbys = maps.Clone(t.memberStandbys)
+	} else if t.assignor != nil {
 		ma, err := t.assignor.lastAssignment()
 		if err != nil {
 			return err
@@ -154,6 +157,11 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		var err error
 		if committed, err = t.committedOffsets(mine); err != nil {
 			return fmt.Errorf("reading the committed partition times: %w", err)
+		}
+	}
+	if t.member != nil {
+		if err := t.consumeAssigned(mine, committed); err != nil {
+			return err
 		}
 	}
 	// Pauses outlive assignments in franz-go: onRevoked resumes what it
@@ -350,7 +358,9 @@ func (t *streamThread) onRevoked(revoked map[string][]int32, lost bool) error {
 	// A task the new assignment gives back to this thread as a standby
 	// keeps its stores (the assignment is read before the revocation).
 	var standbys map[kstreams.TaskID]bool
-	if t.assignor != nil {
+	if t.member != nil {
+		standbys = t.memberStandbys
+	} else if t.assignor != nil {
 		if ma, _ := t.assignor.lastAssignment(); ma != nil && ma.Info.ErrorCode == assignment.ErrorNone {
 			standbys, _ = t.wantedStandbys(ma.Info)
 		}

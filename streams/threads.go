@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+
+	"github.com/stoatflow/stoatflow/compat"
 )
 
 // ErrNotRunning: a thread can be added or removed only while the instance
@@ -95,7 +97,9 @@ func (s *KafkaStreams) RemoveStreamThread(ctx context.Context) (string, error) {
 	s.threads = slices.DeleteFunc(s.threads, func(c *streamThread) bool { return c == t })
 	delete(s.mu.threadUp, t.idx)
 	s.mu.Unlock()
-	if id := s.cfg.GroupInstanceID(t.idx); id != "" {
+	// A streams group's member left at epoch -1 as its thread closed
+	// (leaveMemberGroup).
+	if id := s.cfg.GroupInstanceID(t.idx); id != "" && s.cfg.GroupProtocol != compat.GroupProtocolStreams {
 		if err := s.removeStaticMember(ctx, id); err != nil {
 			s.log.Warn("removing the thread's static member from the group failed; its tasks move after session.timeout.ms",
 				"thread", t.idx, "group.instance.id", id, "err", err)

@@ -122,6 +122,10 @@ type Committer struct {
 	// generation of the offsets' commit, and sends that commit under
 	// at_least_once.
 	Consumer *kgo.Client
+	// Member, if set, supplies the member id and generation instead of the
+	// Consumer, whose client is then in no group: a streams group's member
+	// (KIP-1071) commits with its member epoch as the generation.
+	Member func() (memberID string, generation int32)
 	// Group is application.id; InstanceID the consumer's group.instance.id
 	// under static membership, else nil.
 	Group      string
@@ -284,10 +288,13 @@ func (c *Committer) kafkaCommit(ctx context.Context, offsets []Offset, stats *Co
 	return commitOffsets(ctx, c.Consumer, &c.ids, offsets, c.groupMetadata())
 }
 
-// groupMetadata is the consumer's current member id and generation.
+// groupMetadata is the member's current id and generation.
 func (c *Committer) groupMetadata() GroupMetadata {
 	g := GroupMetadata{Group: c.Group, Generation: -1, InstanceID: c.InstanceID}
-	if c.Consumer != nil {
+	switch {
+	case c.Member != nil:
+		g.MemberID, g.Generation = c.Member()
+	case c.Consumer != nil:
 		g.MemberID, g.Generation = c.Consumer.GroupMetadata()
 	}
 	return g

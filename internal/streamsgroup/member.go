@@ -564,14 +564,37 @@ func (m *Member) failLocked(he *HeartbeatError) {
 // is sent once, as Kafka sends it: an error is returned but the member has
 // left all the same.
 func (m *Member) Leave(ctx context.Context, cl *kgo.Client) error {
+	return m.leaveWith(ctx, cl, m.cfg.InstanceID != "")
+}
+
+// LeaveGroup leaves the group as Leave does, but at epoch -1 for a static
+// member too, which the group then forgets at once, its tasks going to the
+// other members (a close that leaves the group, Kafka Streams'
+// CloseOptions.GroupMembershipOperation.LEAVE_GROUP).
+func (m *Member) LeaveGroup(ctx context.Context, cl *kgo.Client) error {
+	return m.leaveWith(ctx, cl, false)
+}
+
+func (m *Member) leaveWith(ctx context.Context, cl *kgo.Client, static bool) error {
 	m.sendMu.Lock()
 	defer m.sendMu.Unlock()
-	return m.leave(ctx, func(ctx context.Context, req *kmsg.StreamsGroupHeartbeatRequest) (*kmsg.StreamsGroupHeartbeatResponse, error) {
+	send := func(ctx context.Context, req *kmsg.StreamsGroupHeartbeatRequest) (*kmsg.StreamsGroupHeartbeatResponse, error) {
 		return m.coord.heartbeat(ctx, cl, m.cfg.GroupID, req)
-	})
+	}
+	if static {
+		return m.leave(ctx, send)
+	}
+	return m.leaveAt(ctx, send, LeaveEpoch)
 }
 
 func (m *Member) leave(ctx context.Context, send sendFunc) error {
+	if m.cfg.InstanceID != "" {
+		return m.leaveAt(ctx, send, StaticLeaveEpoch)
+	}
+	return m.leaveAt(ctx, send, LeaveEpoch)
+}
+
+func (m *Member) leaveAt(ctx context.Context, send sendFunc, epoch int32) error {
 	m.mu.Lock()
 	if m.mu.state == fatal || m.mu.state == left {
 		m.mu.Unlock()
@@ -581,10 +604,7 @@ func (m *Member) leave(ctx context.Context, send sendFunc) error {
 	m.mu.target = Assignment{GroupReady: true}
 	m.mu.state = stable // built as a member in the group, not a joining one
 	req := m.buildLocked(m.now())
-	req.MemberEpoch = LeaveEpoch
-	if m.cfg.InstanceID != "" {
-		req.MemberEpoch = StaticLeaveEpoch
-	}
+	req.MemberEpoch = epoch
 	m.mu.state = left
 	m.mu.epoch = JoinEpoch
 	m.mu.gen++

@@ -324,7 +324,8 @@ func TestLeaveEpochs(t *testing.T) {
 	for _, c := range []struct {
 		instance string
 		epoch    int32
-	}{{"", LeaveEpoch}, {"static-1", StaticLeaveEpoch}} {
+		forGood  bool // LeaveGroup
+	}{{"", LeaveEpoch, false}, {"static-1", StaticLeaveEpoch, false}, {"", LeaveEpoch, true}, {"static-1", LeaveEpoch, true}} {
 		m, _ := newTestMember(t, Config{InstanceID: c.instance})
 		f := &fakeCoordinator{t: t, reply: func(req *kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse {
 			if req.MemberEpoch < 0 {
@@ -336,7 +337,11 @@ func TestLeaveEpochs(t *testing.T) {
 			t.Fatal(err)
 		}
 		reconcile(t, m)
-		if err := m.leave(context.Background(), f.send); err != nil {
+		leave := m.leave
+		if c.forGood {
+			leave = func(ctx context.Context, send sendFunc) error { return m.leaveAt(ctx, send, LeaveEpoch) }
+		}
+		if err := leave(context.Background(), f.send); err != nil {
 			t.Fatal(err)
 		}
 		l := f.last()
