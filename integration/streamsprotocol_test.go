@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -115,13 +116,7 @@ func TestStreamsProtocolSharesGroupWithKafkaStreams(t *testing.T) {
 	t.Parallel()
 	const partitions = 4
 	a := newWordCountApp(t, partitions)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
-	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
-		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"}
+	props, set := streamsProtocolWordCount(t, a, nil)
 	args := map[string]string{"input": a.in, "output": a.out}
 	cl, err := testkafka.NewClient(a.bootstrap)
 	if err != nil {
@@ -434,17 +429,11 @@ func TestStreamsProtocolKilledInstanceExactlyOnce(t *testing.T) {
 	t.Parallel()
 	const partitions = 4
 	a := newWordCountApp(t, partitions)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
-	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
-		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100", "transaction.timeout.ms": "600000",
+	props, set := streamsProtocolWordCount(t, a, map[string]string{"transaction.timeout.ms": "600000",
 		// Dynamic members: a killed static member's tasks would wait for
 		// its session all the same, but this keeps the test about the
 		// transaction.
-		"stoatflow.consumer.static-membership": "false"}
+		"stoatflow.consumer.static-membership": "false"})
 	args := map[string]string{"input": a.in, "output": a.out}
 	cl, err := testkafka.NewClient(a.bootstrap)
 	if err != nil {
@@ -558,13 +547,7 @@ func TestStreamsProtocolStaticMemberRestartsAfterKill(t *testing.T) {
 	t.Parallel()
 	const partitions = 2
 	a := newWordCountApp(t, partitions)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
-	set := map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
-		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100", "state.dir": a.stateDir}
+	props, set := streamsProtocolWordCount(t, a, map[string]string{"state.dir": a.stateDir})
 	args := map[string]string{"input": a.in, "output": a.out}
 	lines := generatedLines(300)
 	a.feedFrom(t, lines[:150], 0, partitions)
@@ -580,4 +563,19 @@ func TestStreamsProtocolStaticMemberRestartsAfterKill(t *testing.T) {
 	_, total := expectedUpdates(lines)
 	checkExactlyOnceCounts(t, readUpdates(t, a.bootstrap, a.out, total), lines)
 	second.stop(t)
+}
+
+// streamsProtocolWordCount is the word count example's properties file and
+// the settings of a for group.protocol=streams under exactly_once_v2, with
+// extra over them.
+func streamsProtocolWordCount(t *testing.T, a *wordCountApp, extra map[string]string) (props string, set map[string]string) {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set = map[string]string{"application.id": a.appID, "bootstrap.servers": a.bootstrap, "group.protocol": "streams",
+		"processing.guarantee": "exactly_once_v2", "commit.interval.ms": "100"}
+	maps.Copy(set, extra)
+	return filepath.Join(root, "examples", "wordcount", "streams.properties"), set
 }
