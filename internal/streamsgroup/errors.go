@@ -111,7 +111,8 @@ func classify(group string, code int16, msg *string) *HeartbeatError {
 	case kerr.GroupIDNotFound:
 		e.Hint = "the group was deleted while the member was in it; restart the member so that it joins anew"
 	case kerr.UnsupportedVersion:
-		e.Hint = "the cluster does not support the streams group protocol (StreamsGroupHeartbeat v0-1); use group.protocol=classic or a 4.2+ broker with streams.version enabled"
+		e.Hint = "the cluster does not support the streams group protocol (StreamsGroupHeartbeat v0-1): on Kafka 4.2+ enable it with " +
+			"`kafka-features.sh --bootstrap-server HOST:PORT upgrade --feature streams.version=1`, or set group.protocol=classic"
 	case kerr.InvalidRequest:
 		e.Hint = "the broker found the heartbeat malformed"
 	default:
