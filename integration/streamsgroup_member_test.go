@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -132,7 +131,7 @@ func TestStreamsGroupMemberJoinsBesideKafkaStreams(t *testing.T) {
 			return false, "the Go member owns no active task"
 		}
 		var err error
-		members, err = describeStreamsGroupMembers(ctx, cl, admin, appID)
+		members, err = describeStreamsGroupMembers(ctx, cl, appID)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -174,7 +173,7 @@ func TestStreamsGroupMemberJoinsBesideKafkaStreams(t *testing.T) {
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		members, err := describeStreamsGroupMembers(ctx, cl, admin, appID)
+		members, err := describeStreamsGroupMembers(ctx, cl, appID)
 		last := fmt.Sprint(err)
 		if err == nil && len(members) == 1 && len(describedTasks(members[0].Assignment.ActiveTasks)) == allTasks {
 			break
@@ -213,24 +212,9 @@ func describedTasks(ids []kmsg.TaskIDs) []streamsgroup.TaskID {
 
 // describeStreamsGroupMembers returns the members of the streams group
 // appID, as StreamsGroupDescribe gives them.
-func describeStreamsGroupMembers(ctx context.Context, cl *kgo.Client, admin *kadm.Client, appID string) ([]kmsg.StreamsGroupDescribeResponseGroupMember, error) {
+func describeStreamsGroupMembers(ctx context.Context, cl *kgo.Client, appID string) ([]kmsg.StreamsGroupDescribeResponseGroupMember, error) {
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	coord, ok := admin.FindGroupCoordinators(rctx, appID)[appID]
-	if !ok || coord.Err != nil {
-		return nil, fmt.Errorf("coordinator: %v", coord.Err)
-	}
-	req := kmsg.NewPtrStreamsGroupDescribeRequest()
-	req.Groups = []string{appID}
-	resp, err := req.RequestWith(rctx, cl.Broker(int(coord.NodeID)))
-	if err != nil {
-		return nil, err
-	}
-	if len(resp.Groups) != 1 {
-		return nil, fmt.Errorf("%d groups described", len(resp.Groups))
-	}
-	if err := kerr.ErrorForCode(resp.Groups[0].ErrorCode); err != nil {
-		return nil, err
-	}
-	return resp.Groups[0].Members, nil
+	g, err := streamsgroup.Describe(rctx, cl, appID)
+	return g.Members, err
 }

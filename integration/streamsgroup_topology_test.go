@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -24,6 +23,7 @@ import (
 	"github.com/stoatflow/stoatflow/examples/optimized"
 	"github.com/stoatflow/stoatflow/examples/windowedcount"
 	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/kstreams/serde"
@@ -173,7 +173,7 @@ func TestStreamsGroupTopologyMatchesKafkaStreams(t *testing.T) {
 					t.Logf("deleting the group %s: %v", appID, err)
 				}
 			}()
-			described := describeStreamsGroupTopology(ctx, t, cl, admin, appID, ref)
+			described := describeStreamsGroupTopology(ctx, t, cl, appID, ref)
 			for _, d := range diffFields("Topology", reflect.ValueOf(described), reflect.ValueOf(asDescribed(want))) {
 				t.Errorf("the broker's topology of the Kafka Streams group differs from StoatFlow's: %s", d)
 			}
@@ -210,7 +210,7 @@ func oracleGroupTopology(ctx context.Context, t *testing.T, jar string, opts Ref
 
 // describeStreamsGroupTopology waits until the streams group appID exists
 // with a topology and returns it, as StreamsGroupDescribe gives it.
-func describeStreamsGroupTopology(ctx context.Context, t *testing.T, cl *kgo.Client, admin *kadm.Client, appID string, ref *ReferenceApp) kmsg.StreamsGroupDescribeResponseGroupTopology {
+func describeStreamsGroupTopology(ctx context.Context, t *testing.T, cl *kgo.Client, appID string, ref *ReferenceApp) kmsg.StreamsGroupDescribeResponseGroupTopology {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	var last string
@@ -226,27 +226,9 @@ func describeStreamsGroupTopology(ctx context.Context, t *testing.T, cl *kgo.Cli
 		case <-time.After(500 * time.Millisecond):
 		}
 		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		coords := admin.FindGroupCoordinators(rctx, appID)
-		coord, ok := coords[appID]
-		if !ok || coord.Err != nil {
-			cancel()
-			last = fmt.Sprintf("coordinator: %v", coord.Err)
-			continue
-		}
-		req := kmsg.NewPtrStreamsGroupDescribeRequest()
-		req.Groups = []string{appID}
-		resp, err := req.RequestWith(rctx, cl.Broker(int(coord.NodeID)))
+		g, err := streamsgroup.Describe(rctx, cl, appID)
 		cancel()
 		if err != nil {
-			last = err.Error()
-			continue
-		}
-		if len(resp.Groups) != 1 {
-			last = fmt.Sprintf("%d groups described", len(resp.Groups))
-			continue
-		}
-		g := resp.Groups[0]
-		if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
 			last = err.Error()
 			continue
 		}

@@ -74,8 +74,7 @@ func TestWordCountStreamsProtocolMatchesClassic(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cl.Close()
-			admin := kadm.NewClient(cl)
-			members, err := describeStreamsGroupMembers(ctx, cl, admin, sg.appID)
+			members, err := describeStreamsGroupMembers(ctx, cl, sg.appID)
 			if err != nil {
 				t.Fatalf("describing the streams group %s: %v", sg.appID, err)
 			}
@@ -123,7 +122,6 @@ func TestStreamsProtocolSharesGroupWithKafkaStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	admin := kadm.NewClient(cl)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 
@@ -139,7 +137,7 @@ func TestStreamsProtocolSharesGroupWithKafkaStreams(t *testing.T) {
 		deadline := time.Now().Add(2 * time.Minute)
 		last := ""
 		for {
-			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			members, err := describeStreamsGroupMembers(ctx, cl, a.appID)
 			if err != nil {
 				last = err.Error()
 			} else {
@@ -360,7 +358,6 @@ func TestStreamsProtocolThreadsAddedAndRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	admin := kadm.NewClient(cl)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	lines := generatedLines(1000)
@@ -376,7 +373,7 @@ func TestStreamsProtocolThreadsAddedAndRemoved(t *testing.T) {
 		deadline := time.Now().Add(within)
 		last := ""
 		for {
-			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			members, err := describeStreamsGroupMembers(ctx, cl, a.appID)
 			if err == nil {
 				var all []streamsgroup.TaskID
 				owning := 0
@@ -458,7 +455,7 @@ func TestStreamsProtocolKilledInstanceExactlyOnce(t *testing.T) {
 		deadline := time.Now().Add(3 * time.Minute)
 		last := ""
 		for {
-			members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+			members, err := describeStreamsGroupMembers(ctx, cl, a.appID)
 			if err == nil {
 				byProcess := map[string]int{}
 				var all []streamsgroup.TaskID
@@ -489,7 +486,7 @@ func TestStreamsProtocolKilledInstanceExactlyOnce(t *testing.T) {
 	}
 	waitProcesses("two instances share the tasks", 2)
 	// The victim is killed while a transaction of its own is open.
-	members, err := describeStreamsGroupMembers(ctx, cl, admin, a.appID)
+	members, err := describeStreamsGroupMembers(ctx, cl, a.appID)
 	if err != nil {
 		t.Fatal(err)
 	}

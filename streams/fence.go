@@ -17,6 +17,7 @@ import (
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 )
 
 // Fencing abandoned transactions.
@@ -194,28 +195,12 @@ func (s *KafkaStreams) liveProcesses(ctx context.Context, adm *kadm.Client) (map
 // (group.protocol=streams) from StreamsGroupDescribe, which names every
 // member's process whatever the group's state.
 func (s *KafkaStreams) liveStreamsProcesses(ctx context.Context, cl *kgo.Client) (map[assignment.ProcessID]bool, error) {
-	group := s.cfg.ApplicationID
-	coord, ok := kadm.NewClient(cl).FindGroupCoordinators(ctx, group)[group]
-	switch {
-	case !ok:
-		return nil, errors.New("find coordinator: no answer for the group")
-	case coord.Err != nil:
-		return nil, fmt.Errorf("find coordinator: %w", coord.Err)
-	}
-	req := kmsg.NewPtrStreamsGroupDescribeRequest()
-	req.Groups = []string{group}
-	resp, err := req.RequestWith(ctx, cl.Broker(int(coord.NodeID)))
+	g, err := streamsgroup.Describe(ctx, cl, s.cfg.ApplicationID)
 	if err != nil {
-		return nil, fmt.Errorf("describe streams group: %w", err)
-	}
-	if len(resp.Groups) != 1 {
-		return nil, fmt.Errorf("describe streams group: %d groups described", len(resp.Groups))
-	}
-	if err := kerr.ErrorForCode(resp.Groups[0].ErrorCode); err != nil {
-		return nil, fmt.Errorf("describe streams group: %w", err)
+		return nil, err
 	}
 	live := map[assignment.ProcessID]bool{}
-	for _, m := range resp.Groups[0].Members {
+	for _, m := range g.Members {
 		pid, err := assignment.ParseProcessID(m.ProcessID)
 		if err != nil {
 			return nil, fmt.Errorf("member %s: process id: %w", m.MemberID, err)

@@ -77,3 +77,29 @@ func (c *coordinator) forget(node int32) {
 		c.node = -1
 	}
 }
+
+// Describe answers StreamsGroupDescribe for group from its coordinator
+// (which kgo does not route either): the group's state, topology and
+// members with their process ids and assignments.
+func Describe(ctx context.Context, cl *kgo.Client, group string) (kmsg.StreamsGroupDescribeResponseGroup, error) {
+	var c coordinator
+	c.node = -1
+	node, err := c.find(ctx, cl, group)
+	if err != nil {
+		return kmsg.StreamsGroupDescribeResponseGroup{}, fmt.Errorf("streamsgroup: describe %s: %w", group, err)
+	}
+	req := kmsg.NewPtrStreamsGroupDescribeRequest()
+	req.Groups = []string{group}
+	resp, err := req.RequestWith(ctx, cl.Broker(int(node)))
+	if err != nil {
+		return kmsg.StreamsGroupDescribeResponseGroup{}, fmt.Errorf("streamsgroup: describe %s: %w", group, err)
+	}
+	if len(resp.Groups) != 1 {
+		return kmsg.StreamsGroupDescribeResponseGroup{}, fmt.Errorf("streamsgroup: describe %s: %d groups described", group, len(resp.Groups))
+	}
+	g := resp.Groups[0]
+	if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
+		return g, fmt.Errorf("streamsgroup: describe %s: %w", group, err)
+	}
+	return g, nil
+}
