@@ -96,20 +96,7 @@ func TestShutdownApplicationStopsEveryInstanceLikeKafkaStreams(t *testing.T) {
 			}
 		}()
 	}
-	failing := 0
-	for i, ks := range instances {
-		select {
-		case <-ks.Done():
-		case <-ctx.Done():
-			t.Fatalf("StoatFlow instance %d still %s", i, ks.State())
-		}
-		if ks.State() != streams.Error {
-			t.Errorf("StoatFlow instance %d ended %s, want ERROR", i, ks.State())
-		}
-		if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
-			failing++
-		}
-	}
+	failing := awaitApplicationShutdown(ctx, t, instances)
 	wg.Wait()
 	if failing != 1 || !replacethread.Failed() {
 		t.Errorf("%d StoatFlow instances stopped with their own failure, want the one that read the poison record", failing)
@@ -126,4 +113,25 @@ func TestShutdownApplicationStopsEveryInstanceLikeKafkaStreams(t *testing.T) {
 		t.Errorf("output records: Kafka Streams %d, StoatFlow %d, want the %d counts before the failure", len(jvmOut), len(goOut), len(before))
 	}
 	comparePartitions(t, "output", jvmOut, goOut)
+}
+
+// awaitApplicationShutdown waits until every StoatFlow instance has ended
+// in ERROR, as SHUTDOWN_APPLICATION ends them, and returns how many ended
+// with a failure of their own rather than the group's shutdown.
+func awaitApplicationShutdown(ctx context.Context, t *testing.T, instances []*streams.KafkaStreams) (failing int) {
+	t.Helper()
+	for i, ks := range instances {
+		select {
+		case <-ks.Done():
+		case <-ctx.Done():
+			t.Fatalf("StoatFlow instance %d still %s", i, ks.State())
+		}
+		if ks.State() != streams.Error {
+			t.Errorf("StoatFlow instance %d ended %s, want ERROR", i, ks.State())
+		}
+		if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
+			failing++
+		}
+	}
+	return failing
 }

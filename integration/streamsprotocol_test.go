@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -227,20 +226,7 @@ func TestStreamsProtocolShutdownApplication(t *testing.T) {
 	}
 	testkafka.Produce(t, bootstrap, testkafka.Record{Topic: in, Partition: 0, Key: []byte("poison"),
 		Value: []byte(replacethread.Poison), Timestamp: time.UnixMilli(epochBase + 10_000)})
-	failing := 0
-	for i, ks := range instances {
-		select {
-		case <-ks.Done():
-		case <-ctx.Done():
-			t.Fatalf("instance %d still %s", i, ks.State())
-		}
-		if ks.State() != streams.Error {
-			t.Errorf("instance %d ended %s, want ERROR", i, ks.State())
-		}
-		if !errors.Is(ks.Err(), streams.ErrApplicationShutdown) {
-			failing++
-		}
-	}
+	failing := awaitApplicationShutdown(ctx, t, instances)
 	if failing != 1 || !replacethread.Failed() {
 		t.Errorf("%d instances stopped with their own failure, want the one that read the poison record", failing)
 	}
