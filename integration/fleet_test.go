@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -164,6 +165,16 @@ func (f *fleetApp) settings() map[string]string {
 	}
 	maps.Copy(m, f.extra)
 	return m
+}
+
+// commitInterval is the engines' commit.interval.ms.
+func (f *fleetApp) commitInterval(t *testing.T) time.Duration {
+	t.Helper()
+	ms, err := strconv.Atoi(f.settings()["commit.interval.ms"])
+	if err != nil {
+		t.Fatalf("%s: commit.interval.ms: %v", f.name, err)
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // steadyFeed produces the application's input in the background, batch
@@ -355,6 +366,8 @@ type fleet struct {
 	feed    *steadyFeed
 	tail    *outputTail
 	broker  *brokerLog
+	// sgClient describes a streams group (fleet_streams_test.go).
+	sgClient *kgo.Client
 }
 
 func newFleet(t *testing.T, app *fleetApp) *fleet {
@@ -423,6 +436,9 @@ func (fl *fleet) startAll(t *testing.T, jvms ...bool) []engine {
 	for i, jvm := range jvms {
 		labels[i] = fl.label(jvm)
 	}
+	if fl.app.streamsProtocol() {
+		fl.configureStreamsGroup(t)
+	}
 	// The first instance starts alone so that it leads the group; the
 	// others start side by side.
 	out[0] = fl.launch(t, jvms[0], labels[0])
@@ -488,9 +504,9 @@ func (fl *fleet) launchQuiet(t *testing.T, jvm bool, label string) engine {
 
 // beginStep records where a step starts: its time, the input fed, the
 // records restored, the rebalances and the task owners.
-func (fl *fleet) beginStep(name string) *fleetStep {
+func (fl *fleet) beginStep(t *testing.T, name string) *fleetStep {
 	return &fleetStep{name: name, from: time.Now(), fedFrom: int(fl.feed.fed.Load()), rebalances: -1,
-		before: fl.owners, restoredAt: fl.restored(), stableAt: fl.broker.stabilized(fl.app.appID)}
+		before: fl.owners, restoredAt: fl.restored(), stableAt: fl.rebalanceCount(t)}
 }
 
 // endStep waits until the group has settled after a step, checks that no
@@ -505,7 +521,7 @@ func (fl *fleet) endStep(t *testing.T, st *fleetStep) {
 	st.moved = movedTasks(st.before, fl.owners)
 	st.restored = fl.restored() - st.restoredAt
 	if st.stableAt >= 0 {
-		st.rebalances = fl.broker.stabilized(fl.app.appID) - st.stableAt
+		st.rebalances = fl.rebalanceCount(t) - st.stableAt
 	}
 	fl.steps = append(fl.steps, st)
 	t.Logf("%s: %s: %d of %d tasks moved (minimum %d), %d rebalances, %d records restored; %s",
@@ -517,7 +533,7 @@ func (fl *fleet) endStep(t *testing.T, st *fleetStep) {
 // instance added.
 func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engine {
 	t.Helper()
-	st := fl.beginStep(name)
+	st := fl.beginStep(t, name)
 	before := st.before
 	var e engine
 	if join != nil {
@@ -548,7 +564,7 @@ func (fl *fleet) step(t *testing.T, name string, join *bool, leave engine) engin
 // its session expires. It returns when the kill happened.
 func (fl *fleet) kill(t *testing.T, name string, victim engine) time.Time {
 	t.Helper()
-	st := fl.beginStep(name)
+	st := fl.beginStep(t, name)
 	for _, o := range st.before {
 		if o == fl.labels[victim] {
 			st.min++
@@ -612,10 +628,7 @@ func (fl *fleet) restoresSince(marks map[engine]int) []finishedRestore {
 func (fl *fleet) checkLeft(t *testing.T, step string, stopped time.Time) {
 	t.Helper()
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		gs, err := fl.admin.DescribeGroups(ctx, fl.app.appID)
-		cancel()
-		if g, ok := gs[fl.app.appID]; err == nil && ok && len(g.Members) <= fl.members {
+		if n, err := fl.memberCount(t); err == nil && n <= fl.members {
 			t.Logf("%s: %s: the stopped instance left the group %v after its close returned", fl.app.name, step, time.Since(stopped).Round(time.Millisecond))
 			return
 		}
@@ -625,6 +638,26 @@ func (fl *fleet) checkLeft(t *testing.T, step string, stopped time.Time) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// memberCount counts the group's members: a classic group's, or under
+// group.protocol=streams the streams group's.
+func (fl *fleet) memberCount(t *testing.T) (int, error) {
+	if fl.app.streamsProtocol() {
+		g, err := fl.describeStreams(t)
+		return len(g.Members), err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	gs, err := fl.admin.DescribeGroups(ctx, fl.app.appID)
+	if err != nil {
+		return 0, err
+	}
+	g, ok := gs[fl.app.appID]
+	if !ok {
+		return 0, fmt.Errorf("group %s not described", fl.app.appID)
+	}
+	return len(g.Members), g.Err
 }
 
 // checkKept fails the step if a StoatFlow instance opened a task it held
@@ -666,18 +699,36 @@ func (fl *fleet) settle(t *testing.T) map[string]string {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		g := waitGroupSplit(t, fl.admin, fl.app.appID, fl.members)
-		n := fl.broker.stabilized(fl.app.appID)
+		owners := fl.split(t)
+		n := fl.rebalanceCount(t)
 		time.Sleep(2 * time.Second)
-		g2 := waitGroupSplit(t, fl.admin, fl.app.appID, fl.members)
-		if owners := taskOwners(g2, fl.app); fl.broker.stabilized(fl.app.appID) == n && len(owners) == fl.app.tasks &&
-			maps.Equal(taskOwners(g, fl.app), owners) {
-			return owners
+		if again := fl.split(t); fl.rebalanceCount(t) == n && len(again) == fl.app.tasks && maps.Equal(owners, again) {
+			return again
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: the group did not settle in 2 minutes", fl.app.name)
 		}
 	}
+}
+
+// split waits until the group is stable with every member holding tasks
+// and returns the task owners.
+func (fl *fleet) split(t *testing.T) map[string]string {
+	t.Helper()
+	if fl.app.streamsProtocol() {
+		return streamsTaskOwners(fl.waitStreamsSplit(t, fl.members), fl.app)
+	}
+	return taskOwners(waitGroupSplit(t, fl.admin, fl.app.appID, fl.members), fl.app)
+}
+
+// rebalanceCount counts the group's rebalances so far: the generations the
+// coordinator stabilized for a classic group, the group epoch of a
+// streams group; -1 when unknown.
+func (fl *fleet) rebalanceCount(t *testing.T) int {
+	if fl.app.streamsProtocol() {
+		return fl.streamsEpoch(t)
+	}
+	return fl.broker.stabilized(fl.app.appID)
 }
 
 // restored sums the records every instance started so far restored.

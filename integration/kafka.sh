@@ -81,6 +81,11 @@ default.replication.factor=1
 min.insync.replicas=1
 auto.create.topics.enable=false
 group.initial.rebalance.delay.ms=0
+# Streams groups keep Kafka's defaults (a 45 s session); the lower bounds
+# let a test set a shorter session for its group (streams.session.timeout.ms),
+# as it sets main.consumer.session.timeout.ms for a classic one.
+group.streams.min.session.timeout.ms=6000
+group.streams.min.heartbeat.interval.ms=1000
 transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 log.flush.interval.messages=9223372036854775807
 log.retention.check.interval.ms=60000

@@ -1,0 +1,152 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+)
+
+// A fleet whose application sets group.protocol=streams runs one streams
+// group (KIP-1071): the broker assigns the tasks, StreamsGroupDescribe
+// shows them, and the group epoch counts the rebalances, as the classic
+// group's stabilized generations do.
+
+// streamsProtocol reports whether the fleet's group is a streams group.
+func (f *fleetApp) streamsProtocol() bool { return f.settings()["group.protocol"] == "streams" }
+
+// streamsClient is the client the fleet describes its streams group with.
+func (fl *fleet) streamsClient(t *testing.T) *kgo.Client {
+	t.Helper()
+	if fl.sgClient == nil {
+		cl, err := testkafka.NewClient(fl.app.bootstrap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cl.Close)
+		fl.sgClient = cl
+	}
+	return fl.sgClient
+}
+
+// describeStreams describes the fleet's streams group.
+func (fl *fleet) describeStreams(t *testing.T) (kmsg.StreamsGroupDescribeResponseGroup, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return streamsgroup.Describe(ctx, fl.streamsClient(t), fl.app.appID)
+}
+
+// waitStreamsSplit waits until the streams group is stable with n members,
+// each holding active tasks, and returns it.
+func (fl *fleet) waitStreamsSplit(t *testing.T, n int) kmsg.StreamsGroupDescribeResponseGroup {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		g, err := fl.describeStreams(t)
+		if err == nil && strings.EqualFold(g.State, "Stable") && len(g.Members) == n {
+			split := true
+			for _, m := range g.Members {
+				if len(describedTasks(m.Assignment.ActiveTasks)) == 0 {
+					split = false
+				}
+			}
+			if split {
+				return g
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("streams group %s did not settle with %d members holding tasks in 2 minutes: state %q, %d members, %v", fl.app.appID, n, g.State, len(g.Members), err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// streamsTaskOwners maps each active task of a streams group to the
+// instance holding it, named as taskOwners names it.
+func streamsTaskOwners(g kmsg.StreamsGroupDescribeResponseGroup, app *fleetApp) map[string]string {
+	owners := map[string]string{}
+	for _, m := range g.Members {
+		inst := m.ClientID
+		if i := strings.Index(inst, "-StreamThread-"); i >= 0 {
+			inst = inst[:i]
+		}
+		inst = strings.TrimPrefix(inst, app.appID+"-")
+		for _, id := range describedTasks(m.Assignment.ActiveTasks) {
+			owners[id.String()] = inst
+		}
+	}
+	return owners
+}
+
+// streamsEpoch is the streams group's epoch, which each change of its
+// members or topology raises: -1 when it cannot be described.
+func (fl *fleet) streamsEpoch(t *testing.T) int {
+	g, err := fl.describeStreams(t)
+	if err != nil {
+		return -1
+	}
+	return int(g.Epoch)
+}
+
+// streamsGroupKeys maps the client-side keys a classic fleet sets to the
+// streams group configs the broker takes them from under
+// group.protocol=streams, where both engines warn that they ignore the
+// client's.
+var streamsGroupKeys = map[string]string{
+	"main.consumer.session.timeout.ms":    "streams.session.timeout.ms",
+	"main.consumer.heartbeat.interval.ms": "streams.heartbeat.interval.ms",
+	"num.standby.replicas":                "streams.num.standby.replicas",
+	"max.warmup.replicas":                 "streams.num.warmup.replicas",
+	"acceptable.recovery.lag":             "streams.acceptable.recovery.lag",
+}
+
+// configureStreamsGroup sets the streams group configs of the fleet's group
+// from its settings (streamsGroupKeys), as an operator does with
+// kafka-configs.sh --entity-type groups before the group's first member
+// starts.
+func (fl *fleet) configureStreamsGroup(t *testing.T) {
+	t.Helper()
+	set := fl.app.settings()
+	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
+	res := kmsg.NewIncrementalAlterConfigsRequestResource()
+	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
+	res.ResourceName = fl.app.appID
+	var applied []string
+	for client, group := range streamsGroupKeys {
+		v, ok := set[client]
+		if !ok {
+			continue
+		}
+		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+		c.Name, c.Value = group, kmsg.StringPtr(v)
+		res.Configs = append(res.Configs, c)
+		applied = append(applied, group+"="+v)
+	}
+	if len(res.Configs) == 0 {
+		return
+	}
+	req.Resources = append(req.Resources, res)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	resp, err := req.RequestWith(ctx, fl.streamsClient(t))
+	if err == nil && len(resp.Resources) == 1 {
+		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
+		if err != nil && resp.Resources[0].ErrorMessage != nil {
+			err = fmt.Errorf("%w: %s", err, *resp.Resources[0].ErrorMessage)
+		}
+	}
+	if err != nil {
+		t.Fatalf("%s: setting the streams group configs %v of %s: %v", fl.app.name, applied, fl.app.appID, err)
+	}
+	slices.Sort(applied)
+	t.Logf("%s: streams group %s configured with %v", fl.app.name, fl.app.appID, applied)
+}
