@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
 // The multi-instance crash workloads: the crash suite's checks (I1-I5,
@@ -94,6 +95,14 @@ func (r *crashRun) runFleetKills(kills int, jvm bool) {
 	}
 	if err := r.feed(r.w.perRound); err != nil {
 		t.Fatal(err)
+	}
+	if r.spec.Set["group.protocol"] == "streams" {
+		cl, err := testkafka.NewClient(r.bootstrap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setStreamsGroupConfigs(t, cl, r.appID, r.spec.Set)
+		cl.Close()
 	}
 	for _, m := range members {
 		r.startMember(m)

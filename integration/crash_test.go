@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,6 +190,39 @@ func TestCrashFleetStandbysExactlyOnce(t *testing.T) {
 		map[string]string{"num.standby.replicas": "1", "probing.rebalance.interval.ms": "60000"})
 	r.standbys = true
 	r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), false)
+}
+
+// TestCrashFleetStreamsProtocolExactlyOnce runs the fleet crash tests
+// above with group.protocol=streams: the members form a streams group
+// (KIP-1071) whose session and standbys the broker takes from the group's
+// configs, and the rebalance failpoint fires in the streams reconciliation,
+// before a revocation and between a revocation and its acknowledgement.
+func TestCrashFleetStreamsProtocolExactlyOnce(t *testing.T) {
+	t.Parallel()
+	streamsSet := func(extra map[string]string) map[string]string {
+		m := map[string]string{"group.protocol": "streams"}
+		maps.Copy(m, extra)
+		return m
+	}
+	for _, c := range []struct {
+		name     string
+		w        crashWorkload
+		set      map[string]string
+		standbys bool
+		jvm      bool
+	}{
+		{name: "wordcount", w: wordCountWorkload},
+		{name: "standbys", w: wordCountWorkload, set: map[string]string{"num.standby.replicas": "1"}, standbys: true},
+		{name: "windowedcount-mixed", w: windowedCountWorkload, jvm: true},
+		{name: "wordcount-mixed", w: wordCountWorkload, jvm: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := newCrashRun(t, fleetWorkload(c.w), "exactly_once_v2", streamsSet(c.set))
+			r.standbys = c.standbys
+			r.runFleetKills(crashWorkloadKills(t, defaultFleetKills), c.jvm)
+		})
+	}
 }
 
 // TestCrashFleetWindowedCountExactlyOnce is the windowed count's crash test

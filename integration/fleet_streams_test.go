@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -110,26 +111,32 @@ var streamsGroupKeys = map[string]string{
 }
 
 // configureStreamsGroup sets the streams group configs of the fleet's group
-// from its settings (streamsGroupKeys), as an operator does with
-// kafka-configs.sh --entity-type groups before the group's first member
-// starts.
+// from its settings (setStreamsGroupConfigs).
 func (fl *fleet) configureStreamsGroup(t *testing.T) {
 	t.Helper()
-	set := fl.app.settings()
+	setStreamsGroupConfigs(t, fl.streamsClient(t), fl.app.appID, fl.app.settings())
+}
+
+// setStreamsGroupConfigs sets the configs of the streams group that the
+// client-side keys of settings name (streamsGroupKeys), as an operator
+// does with kafka-configs.sh --entity-type groups before the group's first
+// member starts.
+func setStreamsGroupConfigs(t *testing.T, cl *kgo.Client, group string, settings map[string]string) {
+	t.Helper()
 	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
 	res := kmsg.NewIncrementalAlterConfigsRequestResource()
 	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
-	res.ResourceName = fl.app.appID
+	res.ResourceName = group
 	var applied []string
-	for client, group := range streamsGroupKeys {
-		v, ok := set[client]
+	for client, key := range streamsGroupKeys {
+		v, ok := settings[client]
 		if !ok {
 			continue
 		}
 		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-		c.Name, c.Value = group, kmsg.StringPtr(v)
+		c.Name, c.Value = key, kmsg.StringPtr(v)
 		res.Configs = append(res.Configs, c)
-		applied = append(applied, group+"="+v)
+		applied = append(applied, key+"="+v)
 	}
 	if len(res.Configs) == 0 {
 		return
@@ -137,7 +144,7 @@ func (fl *fleet) configureStreamsGroup(t *testing.T) {
 	req.Resources = append(req.Resources, res)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := req.RequestWith(ctx, fl.streamsClient(t))
+	resp, err := req.RequestWith(ctx, cl)
 	if err == nil && len(resp.Resources) == 1 {
 		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
 		if err != nil && resp.Resources[0].ErrorMessage != nil {
@@ -145,8 +152,36 @@ func (fl *fleet) configureStreamsGroup(t *testing.T) {
 		}
 	}
 	if err != nil {
-		t.Fatalf("%s: setting the streams group configs %v of %s: %v", fl.app.name, applied, fl.app.appID, err)
+		t.Fatalf("setting the streams group configs %v of %s: %v", applied, group, err)
 	}
 	slices.Sort(applied)
-	t.Logf("%s: streams group %s configured with %v", fl.app.name, fl.app.appID, applied)
+	t.Logf("streams group %s configured with %v", group, applied)
+}
+
+// streamsLag is the streams group's lag: the records between its committed
+// offsets and the ends of their partitions, summed, and the partitions it
+// has committed. (kadm's Lag describes a classic group.)
+func (fl *fleet) streamsLag(t *testing.T) (int64, int, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	committed, err := fl.admin.FetchOffsets(ctx, fl.app.appID)
+	if err != nil {
+		return 0, 0, err
+	}
+	if err := committed.Error(); err != nil {
+		return 0, 0, err
+	}
+	ends, err := fl.admin.ListEndOffsets(ctx, committed.Offsets().TopicsSet().Topics()...)
+	if err != nil {
+		return 0, 0, err
+	}
+	var lag int64
+	n := 0
+	committed.Each(func(o kadm.OffsetResponse) {
+		if e, ok := ends.Lookup(o.Topic, o.Partition); ok && e.Err == nil {
+			lag += max(0, e.Offset-o.At)
+			n++
+		}
+	})
+	return lag, n, nil
 }

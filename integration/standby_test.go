@@ -82,25 +82,35 @@ func (fl *fleet) waitCaughtUp(t *testing.T, timeout time.Duration) {
 	t.Helper()
 	began := time.Now()
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		lags, err := fl.admin.Lag(ctx, fl.app.appID)
-		cancel()
-		if err == nil {
-			if l, ok := lags[fl.app.appID]; ok && l.Error() == nil && l.Lag.Total() < 1000 && len(l.Lag) > 0 {
-				t.Logf("%s: the group caught up with the preload %v after the fleet started", fl.app.name, time.Since(began).Round(time.Millisecond))
-				grace := 3 * time.Second
-				if os.Getenv(envStandbyFull) != "" {
-					grace = time.Minute // the standbys read changelogs of hundreds of MiB
-				}
-				time.Sleep(grace)
-				return
+		caught, lag, err := fl.caughtUp(t)
+		if caught {
+			t.Logf("%s: the group caught up with the preload %v after the fleet started", fl.app.name, time.Since(began).Round(time.Millisecond))
+			grace := 3 * time.Second
+			if os.Getenv(envStandbyFull) != "" {
+				grace = time.Minute // the standbys read changelogs of hundreds of MiB
 			}
+			time.Sleep(grace)
+			return
 		}
 		if time.Since(began) > timeout {
-			t.Fatalf("%s: the group did not catch up with the preload within %v: %v %v", fl.app.name, timeout, lags, err)
+			t.Fatalf("%s: the group did not catch up with the preload within %v: %v %v", fl.app.name, timeout, lag, err)
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// caughtUp reports whether the group's lag is below 1000 records, and the
+// lag it saw.
+func (fl *fleet) caughtUp(t *testing.T) (bool, any, error) {
+	if fl.app.streamsProtocol() {
+		total, n, err := fl.streamsLag(t)
+		return err == nil && n > 0 && total < 1000, total, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	lags, err := fl.admin.Lag(ctx, fl.app.appID)
+	l, ok := lags[fl.app.appID]
+	return err == nil && ok && l.Error() == nil && l.Lag.Total() < 1000 && len(l.Lag) > 0, lags, err
 }
 
 // changelogEnds returns the application's changelog topic (the word count

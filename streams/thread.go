@@ -181,6 +181,11 @@ type streamThread struct {
 	memberStandbys  map[kstreams.TaskID]bool
 	memberJoined    bool
 	memberStatuses  []streamsgroup.Status
+	// heartbeatErr is the retriable heartbeat error last logged, and
+	// heartbeatFailures the heartbeats failed since the last that went
+	// through.
+	heartbeatErr      string
+	heartbeatFailures int
 	// offsetSums are the thread's tasks with their offset sums, published
 	// by the thread for the subscription its consumer sends at a join;
 	// sumsMoved says a standby or restore wrote since sumsPublished.

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/internal/assignment"
+	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
@@ -137,14 +138,24 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		t.nextBeat = now.Add(unreleasedRetry)
 		return nil
 	case errors.Is(err, streamsgroup.ErrFatal):
-		return fmt.Errorf("streams: %w", err)
+		return err
 	case err != nil:
 		if ctx.Err() != nil {
 			return nil
 		}
-		t.log.Warn("heartbeat to the streams group failed; retrying", "err", err)
+		// Once per error until a heartbeat goes through: a coordinator
+		// away for minutes is one line, not one a second.
+		t.heartbeatFailures++
+		if msg := err.Error(); msg != t.heartbeatErr {
+			t.heartbeatErr = msg
+			t.log.Warn("heartbeat to the streams group failed; retrying every "+memberRetry.String(), "err", err)
+		}
 		t.nextBeat = now.Add(memberRetry)
 		return nil
+	}
+	if t.heartbeatFailures > 0 {
+		t.log.Info("heartbeat to the streams group went through again", "failed_heartbeats", t.heartbeatFailures)
+		t.heartbeatFailures, t.heartbeatErr = 0, ""
 	}
 	t.unreleasedSince = time.Time{}
 	t.s.member.setEndpointPartitions(t.member.PartitionsByEndpoint())
@@ -194,6 +205,12 @@ func (t *streamThread) reconcile(r streamsgroup.Reconciliation) error {
 		}
 		return t.member.Assigned(r)
 	}
+	// The crash suite's rebalance failpoint, as in a classic group's
+	// callbacks: before the revocation, and between the revocation's
+	// commit and its acknowledgement.
+	if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
+		return err
+	}
 	t.memberStandbys = map[kstreams.TaskID]bool{}
 	for _, id := range slices.Concat(r.Target.Standby, r.Target.Warmup) {
 		kid, err := t.memberTaskID(id)
@@ -219,6 +236,9 @@ func (t *streamThread) reconcile(r streamsgroup.Reconciliation) error {
 			return err
 		}
 		t.consumer.RemoveConsumePartitions(revoked)
+		if err := failpoint.Hit(failpoint.RebalanceCallback); err != nil {
+			return err
+		}
 	}
 	if err := t.member.Revoked(r); err != nil {
 		return err

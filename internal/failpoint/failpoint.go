@@ -32,7 +32,7 @@ const (
 	StandbyMid          = "standby.mid"               // after one standby batch reached a store
 	StandbyPromote      = "standby.promote"           // a standby's stores handed to its active task, before the tail's restore
 	StandbyDemote       = "standby.demote"            // an active task's stores handed to its standby, after the revocation's commit
-	RebalanceCallback   = "rebalance.callback"        // inside a partition assignment or revocation
+	RebalanceCallback   = "rebalance.callback"        // inside a partition assignment or revocation (a streams group's reconciliation: before its revocation, and between the revocation and its acknowledgement)
 )
 
 // ErrInjected is what an `error` action returns.

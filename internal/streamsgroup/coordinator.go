@@ -29,6 +29,11 @@ func (c *coordinator) heartbeat(ctx context.Context, cl *kgo.Client, group strin
 	resp, err := req.RequestWith(ctx, cl.Broker(int(node)))
 	if err != nil {
 		c.forget(node)
+		if offered, verr := offersHeartbeat(ctx, cl, node); verr == nil && !offered {
+			// The client refused to send a request the broker does not
+			// list: the cluster has no streams groups.
+			return nil, classify(group, kerr.UnsupportedVersion.Code, kmsg.StringPtr(fmt.Sprintf("broker %d does not offer StreamsGroupHeartbeat (API key %d)", node, req.Key())))
+		}
 		return nil, err
 	}
 	switch kerr.ErrorForCode(resp.ErrorCode) {
@@ -68,6 +73,29 @@ func (c *coordinator) find(ctx context.Context, cl *kgo.Client, group string) (i
 	c.node = nodeID
 	c.mu.Unlock()
 	return nodeID, nil
+}
+
+// offersHeartbeat asks broker node whether it serves StreamsGroupHeartbeat:
+// a broker whose cluster has not finalized the streams.version feature
+// leaves it out of its ApiVersions.
+func offersHeartbeat(ctx context.Context, cl *kgo.Client, node int32) (bool, error) {
+	req := kmsg.NewPtrApiVersionsRequest()
+	// A broker checks these names from version 3 on.
+	req.ClientSoftwareName, req.ClientSoftwareVersion = "stoatflow", "1"
+	resp, err := req.RequestWith(ctx, cl.Broker(int(node)))
+	if err != nil {
+		return false, err
+	}
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+		return false, err
+	}
+	key := kmsg.NewPtrStreamsGroupHeartbeatRequest().Key()
+	for _, k := range resp.ApiKeys {
+		if k.ApiKey == key {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (c *coordinator) forget(node int32) {
