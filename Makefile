@@ -17,7 +17,7 @@ help:
 	@echo "make demo        word count end to end on StoatFlow with an embedded broker (needs Go and librocksdb-dev only)"
 	@echo "make demo-kafka  the same demo on the local Kafka 4.4 broker (started and stopped for you)"
 	@echo "make demo-jvm    the Kafka Streams 4.4 twin of the word count on the local broker"
-	@echo "make bench       StoatFlow vs Kafka Streams 4.4 and raw client ceilings on a local Kafka 4.4 broker (~40 min; see BENCHMARKS.md)"
+	@echo "make bench       StoatFlow vs Kafka Streams 4.4 and raw client ceilings on a local Kafka 4.4 broker (~45 min; see BENCHMARKS.md)"
 	@echo "make crash-soak  KILLS=2000 SEED=42: the exactly-once crash suite with thousands of SIGKILLs (docs/crash-testing.md)"
 	@echo "make kafka-up    start the local Apache Kafka 4.4.0 broker (prints its bootstrap address)"
 	@echo "make kafka-down  stop it"

@@ -393,8 +393,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runLatencyLoad(ctx, props("wordcount"), eos)
 	case "restore":
 		return b.runRestore(ctx)
-	case "rebalance":
-		return b.runRebalance(ctx, props("wordcount"), eos)
+	case wlRebalance, wlRebalanceStreams:
+		return b.runRebalance(ctx, name, props("wordcount"), eos)
 	case "failover":
 		return b.runFailover(ctx, props("wordcount"), eos)
 	case "avro":

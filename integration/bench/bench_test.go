@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/internal/testkafka"
 	"github.com/stoatflow/stoatflow/internal/testregistry"
@@ -30,10 +33,12 @@ func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	var out, log bytes.Buffer
-	// Every workload but rebalance and failover: their instances of each
-	// engine, the waits for the group to settle and the session timeouts
-	// would double the smoke's time.
-	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool { return w == "rebalance" || w == "failover" })
+	// Every workload but the rebalance ones and failover: their instances
+	// of each engine, the waits for the group to settle and the session
+	// timeouts would double the smoke's time.
+	workloads := slices.DeleteFunc(slices.Clone(allWorkloads), func(w string) bool {
+		return slices.Contains(rebalanceWorkloads, w) || w == "failover"
+	})
 	args := []string{"-bootstrap", bootstrap, "-workloads", strings.Join(workloads, ","), "-rounds", "1", "-records", "1000", "-keys", "200",
 		"-latency-rate", "200", "-latency-duration", "2s", "-latency-warmup", "500ms",
 		// Two of the four loads keep the smoke short. At these sizes
@@ -248,8 +253,83 @@ func TestMovedTasks(t *testing.T) {
 	rep := app + "-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition"
 	before := map[topicPartition]string{{app + "-in", 0}: "A", {app + "-in", 1}: "B", {rep, 0}: "A", {rep, 1}: "B", {rep, 2}: "A"}
 	after := map[topicPartition]string{{app + "-in", 0}: "C", {app + "-in", 1}: "B", {rep, 0}: "C", {rep, 1}: "B", {rep, 2}: "B"}
-	if n := movedTasks(before, after, app); n != 2 {
+	if n := movedTasks(statefulTasks(before, app), statefulTasks(after, app)); n != 2 {
 		t.Fatalf("%d stateful tasks moved, want 2 (input partitions are stateless tasks)", n)
+	}
+}
+
+// streamsGroup is a StreamsGroupDescribe answer for the word count of
+// app: subtopology 0 splits the input into the repartition topic, 1
+// counts it; members maps each instance to its active tasks.
+func streamsGroup(app, state string, epoch int32, members map[string][]kmsg.TaskIDs) kmsg.StreamsGroupDescribeResponseGroup {
+	g := kmsg.StreamsGroupDescribeResponseGroup{Group: app, State: state, Epoch: epoch, Topology: &kmsg.StreamsGroupDescribeResponseGroupTopology{}}
+	split := kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{SubtopologyID: "0", SourceTopics: []string{app + "-in"},
+		RepartitionSinkTopics: []string{app + "-counts-repartition"}}
+	count := kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{SubtopologyID: "1",
+		RepartitionSourceTopics: []kmsg.TopicInfo{{Topic: app + "-counts-repartition"}}, StateChangelogTopics: []kmsg.TopicInfo{{Topic: app + "-counts-changelog"}}}
+	g.Topology.Subtopologies = append(g.Topology.Subtopologies, split, count)
+	for _, inst := range slices.Sorted(maps.Keys(members)) {
+		m := kmsg.StreamsGroupDescribeResponseGroupMember{ClientID: app + "-" + inst + "-StreamThread-1-consumer"}
+		m.Assignment.ActiveTasks = members[inst]
+		g.Members = append(g.Members, m)
+	}
+	return g
+}
+
+func TestStreamsStateTakesTheCountsTasks(t *testing.T) {
+	app := "bench-rebalance-streams-sf-0-abc"
+	g := streamsGroup(app, "Stable", 7, map[string][]kmsg.TaskIDs{
+		"A": {{SubtopologyID: "0", Partitions: []int32{0, 1}}, {SubtopologyID: "1", Partitions: []int32{0, 2}}},
+		"B": {{SubtopologyID: "0", Partitions: []int32{2, 3}}, {SubtopologyID: "1", Partitions: []int32{1}}},
+		"C": {{SubtopologyID: "1", Partitions: []int32{3}}},
+	})
+	st := streamsState(g, 3)
+	if !st.stable || st.epoch != 7 || !maps.Equal(st.tasks, map[int32]string{0: "A", 1: "B", 2: "A", 3: "C"}) {
+		t.Fatalf("state %+v, want stable at epoch 7 with 1_0 and 1_2 on A, 1_1 on B, 1_3 on C", st)
+	}
+	if st := streamsState(g, 2); st.stable || st.epoch != 7 {
+		t.Fatalf("with 2 members wanted: %+v, want not stable at epoch 7", st)
+	}
+	g.Members[2].Assignment.ActiveTasks = nil
+	if st := streamsState(g, 3); st.stable {
+		t.Fatalf("a member without active tasks: %+v, want not stable", st)
+	}
+	if st := streamsState(streamsGroup(app, "Reconciling", 8, nil), 0); st.stable || st.epoch != 8 {
+		t.Fatalf("reconciling: %+v, want not stable at epoch 8", st)
+	}
+}
+
+func TestStreamsGroupRebalancesCountTheEpoch(t *testing.T) {
+	w := &groupWatch{group: "app", streams: true}
+	if !w.counts() {
+		t.Fatal("a streams group's rebalances are always counted")
+	}
+	for i, step := range []struct {
+		epoch   int32
+		changed bool
+		total   int
+	}{
+		{3, false, 0}, // the first look sets the base
+		{3, false, 0},
+		{0, false, 0}, // not described
+		{4, true, 1},  // the join
+		{6, true, 3},  // two between looks
+		{6, false, 3},
+		{1, false, 3}, // made anew: a new base
+		{2, true, 4},
+	} {
+		if got := w.counted(groupState{epoch: step.epoch}); got != step.changed || w.generations != step.total {
+			t.Fatalf("step %d (epoch %d): changed %v with %d rebalances, want %v with %d", i, step.epoch, got, w.generations, step.changed, step.total)
+		}
+	}
+}
+
+func TestStreamsGroupConfigs(t *testing.T) {
+	got := streamsGroupConfigs(map[string]string{"acceptable.recovery.lag": "9223372036854775807",
+		"main.consumer.heartbeat.interval.ms": "1000", "commit.interval.ms": "100", "group.protocol": "streams"})
+	want := map[string]string{"streams.acceptable.recovery.lag": "9223372036854775807", "streams.heartbeat.interval.ms": "1000"}
+	if !maps.Equal(got, want) {
+		t.Fatalf("group configs %v, want %v", got, want)
 	}
 }
 
@@ -287,7 +367,7 @@ func TestStatefulTasks(t *testing.T) {
 	if len(got) != 2 || got[0] != "A" || got[1] != "B" {
 		t.Fatalf("stateful tasks %v, want 1_0 on A and 1_1 on B only", got)
 	}
-	if s := statefulOwners(owners, map[topicPartition]string{{rep, 0}: "B", {rep, 1}: "B"}, app); s != "1_0 A→B, 1_1 B→B" {
+	if s := statefulOwners(got, statefulTasks(map[topicPartition]string{{rep, 0}: "B", {rep, 1}: "B"}, app)); s != "1_0 A→B, 1_1 B→B" {
 		t.Fatalf("owners %q", s)
 	}
 }

@@ -91,14 +91,13 @@ func (b *bench) failoverRun(ctx context.Context, r *result, standbys int, props 
 		return err
 	}
 	// Who hosts what as the kill comes.
-	owners, _, err := f.watch.settle(ctx, 2)
+	tasks, _, err := f.watch.settle(ctx, 2)
 	if err != nil {
 		return err
 	}
-	tasks := statefulTasks(owners, appID)
 	victim, ok := tasks[failoverTask]
 	if !ok {
-		return fmt.Errorf("no instance hosts stateful task 1_%d: %v", failoverTask, owners)
+		return fmt.Errorf("no instance hosts stateful task 1_%d: %v", failoverTask, tasks)
 	}
 	survivor := f.labels[0]
 	if survivor == victim {
@@ -118,7 +117,7 @@ func (b *bench) failoverRun(ctx context.Context, r *result, standbys int, props 
 	if writer[failoverTask] < 0 {
 		return fmt.Errorf("output partition %d received nothing before the kill", failoverTask)
 	}
-	f.watch.poll() // only what the kill causes counts
+	f.watch.poll(ctx) // only what the kill causes counts
 	gens := f.watch.generations
 	fed := f.feed.fed()
 	killed := time.Now()
@@ -148,8 +147,8 @@ func (b *bench) failoverRun(ctx context.Context, r *result, standbys int, props 
 	// output and are only logged.
 	restored, loaded, restores := f.restores(survivor, killed, end)
 	r.replayed = restored
-	if f.watch.log != nil {
-		f.watch.poll()
+	if f.watch.counts() {
+		f.watch.poll(ctx)
 		r.rebalances = f.watch.generations - gens
 	}
 	r.rss = f.peakRSS()

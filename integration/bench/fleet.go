@@ -54,12 +54,21 @@ func (b *bench) newFleet(ctx context.Context, appID, name, engine, props string,
 	if err == nil {
 		f.tps, err = b.broker.partitions(f.input)
 	}
+	if err == nil && f.streams() {
+		// The broker takes these from the group's configs, before the
+		// first member joins; both engines ignore the client's.
+		err = b.broker.setStreamsGroupConfigs(ctx, appID, streamsGroupConfigs(f.set))
+	}
 	if err != nil {
 		f.close()
 		return nil, err
 	}
 	return f, nil
 }
+
+// streams reports whether the fleet's instances run a streams group
+// (group.protocol=streams, KIP-1071) rather than a classic one.
+func (f *fleet) streams() bool { return strings.EqualFold(f.set["group.protocol"], "streams") }
 
 // close stops the feed, the tail and every instance left, and deletes the
 // topics, the group and the state directories unless -keep.
@@ -111,9 +120,9 @@ func (f *fleet) start(label string) (*proc, error) {
 }
 
 // begin starts an instance per label, each once the one before it is
-// RUNNING (the first alone, so that it leads the group), and returns the
-// group's assignment once it has settled with all of them.
-func (f *fleet) begin(ctx context.Context, labels ...string) (map[topicPartition]string, error) {
+// RUNNING (the first alone, so that it leads the group), and returns each
+// stateful task's instance once the group has settled with all of them.
+func (f *fleet) begin(ctx context.Context, labels ...string) (map[int32]string, error) {
 	for _, label := range labels {
 		p, err := f.start(label)
 		if err != nil {
@@ -123,9 +132,12 @@ func (f *fleet) begin(ctx context.Context, labels ...string) (map[topicPartition
 			return nil, err
 		}
 	}
-	f.watch = &groupWatch{admin: f.b.broker.admin, group: f.appID, log: openBrokerLog(brokerLogPath(f.b.root, f.b.cfg.bootstrap))}
-	owners, _, err := f.watch.settle(ctx, len(labels))
-	return owners, err
+	f.watch = &groupWatch{admin: f.b.broker.admin, client: f.b.broker.client, group: f.appID, streams: f.streams()}
+	if !f.watch.streams {
+		f.watch.log = openBrokerLog(brokerLogPath(f.b.root, f.b.cfg.bootstrap))
+	}
+	tasks, _, err := f.watch.settle(ctx, len(labels))
+	return tasks, err
 }
 
 // load produces preload lines at once, then rate lines a second until the

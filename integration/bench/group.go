@@ -14,10 +14,16 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 )
 
-// Watching a group: its members and their partitions through the admin
-// client, and its rebalances through the broker's log.
+// Watching a group: a classic group's members and their partitions
+// through the admin client, and its rebalances through the broker's log;
+// a streams group's (group.protocol=streams, KIP-1071) members, tasks and
+// rebalances through StreamsGroupDescribe.
 
 const (
 	// rebalanceQuiet is how long the group must stay stable, with every
@@ -43,24 +49,56 @@ func statefulTasks(owners map[topicPartition]string, appID string) map[int32]str
 	return out
 }
 
+// streamsState is what a StreamsGroupDescribe of a streams group says:
+// its epoch and, when it is Stable with members members each holding
+// active tasks, each stateful task's instance. The stateful tasks are those
+// of the subtopologies that read a repartition topic (the count's, 1_<p>),
+// as statefulTasks takes them from a classic assignment.
+func streamsState(g kmsg.StreamsGroupDescribeResponseGroup, members int) groupState {
+	st := groupState{epoch: g.Epoch}
+	if !strings.EqualFold(g.State, "Stable") || len(g.Members) != members || g.Topology == nil {
+		return st
+	}
+	stateful := map[string]bool{}
+	for _, s := range g.Topology.Subtopologies {
+		if len(s.RepartitionSourceTopics) > 0 {
+			stateful[s.SubtopologyID] = true
+		}
+	}
+	tasks := map[int32]string{}
+	for _, m := range g.Members {
+		if len(m.Assignment.ActiveTasks) == 0 {
+			return st
+		}
+		for _, t := range m.Assignment.ActiveTasks {
+			if stateful[t.SubtopologyID] {
+				for _, p := range t.Partitions {
+					tasks[p] = instanceOf(m.ClientID, g.Group)
+				}
+			}
+		}
+	}
+	st.stable, st.tasks = true, tasks
+	return st
+}
+
 // statefulOwners lists each stateful task's instance before and after,
-// "1_<p> A→C", in partition order.
-func statefulOwners(before, after map[topicPartition]string, appID string) string {
-	was, is := statefulTasks(before, appID), statefulTasks(after, appID)
+// "1_<p> A→C", in partition order; before and after map each task's
+// partition to its instance.
+func statefulOwners(before, after map[int32]string) string {
 	var out []string
-	for _, p := range slices.Sorted(maps.Keys(is)) {
-		out = append(out, fmt.Sprintf("1_%d %s→%s", p, was[p], is[p]))
+	for _, p := range slices.Sorted(maps.Keys(after)) {
+		out = append(out, fmt.Sprintf("1_%d %s→%s", p, before[p], after[p]))
 	}
 	return strings.Join(out, ", ")
 }
 
 // movedTasks counts the stateful tasks whose instance changed between two
 // assignments.
-func movedTasks(before, after map[topicPartition]string, appID string) int {
-	was := statefulTasks(before, appID)
+func movedTasks(before, after map[int32]string) int {
 	n := 0
-	for p, owner := range statefulTasks(after, appID) {
-		if was[p] != owner {
+	for p, owner := range after {
+		if before[p] != owner {
 			n++
 		}
 	}
@@ -77,26 +115,44 @@ func instanceOf(clientID, appID string) string {
 	return s
 }
 
-// groupWatch observes one group: its description, and the broker log's
-// lines about it when the log is known.
+// groupWatch observes one group: its description and its rebalances,
+// from the broker log's lines about it (a classic group, when the log is
+// known) or from its group epoch (a streams group).
 type groupWatch struct {
-	admin *kadm.Client
-	group string
-	log   *brokerLog // nil: unknown
+	admin   *kadm.Client
+	client  *kgo.Client // a streams group's describer
+	group   string
+	streams bool       // a streams group: StreamsGroupDescribe, rebalances by epoch
+	log     *brokerLog // classic: nil when unknown
 
-	generations int // "Stabilized group" lines read so far
-	preparing   int // "Preparing to rebalance group" lines read so far
+	// generations counts the rebalances seen so far: a classic group's
+	// "Stabilized group" lines read, a streams group's epoch increases
+	// described.
+	generations int
+	preparing   int   // "Preparing to rebalance group" lines read so far
+	epoch       int32 // the streams group's last described epoch; 0: none yet
 }
 
 // groupState is one description of the group.
 type groupState struct {
-	stable bool                      // Stable, with the members wanted, each holding partitions
-	owners map[topicPartition]string // partition → instance
+	stable bool             // Stable, with the members wanted, each holding partitions (tasks)
+	tasks  map[int32]string // each stateful task's partition → instance, when stable
+	epoch  int32            // a streams group's epoch; 0: not described
 }
+
+// counts reports whether the watch counts the group's rebalances.
+func (w *groupWatch) counts() bool { return w.streams || w.log != nil }
 
 func (w *groupWatch) describe(ctx context.Context, members int) groupState {
 	dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if w.streams {
+		g, err := streamsgroup.Describe(dctx, w.client, w.group)
+		if err != nil {
+			return groupState{}
+		}
+		return streamsState(g, members)
+	}
 	gs, err := w.admin.DescribeGroups(dctx, w.group)
 	if err != nil {
 		return groupState{}
@@ -105,7 +161,7 @@ func (w *groupWatch) describe(ctx context.Context, members int) groupState {
 	if !ok || g.Err != nil || g.State != "Stable" || len(g.Members) != members {
 		return groupState{}
 	}
-	st := groupState{stable: true, owners: map[topicPartition]string{}}
+	owners := map[topicPartition]string{}
 	for _, m := range g.Members {
 		ma, ok := m.Assigned.AsConsumer()
 		if !ok || len(ma.Topics) == 0 {
@@ -113,16 +169,39 @@ func (w *groupWatch) describe(ctx context.Context, members int) groupState {
 		}
 		for _, t := range ma.Topics {
 			for _, p := range t.Partitions {
-				st.owners[topicPartition{t.Topic, p}] = instanceOf(m.ClientID, w.group)
+				owners[topicPartition{t.Topic, p}] = instanceOf(m.ClientID, w.group)
 			}
 		}
 	}
-	return st
+	return groupState{stable: true, tasks: statefulTasks(owners, w.group)}
 }
 
-// poll reads the broker log's new lines about the group and reports
-// whether there were any.
-func (w *groupWatch) poll() bool {
+// poll counts the group's rebalances since the last count and reports
+// whether there were any: the broker log's new lines about a classic
+// group, or a streams group's epoch, described now.
+func (w *groupWatch) poll(ctx context.Context) bool {
+	if w.streams {
+		return w.counted(w.describe(ctx, 0))
+	}
+	return w.counted(groupState{})
+}
+
+// counted counts the group's rebalances since the last count, from the
+// broker log (classic) or from st's epoch (streams: each rebalance of a
+// streams group raises its epoch), and reports whether there were any.
+func (w *groupWatch) counted(st groupState) bool {
+	if w.streams {
+		if st.epoch <= 0 {
+			return false // not described
+		}
+		prev := w.epoch
+		w.epoch = st.epoch
+		if prev <= 0 || st.epoch <= prev {
+			return false // the first look, or the group was made anew
+		}
+		w.generations += int(st.epoch - prev)
+		return true
+	}
 	if w.log == nil {
 		return false
 	}
@@ -133,14 +212,14 @@ func (w *groupWatch) poll() bool {
 }
 
 // settle waits until the group is settled with members members and
-// returns its assignment and when it became stable.
-func (w *groupWatch) settle(ctx context.Context, members int) (map[topicPartition]string, time.Time, error) {
+// returns each stateful task's instance and when it became stable.
+func (w *groupWatch) settle(ctx context.Context, members int) (map[int32]string, time.Time, error) {
 	var s settler
 	for {
 		st := w.describe(ctx, members)
-		changed := w.poll()
+		changed := w.counted(st)
 		if at, ok := s.observe(time.Now(), st.stable, changed); ok {
-			return st.owners, at, nil
+			return st.tasks, at, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -151,12 +230,12 @@ func (w *groupWatch) settle(ctx context.Context, members int) (map[topicPartitio
 }
 
 // waitChange waits until the group stops being stable with members
-// members, or the broker log says it started a rebalance, and returns
-// when.
+// members, or the broker log or its epoch says it started a rebalance, and
+// returns when.
 func (w *groupWatch) waitChange(ctx context.Context, members int) (time.Time, error) {
 	for {
 		st := w.describe(ctx, members)
-		if changed := w.poll(); changed || !st.stable {
+		if changed := w.counted(st); changed || !st.stable {
 			return time.Now(), nil
 		}
 		select {

@@ -94,7 +94,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore", "rebalance", "failover"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore", "rebalance", "rebalance-streams", "failover"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)

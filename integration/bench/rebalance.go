@@ -10,9 +10,11 @@ import (
 	"time"
 )
 
-// The rebalance workload: a third instance joins a loaded two-instance word
-// count under exactly_once_v2 while input flows at a steady rate, and the
-// harness measures what the join costs the output.
+// The rebalance workloads: a third instance joins a loaded two-instance
+// word count under exactly_once_v2 while input flows at a steady rate, and
+// the harness measures what the join costs the output, in a classic group
+// (rebalance) and in a streams group (rebalance-streams,
+// group.protocol=streams), whose tasks the broker assigns.
 
 const (
 	// rebalanceAfter is how long past the group's stability the output is
@@ -27,10 +29,27 @@ const (
 	rebalanceJoinAfter = 30 * time.Second
 )
 
-// runRebalance runs the join on each engine, alternating their order
-// every round.
-func (b *bench) runRebalance(ctx context.Context, props string, set map[string]string) error {
-	if brokerLogPath(b.root, b.cfg.bootstrap) == "" {
+// The rebalance workloads, by the group protocol their instances use.
+const (
+	wlRebalance        = "rebalance"
+	wlRebalanceStreams = "rebalance-streams"
+)
+
+// rebalanceWorkloads are the rebalance workloads in the order they run
+// and report.
+var rebalanceWorkloads = []string{wlRebalance, wlRebalanceStreams}
+
+// runRebalance runs workload's join on each engine, alternating their
+// order every round.
+func (b *bench) runRebalance(ctx context.Context, workload, props string, set map[string]string) error {
+	set = maps.Clone(set)
+	if workload == wlRebalanceStreams {
+		set["group.protocol"] = "streams"
+		b.notes = append(b.notes, wlRebalanceStreams+": group.protocol=streams (KIP-1071): the broker assigns the tasks, taking "+
+			"acceptable.recovery.lag and any -set session, heartbeat, standby and warm-up keys from the group's configs "+
+			"(streams.*; the broker's defaults otherwise: a 5 s heartbeat interval); rebalances are the streams group's epoch "+
+			"increases (StreamsGroupDescribe) from the join to the end of the window, not the broker log's Stabilized group lines")
+	} else if brokerLogPath(b.root, b.cfg.bootstrap) == "" {
 		b.notes = append(b.notes, "rebalance: rebalances not counted: no broker log (set STOATFLOW_TEST_BROKER_LOG to the broker's server.log)")
 	}
 	for round := 0; round < b.cfg.rounds; round++ {
@@ -38,13 +57,13 @@ func (b *bench) runRebalance(ctx context.Context, props string, set map[string]s
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r := b.timed(ctx, result{workload: "rebalance", engine: engine, round: round, rebalances: -1},
+			r := b.timed(ctx, result{workload: workload, engine: engine, round: round, rebalances: -1},
 				func(ctx context.Context, r *result) error { return b.rebalanceRun(ctx, r, props, set) })
 			if r.err != nil {
-				b.logf("rebalance on %s, round %d: %v", engine, round+1, r.err)
+				b.logf("%s on %s, round %d: %v", workload, engine, round+1, r.err)
 			} else {
-				b.logf("rebalance on %s, round %d: output gap %v, %d records restored, %s rebalances, join → stable %v, %d of %d stateful tasks moved",
-					engine, round+1, r.gap.Round(time.Millisecond), r.replayed, countOrUnknown(r.rebalances), r.toStable.Round(time.Millisecond),
+				b.logf("%s on %s, round %d: output gap %v, %d records restored, %s rebalances, join → stable %v, %d of %d stateful tasks moved",
+					workload, engine, round+1, r.gap.Round(time.Millisecond), r.replayed, countOrUnknown(r.rebalances), r.toStable.Round(time.Millisecond),
 					r.moved, b.cfg.partitions)
 			}
 			b.results = append(b.results, r)
@@ -63,7 +82,8 @@ func countOrUnknown(n int) string {
 // rebalanceRun starts two instances of r's engine on a preloaded word
 // count, feeds input steadily, waits until they are caught up and the
 // group is stable, starts a third, and measures from the moment the group
-// starts rebalancing until it is stable again plus rebalanceAfter.
+// starts rebalancing until it is stable again plus rebalanceAfter. The
+// group is a streams group when set has group.protocol=streams.
 func (b *bench) rebalanceRun(ctx context.Context, r *result, props string, set map[string]string) error {
 	extra := maps.Clone(set)
 	// Every instance counts as caught up on every task, so the join moves
@@ -73,8 +93,8 @@ func (b *bench) rebalanceRun(ctx context.Context, r *result, props string, set m
 	// rebalance probing.rebalance.interval.ms (10 minutes) later; -set
 	// acceptable.recovery.lag=10000 measures that join.
 	extra["acceptable.recovery.lag"] = strconv.FormatInt(math.MaxInt64, 10)
-	appID := fmt.Sprintf("bench-rebalance-%s-%d-%s", slug(r.engine), r.round, randSuffix())
-	f, err := b.newFleet(ctx, appID, fmt.Sprintf("rebalance on %s, round %d", r.engine, r.round+1), r.engine, props, extra)
+	appID := fmt.Sprintf("bench-%s-%s-%d-%s", r.workload, slug(r.engine), r.round, randSuffix())
+	f, err := b.newFleet(ctx, appID, fmt.Sprintf("%s on %s, round %d", r.workload, r.engine, r.round+1), r.engine, props, extra)
 	if err != nil {
 		return err
 	}
@@ -91,7 +111,7 @@ func (b *bench) rebalanceRun(ctx context.Context, r *result, props string, set m
 	}
 	r.fedAtJoin = f.feed.fed()
 	w := f.watch
-	w.poll() // only what the join causes counts
+	w.poll(ctx) // only what the join causes counts
 	gens := w.generations
 	if _, err := f.start("C"); err != nil {
 		return err
@@ -136,15 +156,15 @@ func (b *bench) rebalanceRun(ctx context.Context, r *result, props string, set m
 		r.replayed += restored + loaded
 		restores = append(restores, desc...)
 	}
-	if w.log != nil {
-		w.poll()
+	if w.counts() {
+		w.poll(ctx)
 		r.rebalances = w.generations - gens
 	}
-	r.moved = movedTasks(before, after, appID)
+	r.moved = movedTasks(before, after)
 	r.rss = f.peakRSS()
 	b.logf("%s: the longest gap was on output partition %d; %d lines fed at %d/s, %d of them before the join; "+
 		"stateful tasks %s; restores: %s", f.name, gapPart, f.feed.fed(), b.cfg.rebalanceRate, r.fedAtJoin,
-		statefulOwners(before, after, appID), strings.Join(restores, ", "))
+		statefulOwners(before, after), strings.Join(restores, ", "))
 	return nil
 }
 
