@@ -2,14 +2,11 @@ package integration
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -98,18 +95,6 @@ func (fl *fleet) streamsEpoch(t *testing.T) int {
 	return int(g.Epoch)
 }
 
-// streamsGroupKeys maps the client-side keys a classic fleet sets to the
-// streams group configs the broker takes them from under
-// group.protocol=streams, where both engines warn that they ignore the
-// client's.
-var streamsGroupKeys = map[string]string{
-	"main.consumer.session.timeout.ms":    "streams.session.timeout.ms",
-	"main.consumer.heartbeat.interval.ms": "streams.heartbeat.interval.ms",
-	"num.standby.replicas":                "streams.num.standby.replicas",
-	"max.warmup.replicas":                 "streams.num.warmup.replicas",
-	"acceptable.recovery.lag":             "streams.acceptable.recovery.lag",
-}
-
 // configureStreamsGroup sets the streams group configs of the fleet's group
 // from its settings (setStreamsGroupConfigs).
 func (fl *fleet) configureStreamsGroup(t *testing.T) {
@@ -118,44 +103,19 @@ func (fl *fleet) configureStreamsGroup(t *testing.T) {
 }
 
 // setStreamsGroupConfigs sets the configs of the streams group that the
-// client-side keys of settings name (streamsGroupKeys), as an operator
-// does with kafka-configs.sh --entity-type groups before the group's first
-// member starts.
+// client-side keys of settings name (testkafka.StreamsGroupConfigs), as an
+// operator does before the group's first member starts.
 func setStreamsGroupConfigs(t *testing.T, cl *kgo.Client, group string, settings map[string]string) {
 	t.Helper()
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	res := kmsg.NewIncrementalAlterConfigsRequestResource()
-	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
-	res.ResourceName = group
-	var applied []string
-	for client, key := range streamsGroupKeys {
-		v, ok := settings[client]
-		if !ok {
-			continue
-		}
-		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-		c.Name, c.Value = key, kmsg.StringPtr(v)
-		res.Configs = append(res.Configs, c)
-		applied = append(applied, key+"="+v)
-	}
-	if len(res.Configs) == 0 {
-		return
-	}
-	req.Resources = append(req.Resources, res)
+	configs := testkafka.StreamsGroupConfigs(settings)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	resp, err := req.RequestWith(ctx, cl)
-	if err == nil && len(resp.Resources) == 1 {
-		err = kerr.ErrorForCode(resp.Resources[0].ErrorCode)
-		if err != nil && resp.Resources[0].ErrorMessage != nil {
-			err = fmt.Errorf("%w: %s", err, *resp.Resources[0].ErrorMessage)
-		}
+	if err := testkafka.SetGroupConfigs(ctx, cl, group, configs); err != nil {
+		t.Fatal(err)
 	}
-	if err != nil {
-		t.Fatalf("setting the streams group configs %v of %s: %v", applied, group, err)
+	if len(configs) > 0 {
+		t.Logf("streams group %s configured with %v", group, configs)
 	}
-	slices.Sort(applied)
-	t.Logf("streams group %s configured with %v", group, applied)
 }
 
 // streamsLag is the streams group's lag: the records between its committed

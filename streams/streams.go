@@ -757,8 +757,8 @@ func (s *KafkaStreams) prepareTopics(ctx context.Context) (map[int]int, error) {
 			return nil, fmt.Errorf("streams: %w (is %v reachable?)", err, s.cfg.BootstrapServers)
 		}
 		if n == 0 {
-			return nil, fmt.Errorf("streams: source topic %s is missing on %v (create it before starting the application)",
-				topic, s.cfg.BootstrapServers)
+			return nil, fmt.Errorf("%w: source topic %s is missing on %v (create it before starting the application)",
+				ErrMissingSourceTopics, topic, s.cfg.BootstrapServers)
 		}
 		counts[topic] = n
 	}

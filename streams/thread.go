@@ -186,6 +186,9 @@ type streamThread struct {
 	// through.
 	heartbeatErr      string
 	heartbeatFailures int
+	// topicsMissingSince is when the group first reported missing source
+	// topics (zero: none missing).
+	topicsMissingSince time.Time
 	// offsetSums are the thread's tasks with their offset sums, published
 	// by the thread for the subscription its consumer sends at a join;
 	// sumsMoved says a standby or restore wrote since sumsPublished.

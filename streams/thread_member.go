@@ -168,6 +168,9 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 	if res.Has(streamsgroup.StatusShutdownApplication) {
 		t.s.shutdownByGroup()
 	}
+	if err := t.memberTopicStatuses(res, now); err != nil {
+		return err
+	}
 	if r, ok := t.member.Pending(); ok {
 		if err := t.reconcile(r); err != nil {
 			if errors.Is(err, streamsgroup.ErrStaleReconciliation) {
@@ -186,6 +189,42 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		}
 	}
 	t.nextBeat = now.Add(res.Next)
+	return nil
+}
+
+// memberTopicStatuses acts on the statuses about the group's topics as
+// Kafka Streams 4.4's StreamThread.handleStreamsRebalanceData does:
+// INCORRECTLY_PARTITIONED_TOPICS fails the thread at once (Kafka's
+// TopologyException); MISSING_SOURCE_TOPICS is waited out for two
+// heartbeat intervals, then fails the thread (MissingSourceTopicException),
+// the wait starting over once the topics are there. The others
+// (STALE_TOPOLOGY, MISSING_INTERNAL_TOPICS, which the coordinator creates,
+// ASSIGNMENT_DELAYED, MISSING_CLIENT_TAGS) are logged only.
+func (t *streamThread) memberTopicStatuses(res streamsgroup.Result, now time.Time) error {
+	var missing string
+	found := false
+	for _, st := range res.Statuses {
+		switch st.Code {
+		case streamsgroup.StatusIncorrectlyPartitionedTopics:
+			return fmt.Errorf("%w: the streams group found the topology's co-partitioned topics partitioned differently: %s",
+				kstreams.ErrInvalidTopology, st.Detail)
+		case streamsgroup.StatusMissingSourceTopics:
+			missing, found = st.Detail, true
+		}
+	}
+	if !found {
+		t.topicsMissingSince = time.Time{}
+		return nil
+	}
+	wait := 2 * t.member.HeartbeatInterval()
+	if t.topicsMissingSince.IsZero() {
+		t.topicsMissingSince = now
+		t.log.Info("the streams group reports missing source topics; failing if they are still missing after "+wait.String(), "detail", missing)
+		return nil
+	}
+	if elapsed := now.Sub(t.topicsMissingSince); elapsed >= wait {
+		return fmt.Errorf("%w: %s; still missing after %v (create them, or fix the topology's topic names)", ErrMissingSourceTopics, missing, elapsed.Round(time.Millisecond))
+	}
 	return nil
 }
 

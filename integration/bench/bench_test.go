@@ -324,15 +324,6 @@ func TestStreamsGroupRebalancesCountTheEpoch(t *testing.T) {
 	}
 }
 
-func TestStreamsGroupConfigs(t *testing.T) {
-	got := streamsGroupConfigs(map[string]string{"acceptable.recovery.lag": "9223372036854775807",
-		"main.consumer.heartbeat.interval.ms": "1000", "commit.interval.ms": "100", "group.protocol": "streams"})
-	want := map[string]string{"streams.acceptable.recovery.lag": "9223372036854775807", "streams.heartbeat.interval.ms": "1000"}
-	if !maps.Equal(got, want) {
-		t.Fatalf("group configs %v, want %v", got, want)
-	}
-}
-
 func TestFirstOutputOfANewOwner(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }

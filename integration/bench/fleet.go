@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stoatflow/stoatflow/internal/testkafka"
 )
 
 // fleet is one run of a multi-instance word count on one engine under
@@ -57,7 +59,9 @@ func (b *bench) newFleet(ctx context.Context, appID, name, engine, props string,
 	if err == nil && f.streams() {
 		// The broker takes these from the group's configs, before the
 		// first member joins; both engines ignore the client's.
-		err = b.broker.setStreamsGroupConfigs(ctx, appID, streamsGroupConfigs(f.set))
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = testkafka.SetGroupConfigs(sctx, b.broker.client, appID, testkafka.StreamsGroupConfigs(f.set))
+		cancel()
 	}
 	if err != nil {
 		f.close()

@@ -15,7 +15,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // broker holds one admin client for the whole run.
@@ -98,65 +97,6 @@ func (b *broker) deletePrefix(ctx context.Context, prefixes ...string) {
 	if len(del) > 0 {
 		_, _ = b.admin.DeleteTopics(ctx, del...)
 	}
-}
-
-// streamsGroupKeys maps the Kafka Streams keys a classic group takes from
-// its members to the streams group configs the broker takes them from
-// under group.protocol=streams (both engines warn that they ignore the
-// members' then).
-var streamsGroupKeys = map[string]string{
-	"main.consumer.session.timeout.ms":    "streams.session.timeout.ms",
-	"main.consumer.heartbeat.interval.ms": "streams.heartbeat.interval.ms",
-	"num.standby.replicas":                "streams.num.standby.replicas",
-	"max.warmup.replicas":                 "streams.num.warmup.replicas",
-	"acceptable.recovery.lag":             "streams.acceptable.recovery.lag",
-}
-
-// streamsGroupConfigs are the streams group configs of an application
-// whose properties are set: each key of streamsGroupKeys that set has,
-// under its group config's name.
-func streamsGroupConfigs(set map[string]string) map[string]string {
-	out := map[string]string{}
-	for client, group := range streamsGroupKeys {
-		if v, ok := set[client]; ok {
-			out[group] = v
-		}
-	}
-	return out
-}
-
-// setStreamsGroupConfigs sets configs on the streams group group, as
-// kafka-configs.sh --entity-type groups does; an operator does it before
-// the group's first member starts.
-func (b *broker) setStreamsGroupConfigs(ctx context.Context, group string, configs map[string]string) error {
-	if len(configs) == 0 {
-		return nil
-	}
-	res := kmsg.NewIncrementalAlterConfigsRequestResource()
-	res.ResourceType = kmsg.ConfigResourceTypeGroupConfig
-	res.ResourceName = group
-	for _, k := range slices.Sorted(maps.Keys(configs)) {
-		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
-		c.Name, c.Value = k, kmsg.StringPtr(configs[k])
-		res.Configs = append(res.Configs, c)
-	}
-	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
-	req.Resources = append(req.Resources, res)
-	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	resp, err := req.RequestWith(actx, b.client)
-	if err == nil && len(resp.Resources) != 1 {
-		err = fmt.Errorf("%d resources in the answer", len(resp.Resources))
-	}
-	if err == nil {
-		if err = kerr.ErrorForCode(resp.Resources[0].ErrorCode); err != nil && resp.Resources[0].ErrorMessage != nil {
-			err = fmt.Errorf("%w: %s", err, *resp.Resources[0].ErrorMessage)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("bench: set the streams group configs %v of %s: %w", configs, group, err)
-	}
-	return nil
 }
 
 func (b *broker) partitions(topic string) ([]topicPartition, error) {

@@ -3,6 +3,7 @@ package testkafka
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -147,5 +148,14 @@ func TestCommittedAndListedOffsets(t *testing.T) {
 	}
 	if starts["in"][0] != 0 || starts["in"][1] != 0 {
 		t.Errorf("start offsets %v, want 0 and 0", starts["in"])
+	}
+}
+
+func TestStreamsGroupConfigs(t *testing.T) {
+	got := StreamsGroupConfigs(map[string]string{"acceptable.recovery.lag": "9223372036854775807",
+		"main.consumer.heartbeat.interval.ms": "1000", "commit.interval.ms": "100", "group.protocol": "streams"})
+	want := map[string]string{"streams.acceptable.recovery.lag": "9223372036854775807", "streams.heartbeat.interval.ms": "1000"}
+	if !maps.Equal(got, want) {
+		t.Fatalf("group configs %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,99 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stoatflow/stoatflow/examples/wordcount"
+	"github.com/stoatflow/stoatflow/internal/testkafka"
+	"github.com/stoatflow/stoatflow/streams"
+)
+
+// TestStreamsProtocolMissingSourceTopic: the word count in a streams group
+// whose input topic is deleted while it runs. The coordinator answers each
+// heartbeat with MISSING_SOURCE_TOPICS; Kafka Streams 4.4 waits two
+// heartbeat intervals, then its thread fails with
+// MissingSourceTopicException and, under the default handler, the client
+// ends in ERROR. StoatFlow does the same, its error naming the topic. (A
+// topic missing at start is refused by Start, with the topic's name.)
+func TestStreamsProtocolMissingSourceTopic(t *testing.T) {
+	t.Parallel()
+	bootstrap := testkafka.Bootstrap(t)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	for _, engine := range []string{"Kafka Streams", "StoatFlow"} {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			in, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "out")
+			testkafka.CreateTopics(t, bootstrap, 2, in, out)
+			args := map[string]string{"input": in, "output": out}
+			set := map[string]string{"application.id": in + "-app", "bootstrap.servers": bootstrap, "group.protocol": "streams",
+				"state.dir": t.TempDir(), "processing.guarantee": "exactly_once_v2"}
+			admin := testkafka.Admin(t, bootstrap)
+			deleteInput := func() time.Time {
+				t.Helper()
+				if _, err := admin.DeleteTopics(ctx, in); err != nil {
+					t.Fatal(err)
+				}
+				return time.Now()
+			}
+			if engine == "Kafka Streams" {
+				ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: set, Args: args})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ref.Kill()
+				if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+					t.Fatal(err)
+				}
+				deleted := deleteInput()
+				if err := ref.WaitState(ctx, "ERROR"); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("Kafka Streams ended in ERROR %v after its input was deleted", time.Since(deleted).Round(time.Millisecond))
+				return
+			}
+			cfg, err := LoadConfig([]string{props}, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			topo, err := wordcount.Build(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ks, err := streams.New(topo, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ks.Close(context.Background())
+			if err := ks.Start(ctx); err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			for ks.State() != streams.Running {
+				if ctx.Err() != nil {
+					t.Fatalf("StoatFlow still %s", ks.State())
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			deleted := deleteInput()
+			select {
+			case <-ks.Done():
+			case <-ctx.Done():
+				t.Fatalf("StoatFlow still %s after its input was deleted", ks.State())
+			}
+			if ks.State() != streams.Error || !errors.Is(ks.Err(), streams.ErrMissingSourceTopics) || !strings.Contains(ks.Err().Error(), in) {
+				t.Fatalf("StoatFlow ended %s with %v, want ERROR with ErrMissingSourceTopics naming %s", ks.State(), ks.Err(), in)
+			}
+			t.Logf("StoatFlow ended in ERROR %v after its input was deleted: %v", time.Since(deleted).Round(time.Millisecond), ks.Err())
+		})
+	}
+}
