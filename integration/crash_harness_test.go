@@ -362,8 +362,14 @@ func (r *crashRun) schedule(kills int) []killMode {
 			out = append(out, killMode{name: "clean", clean: true, after: time.Duration(300+r.rng.IntN(500)) * time.Millisecond})
 		}
 		// A failpoint that is not reached within fallback ends in a
-		// SIGKILL from the parent, counted as a timed kill.
-		const fallback = 5 * time.Second
+		// SIGKILL from the parent, counted as a timed kill. In a streams
+		// group a killed static member's instance id is held until its
+		// session times out, and its restart waits for it (6 s) before it
+		// processes.
+		fallback := 5 * time.Second
+		if r.spec.Set["group.protocol"] == "streams" {
+			fallback += 6 * time.Second
+		}
 		if k%5 == 4 {
 			// An aborted epoch without a crash: the commit fails, the
 			// transaction aborts, overlays are dropped and the tasks rewind;
