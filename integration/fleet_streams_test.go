@@ -73,16 +73,45 @@ func (fl *fleet) waitStreamsSplit(t *testing.T, n int) kmsg.StreamsGroupDescribe
 func streamsTaskOwners(g kmsg.StreamsGroupDescribeResponseGroup, app *fleetApp) map[string]string {
 	owners := map[string]string{}
 	for _, m := range g.Members {
-		inst := m.ClientID
-		if i := strings.Index(inst, "-StreamThread-"); i >= 0 {
-			inst = inst[:i]
-		}
-		inst = strings.TrimPrefix(inst, app.appID+"-")
 		for _, id := range describedTasks(m.Assignment.ActiveTasks) {
-			owners[id.String()] = inst
+			owners[id.String()] = memberInstance(m, app)
 		}
 	}
 	return owners
+}
+
+// memberInstance names the instance of a streams group's member, as
+// taskOwners names it: its client id up to the thread's name, without the
+// application.id.
+func memberInstance(m kmsg.StreamsGroupDescribeResponseGroupMember, app *fleetApp) string {
+	inst := m.ClientID
+	if i := strings.Index(inst, "-StreamThread-"); i >= 0 {
+		inst = inst[:i]
+	}
+	return strings.TrimPrefix(inst, app.appID+"-")
+}
+
+// streamsStandbys maps each task of a streams group that has standby
+// replicas to the instances holding them, or returns nil for a classic
+// group, whose assignor (Kafka Streams' HighAvailabilityTaskAssignor)
+// gives a dead instance's tasks to caught-up standbys whatever the
+// balance.
+func (fl *fleet) streamsStandbys(t *testing.T) map[string][]string {
+	t.Helper()
+	if !fl.app.streamsProtocol() {
+		return nil
+	}
+	g, err := fl.describeStreams(t)
+	if err != nil {
+		t.Fatalf("%s: describing the streams group for its standbys: %v", fl.app.name, err)
+	}
+	out := map[string][]string{}
+	for _, m := range g.Members {
+		for _, id := range describedTasks(m.Assignment.StandbyTasks) {
+			out[id.String()] = append(out[id.String()], memberInstance(m, fl.app))
+		}
+	}
+	return out
 }
 
 // streamsEpoch is the streams group's epoch, which each change of its

@@ -284,9 +284,25 @@ type takeover struct {
 // as victim died at killed (its own and any the assignor moved besides):
 // each replayed at most a tail and wrote output again within resumeBound
 // (one moved between live instances paused no longer).
-func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before map[string]string, killed time.Time,
+//
+// standbys, for a streams group, are the instances that held each task's
+// standby before the kill (fleet.streamsStandbys). The broker's
+// StickyTaskAssignor gives a dead member's task to an instance holding its
+// standby only while that instance's active tasks are under the balanced
+// quota; past it, the task goes to the least loaded instance and restores
+// there from the changelog, whichever engine runs it. Such a task is
+// reported, not held to the bounds; one at least of the victim's tasks
+// must go to its standby (the first one placed always has room), and
+// every task that does is held to them.
+func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before map[string]string, standbys map[string][]string, killed time.Time,
 	marks map[engine]int, perCommit map[int32]float64, start, end map[int32]int64) []takeover {
 	t.Helper()
+	promoted := 0
+	defer func() {
+		if standbys != nil && promoted == 0 && slices.ContainsFunc(ps, func(p int32) bool { return before[fmt.Sprintf("1_%d", p)] == victim }) {
+			t.Errorf("%s: no stateful task of %s went to an instance holding its standby (standbys before the kill: %v)", fl.app.name, victim, standbys)
+		}
+	}()
 	restores := fl.restoresSince(marks)
 	settled := fl.steps[len(fl.steps)-1].to
 	if n := fl.fencedSince(); n > 0 {
@@ -322,6 +338,15 @@ func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before 
 		}
 		t.Logf("%s: task %s moved from %s to %s as %s died: it replayed %d records (%d RESTORE-END lines; bound %d, changelog records per commit interval %.1f; a full restore: %d offsets of the changelog partition); output partition %d %s %v (bound %v)",
 			fl.app.name, task, tk.from, tk.to, victim, tk.restored, tk.lines, tk.bound, perCommit[p], tk.length, p, what, tk.resumed.Round(time.Millisecond), resumeBound)
+		out = append(out, tk)
+		if standbys != nil && !slices.Contains(standbys[task], tk.to) {
+			t.Logf("%s: task %s went to %s, which held no standby of it (standbys on %v): the broker's assignor placed it by load, not held to the bounds",
+				fl.app.name, task, tk.to, standbys[task])
+			continue
+		}
+		if tk.from == victim {
+			promoted++
+		}
 		if tk.restored > tk.bound {
 			t.Errorf("%s: task %s replayed %d records on %s after the kill of %s, more than a commit interval's %d: not from a caught-up standby",
 				fl.app.name, task, tk.restored, tk.to, victim, tk.bound)
@@ -330,7 +355,6 @@ func (fl *fleet) checkTakeovers(t *testing.T, victim string, ps []int32, before 
 			t.Errorf("%s: task %s's output partition %d %s %v at the kill of %s, more than %v", fl.app.name, task, p, what,
 				tk.resumed.Round(time.Millisecond), victim, resumeBound)
 		}
-		out = append(out, tk)
 	}
 	return out
 }
@@ -377,9 +401,10 @@ func standbyFailover(t *testing.T, app *fleetApp) {
 	topic, start, end := fl.changelogEnds(t)
 	t.Logf("%s: changelog %s: %v records per partition (log end - log start); killing %s, the active of %s: %s", app.name, topic,
 		lengths(start, end), victim, task, byOwner(before))
+	standbys := fl.streamsStandbys(t)
 	marks := fl.restoreMarks()
 	killed := fl.kill(t, "kill "+victim, fl.engineOf(victim))
-	fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
+	fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, standbys, killed, marks, perCommit, start, end)
 	stopTicks()
 	fl.finish(t)
 	fl.stopAll(t)
@@ -442,9 +467,10 @@ func mixedStandbyFailover(t *testing.T, app *fleetApp) {
 	before := fl.owners
 	topic, start, end := fl.changelogEnds(t)
 	t.Logf("%s: changelog %s: %v records per partition; killing the Kafka Streams instance %s: %s", app.name, topic, lengths(start, end), victim, byOwner(before))
+	standbys := fl.streamsStandbys(t)
 	marks := fl.restoreMarks()
 	killed := fl.kill(t, "kill "+victim, fl.engineOf(victim))
-	tks := fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
+	tks := fl.checkTakeovers(t, victim, movedStateful(before, fl.owners), before, standbys, killed, marks, perCommit, start, end)
 	var byS1 []string
 	for _, tk := range tks {
 		if tk.to == s1 {
@@ -460,9 +486,10 @@ func mixedStandbyFailover(t *testing.T, app *fleetApp) {
 	before = fl.owners
 	topic, start, end = fl.changelogEnds(t)
 	t.Logf("%s: changelog %s: %v records per partition; killing the StoatFlow instance %s: %s", app.name, topic, lengths(start, end), s1, byOwner(before))
+	standbys = fl.streamsStandbys(t)
 	marks = fl.restoreMarks()
 	killed = fl.kill(t, "kill "+s1, fl.engineOf(s1))
-	fl.checkTakeovers(t, s1, movedStateful(before, fl.owners), before, killed, marks, perCommit, start, end)
+	fl.checkTakeovers(t, s1, movedStateful(before, fl.owners), before, standbys, killed, marks, perCommit, start, end)
 	stopTicks()
 	fl.finish(t)
 	fl.stopAll(t)

@@ -39,10 +39,12 @@ func TestMixedFleetRollingMigrationStreamsProtocol(t *testing.T) {
 // TestMixedStandbyFailover (two Kafka Streams and one StoatFlow) in a
 // streams group, whose standbys and session the broker takes from the
 // group's configs (streams.num.standby.replicas=1,
-// streams.session.timeout.ms): each task the killed instance ran is taken
-// over by the holder of its standby, which replays only a tail and writes
-// output again within the session timeout and 5 s; the output is exactly
-// once.
+// streams.session.timeout.ms): each task the killed instance ran that the
+// broker's assignor gives to the holder of its standby replays only a tail
+// there and writes output again within the session timeout and 5 s; the
+// output is exactly once. (The broker's StickyTaskAssignor gives a task to
+// its standby only while that instance is under its quota of actives;
+// checkTakeovers says what else it checks.)
 func TestStreamsProtocolStandbyFailover(t *testing.T) {
 	t.Parallel()
 	t.Run("StoatFlow", func(t *testing.T) {

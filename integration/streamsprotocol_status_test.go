@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,4 +97,93 @@ func TestStreamsProtocolMissingSourceTopic(t *testing.T) {
 			t.Logf("StoatFlow ended in ERROR %v after its input was deleted: %v", time.Since(deleted).Round(time.Millisecond), ks.Err())
 		})
 	}
+}
+
+// TestStreamsProtocolTopologyDiffers: an instance whose topology differs
+// from the one its streams group holds (here it reads another input
+// topic) is refused by the coordinator, which keeps the topology the group
+// was founded with (INVALID_REQUEST, "Topology updates are not supported
+// yet."). Kafka Streams 4.4 ends in ERROR; StoatFlow too, with
+// ErrTopologyDiffers naming the difference, while the group's running
+// member goes on. The group keeps its topology once empty: a later start
+// of the other topology is refused the same way.
+func TestStreamsProtocolTopologyDiffers(t *testing.T) {
+	t.Parallel()
+	bootstrap := testkafka.Bootstrap(t)
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	in, other, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "other"), testkafka.Topic(t, "out")
+	testkafka.CreateTopics(t, bootstrap, 2, in, other, out)
+	set := map[string]string{"application.id": in + "-app", "bootstrap.servers": bootstrap, "group.protocol": "streams",
+		"processing.guarantee": "exactly_once_v2"}
+	start := func(input string) *streams.KafkaStreams {
+		t.Helper()
+		s := maps.Clone(set)
+		s["state.dir"] = t.TempDir()
+		cfg, err := LoadConfig([]string{props}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		topo, err := wordcount.Build(map[string]string{"input": input, "output": out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, err := streams.New(topo, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ks.Close(context.Background()) })
+		if err := ks.Start(ctx); err != nil {
+			t.Fatalf("Start: %v", err)
+		}
+		return ks
+	}
+	refused := func(when string) {
+		t.Helper()
+		ks := start(other)
+		select {
+		case <-ks.Done():
+		case <-ctx.Done():
+			t.Fatalf("%s: StoatFlow with another topology is still %s", when, ks.State())
+		}
+		if ks.State() != streams.Error || !errors.Is(ks.Err(), streams.ErrTopologyDiffers) || !strings.Contains(ks.Err().Error(), other) ||
+			!strings.Contains(ks.Err().Error(), "source topics") {
+			t.Fatalf("%s: StoatFlow with another topology ended %s with %v, want ERROR with ErrTopologyDiffers naming the source topics", when, ks.State(), ks.Err())
+		}
+		t.Logf("%s: StoatFlow with another topology ended in ERROR: %v", when, ks.Err())
+	}
+
+	founder := start(in)
+	for founder.State() != streams.Running {
+		if ctx.Err() != nil {
+			t.Fatalf("the founding instance is still %s", founder.State())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s := maps.Clone(set)
+	s["state.dir"] = t.TempDir()
+	ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: s,
+		Args: map[string]string{"input": other, "output": out}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Kill()
+	if err := ref.WaitState(ctx, "ERROR"); err != nil {
+		t.Fatalf("Kafka Streams with another topology: %v", err)
+	}
+	t.Logf("Kafka Streams with another topology ended in ERROR")
+	ref.Kill()
+	refused("beside the founder")
+	if founder.State() != streams.Running {
+		t.Fatalf("the founding instance is %s after the refused ones, want RUNNING", founder.State())
+	}
+	if err := founder.CloseWith(ctx, streams.CloseOptions{LeaveGroup: true}); err != nil {
+		t.Fatal(err)
+	}
+	refused("in the empty group")
 }

@@ -138,7 +138,7 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		t.nextBeat = now.Add(unreleasedRetry)
 		return nil
 	case errors.Is(err, streamsgroup.ErrFatal):
-		return err
+		return t.topologyRefused(ctx, err)
 	case err != nil:
 		if ctx.Err() != nil {
 			return nil

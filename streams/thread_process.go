@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/internal/streamsgroup"
 	"github.com/stoatflow/stoatflow/kstreams"
 )
 
@@ -73,6 +74,14 @@ func (t *streamThread) fetchError(topic string, partition int32, err error) erro
 	case errors.Is(err, kerr.TopicAuthorizationFailed), errors.Is(err, kerr.GroupAuthorizationFailed),
 		errors.Is(err, kerr.ClusterAuthorizationFailed):
 		return fmt.Errorf("main consumer: %s [%d]: %w", topic, partition, err)
+	case errors.Is(err, kerr.InconsistentGroupProtocol):
+		// The classic join of a group the coordinator keeps as another
+		// type while it has members (a streams group), or whose members
+		// share no assignor with this one. Kafka Streams' consumer
+		// fails the thread on it; retrying only fails again.
+		group := t.s.cfg.ApplicationID
+		return fmt.Errorf("main consumer: joining group %s: %w: the coordinator keeps the group under another protocol or with members of another assignor: %s",
+			group, err, streamsgroup.SwitchProtocolHint(group, "classic"))
 	}
 	t.log.Warn("main consumer", "topic", topic, "partition", partition, "err", err)
 	return nil

@@ -109,7 +109,12 @@ func classify(group string, code int16, msg *string) *HeartbeatError {
 	case kerr.StreamsTopologyFenced:
 		e.Hint = "the group runs a newer topology; upgrade this instance or use a new application.id"
 	case kerr.GroupIDNotFound:
-		e.Hint = "the group was deleted while the member was in it; restart the member so that it joins anew"
+		// The coordinator answers so both for a group deleted under a
+		// member and for one of another type that has members ("Group
+		// %s is not a streams group."); an empty classic group is
+		// converted instead.
+		e.Hint = "the group was deleted while the member was in it, or it is a group of another protocol with members: " +
+			SwitchProtocolHint(group, "streams")
 	case kerr.UnsupportedVersion:
 		e.Hint = "the cluster does not support the streams group protocol (StreamsGroupHeartbeat v0-1): on Kafka 4.2+ enable it with " +
 			"`kafka-features.sh --bootstrap-server HOST:PORT upgrade --feature streams.version=1`, or set group.protocol=classic"
@@ -119,4 +124,21 @@ func classify(group string, code int16, msg *string) *HeartbeatError {
 		e.Hint = "unexpected error"
 	}
 	return e
+}
+
+// SwitchProtocolHint says what to do when an application's group runs
+// under another group protocol than the member's, as the coordinator keeps
+// a group of one type while it has members: switching an application
+// between group.protocol=classic and group.protocol=streams is an offline
+// step, as in Kafka. to is the protocol the member uses.
+func SwitchProtocolHint(group, to string) string {
+	from, tool := "classic", "kafka-consumer-groups.sh"
+	if to == "classic" {
+		from, tool = "streams", "kafka-streams-groups.sh"
+	}
+	return fmt.Sprintf("group %s has members under group.protocol=%s (Kafka Streams or StoatFlow instances of the application, "+
+		"or ones killed whose session has not yet timed out); switching protocols is an offline step: stop every instance, "+
+		"wait until `%s --bootstrap-server HOST:PORT --describe --group %s --members` shows none, then start them all with "+
+		"group.protocol=%s (the coordinator converts the empty group and keeps its committed offsets), "+
+		"or set group.protocol=%s on this instance as on the others", group, from, tool, group, to, from)
 }
