@@ -37,7 +37,9 @@ func TestTopologyDifferences(t *testing.T) {
 		want []string // substrings, one per difference
 	}{
 		{name: "same", want: nil},
-		{name: "sources", edit: func(g *kmsg.StreamsGroupDescribeResponseGroupTopology) { g.Subtopologies[0].SourceTopics = []string{"other"} },
+		{name: "sources", edit: func(g *kmsg.StreamsGroupDescribeResponseGroupTopology) {
+			g.Subtopologies[0].SourceTopics = []string{"other"}
+		},
 			want: []string{"sub-topology 0: source topics [in in2] here, [other] in the group"}},
 		{name: "changelog config", edit: func(g *kmsg.StreamsGroupDescribeResponseGroupTopology) {
 			g.Subtopologies[1].StateChangelogTopics = []kmsg.TopicInfo{changelog(4, "cleanup.policy", "compact,delete")}
