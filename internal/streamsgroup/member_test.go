@@ -3,6 +3,7 @@ package streamsgroup
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -473,5 +474,92 @@ func TestPartitionsByEndpointUnionsMembers(t *testing.T) {
 	}
 	if f.last().EndpointInformationEpoch != 7 || len(m.PartitionsByEndpoint()) != 2 {
 		t.Fatal("the endpoint information epoch is sent back, and a null answer keeps the last map")
+	}
+}
+
+// TestCoordinatorMovesMidReconciliation: the group's coordinator moves
+// (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE) while the member reconciles
+// a target, before and after it released the revoked tasks. The member
+// keeps its epoch and its reconciliation, and its next heartbeat, to the
+// new coordinator, sends every field again (as Kafka's heartbeat state
+// resets on a failure) that a member past its join sends, owned tasks
+// included, so that the new coordinator learns what it released.
+func TestCoordinatorMovesMidReconciliation(t *testing.T) {
+	for _, moved := range []*kerr.Error{kerr.NotCoordinator, kerr.CoordinatorNotAvailable} {
+		for _, afterRevoke := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, after the revocation %v", moved.Message, afterRevoke), func(t *testing.T) {
+				m, _ := newTestMember(t, Config{})
+				target := []TaskID{task("0", 0), task("0", 1)}
+				f := &fakeCoordinator{t: t, reply: func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse {
+					return answer(1, target...)
+				}}
+				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
+					t.Fatal(err)
+				}
+				reconcile(t, m)
+				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
+					t.Fatal(err)
+				}
+
+				// A new target moves 0_1 away; the coordinator moves then.
+				target = []TaskID{task("0", 0), task("1", 0)}
+				f.reply = func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse { return answer(2, target...) }
+				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
+					t.Fatal(err)
+				}
+				r, ok := m.Pending()
+				if !ok || !reflect.DeepEqual(r.Revoke, []TaskID{task("0", 1)}) {
+					t.Fatalf("Pending: %v %v", r, ok)
+				}
+				if afterRevoke {
+					if err := m.Revoked(r); err != nil {
+						t.Fatal(err)
+					}
+				}
+				f.reply = func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse { return failed(moved) }
+				_, err := m.heartbeat(context.Background(), f.send)
+				var he *HeartbeatError
+				if !errors.As(err, &he) || !errors.Is(err, ErrRetriable) || he.Backoff {
+					t.Fatalf("the coordinator moved: %v (want retriable at once)", err)
+				}
+				if m.Epoch() != 2 {
+					t.Fatalf("epoch %d after the coordinator moved, want 2 kept", m.Epoch())
+				}
+
+				// The new coordinator answers with no new target.
+				f.reply = func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse { return answer(2) }
+				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
+					t.Fatal(err)
+				}
+				sent := f.last()
+				wantOwned := []TaskID{task("0", 0), task("0", 1)}
+				if afterRevoke {
+					wantOwned = []TaskID{task("0", 0)}
+				}
+				if sent.MemberEpoch != 2 || sent.ActiveTasks == nil || !reflect.DeepEqual(tasksFrom(sent.ActiveTasks), wantOwned) ||
+					sent.StandbyTasks == nil || sent.WarmupTasks == nil {
+					t.Fatalf("first heartbeat to the new coordinator: epoch %d, active %v (want %v sent again), standby %v, warm-up %v",
+						sent.MemberEpoch, sent.ActiveTasks, wantOwned, sent.StandbyTasks, sent.WarmupTasks)
+				}
+				r2, ok := m.Pending()
+				if !ok || !reflect.DeepEqual(r2.Target.Active, target) {
+					t.Fatalf("the reconciliation after the move: %v %v, want target %v", r2, ok, target)
+				}
+				if !afterRevoke {
+					if err := m.Revoked(r2); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := m.Assigned(r2); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
+					t.Fatal(err)
+				}
+				if got := tasksFrom(f.last().ActiveTasks); !reflect.DeepEqual(got, target) {
+					t.Fatalf("reconciled after the move: the member reports %v, want %v", got, target)
+				}
+			})
+		}
 	}
 }
