@@ -503,7 +503,9 @@ func TestCoordinatorMovesMidReconciliation(t *testing.T) {
 
 				// A new target moves 0_1 away; the coordinator moves then.
 				target = []TaskID{task("0", 0), task("1", 0)}
-				f.reply = func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse { return answer(2, target...) }
+				f.reply = func(*kmsg.StreamsGroupHeartbeatRequest) *kmsg.StreamsGroupHeartbeatResponse {
+					return answer(2, target...)
+				}
 				if _, err := m.heartbeat(context.Background(), f.send); err != nil {
 					t.Fatal(err)
 				}
