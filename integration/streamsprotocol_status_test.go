@@ -24,11 +24,7 @@ import (
 func TestStreamsProtocolMissingSourceTopic(t *testing.T) {
 	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	props := wordCountProps(t)
 	for _, engine := range []string{"Kafka Streams", "StoatFlow"} {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
@@ -63,34 +59,10 @@ func TestStreamsProtocolMissingSourceTopic(t *testing.T) {
 				t.Logf("Kafka Streams ended in ERROR %v after its input was deleted", time.Since(deleted).Round(time.Millisecond))
 				return
 			}
-			cfg, err := LoadConfig([]string{props}, set)
-			if err != nil {
-				t.Fatal(err)
-			}
-			topo, err := wordcount.Build(args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ks, err := streams.New(topo, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ks.Close(context.Background())
-			if err := ks.Start(ctx); err != nil {
-				t.Fatalf("Start: %v", err)
-			}
-			for ks.State() != streams.Running {
-				if ctx.Err() != nil {
-					t.Fatalf("StoatFlow still %s", ks.State())
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			ks := startWordCount(ctx, t, props, set, args)
+			waitRunning(ctx, t, ks, "StoatFlow")
 			deleted := deleteInput()
-			select {
-			case <-ks.Done():
-			case <-ctx.Done():
-				t.Fatalf("StoatFlow still %s after its input was deleted", ks.State())
-			}
+			waitStopped(ctx, t, ks, "StoatFlow, its input deleted,")
 			if ks.State() != streams.Error || !errors.Is(ks.Err(), streams.ErrMissingSourceTopics) || !strings.Contains(ks.Err().Error(), in) {
 				t.Fatalf("StoatFlow ended %s with %v, want ERROR with ErrMissingSourceTopics naming %s", ks.State(), ks.Err(), in)
 			}
@@ -110,11 +82,7 @@ func TestStreamsProtocolMissingSourceTopic(t *testing.T) {
 func TestStreamsProtocolTopologyDiffers(t *testing.T) {
 	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	props := wordCountProps(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	in, other, out := testkafka.Topic(t, "in"), testkafka.Topic(t, "other"), testkafka.Topic(t, "out")
@@ -125,32 +93,12 @@ func TestStreamsProtocolTopologyDiffers(t *testing.T) {
 		t.Helper()
 		s := maps.Clone(set)
 		s["state.dir"] = t.TempDir()
-		cfg, err := LoadConfig([]string{props}, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		topo, err := wordcount.Build(map[string]string{"input": input, "output": out})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ks, err := streams.New(topo, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ks.Close(context.Background()) })
-		if err := ks.Start(ctx); err != nil {
-			t.Fatalf("Start: %v", err)
-		}
-		return ks
+		return startWordCount(ctx, t, props, s, map[string]string{"input": input, "output": out})
 	}
 	refused := func(when string) {
 		t.Helper()
 		ks := start(other)
-		select {
-		case <-ks.Done():
-		case <-ctx.Done():
-			t.Fatalf("%s: StoatFlow with another topology is still %s", when, ks.State())
-		}
+		waitStopped(ctx, t, ks, when+": StoatFlow with another topology")
 		if ks.State() != streams.Error || !errors.Is(ks.Err(), streams.ErrTopologyDiffers) || !strings.Contains(ks.Err().Error(), other) ||
 			!strings.Contains(ks.Err().Error(), "source topics") {
 			t.Fatalf("%s: StoatFlow with another topology ended %s with %v, want ERROR with ErrTopologyDiffers naming the source topics", when, ks.State(), ks.Err())
@@ -159,12 +107,7 @@ func TestStreamsProtocolTopologyDiffers(t *testing.T) {
 	}
 
 	founder := start(in)
-	for founder.State() != streams.Running {
-		if ctx.Err() != nil {
-			t.Fatalf("the founding instance is still %s", founder.State())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitRunning(ctx, t, founder, "the founding instance")
 	s := maps.Clone(set)
 	s["state.dir"] = t.TempDir()
 	ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: s,
@@ -186,4 +129,59 @@ func TestStreamsProtocolTopologyDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused("in the empty group")
+}
+
+// startWordCount starts a StoatFlow instance of the word count from the
+// example's properties with set over them, closed at the test's end.
+func startWordCount(ctx context.Context, t *testing.T, props string, set, args map[string]string) *streams.KafkaStreams {
+	t.Helper()
+	cfg, err := LoadConfig([]string{props}, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := wordcount.Build(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := streams.New(topo, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ks.Close(context.Background()) })
+	if err := ks.Start(ctx); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	return ks
+}
+
+// waitRunning waits until ks is RUNNING, failing the test when ctx ends.
+func waitRunning(ctx context.Context, t *testing.T, ks *streams.KafkaStreams, what string) {
+	t.Helper()
+	for ks.State() != streams.Running {
+		if ctx.Err() != nil {
+			t.Fatalf("%s is still %s", what, ks.State())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitStopped waits until ks stopped by itself, failing the test when ctx
+// ends first.
+func waitStopped(ctx context.Context, t *testing.T, ks *streams.KafkaStreams, what string) {
+	t.Helper()
+	select {
+	case <-ks.Done():
+	case <-ctx.Done():
+		t.Fatalf("%s is still %s", what, ks.State())
+	}
+}
+
+// wordCountProps is the path of the word count example's properties.
+func wordCountProps(t *testing.T) string {
+	t.Helper()
+	root, err := RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "examples", "wordcount", "streams.properties")
 }

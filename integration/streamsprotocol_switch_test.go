@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,11 +27,7 @@ import (
 func TestStreamsProtocolSwitchIsOffline(t *testing.T) {
 	t.Parallel()
 	bootstrap := testkafka.Bootstrap(t)
-	root, err := RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	props := filepath.Join(root, "examples", "wordcount", "streams.properties")
+	props := wordCountProps(t)
 	for _, sw := range []struct{ from, to string }{{"classic", "streams"}, {"streams", "classic"}} {
 		t.Run(sw.from+" to "+sw.to, func(t *testing.T) {
 			t.Parallel()
@@ -47,31 +42,10 @@ func TestStreamsProtocolSwitchIsOffline(t *testing.T) {
 			}
 			start := func(protocol string) *streams.KafkaStreams {
 				t.Helper()
-				cfg, err := LoadConfig([]string{props}, settings(protocol))
-				if err != nil {
-					t.Fatal(err)
-				}
-				topo, err := wordcount.Build(args)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ks, err := streams.New(topo, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { ks.Close(context.Background()) })
-				if err := ks.Start(ctx); err != nil {
-					t.Fatalf("Start under %s: %v", protocol, err)
-				}
-				return ks
+				return startWordCount(ctx, t, props, settings(protocol), args)
 			}
 			first := start(sw.from)
-			for first.State() != streams.Running {
-				if ctx.Err() != nil {
-					t.Fatalf("the %s instance is still %s", sw.from, first.State())
-				}
-				time.Sleep(100 * time.Millisecond)
-			}
+			waitRunning(ctx, t, first, "the "+sw.from+" instance")
 			word := func() testkafka.Record {
 				return testkafka.Record{Topic: in, Partition: testkafka.AnyPartition, Key: []byte("k"), Value: []byte("stoat")}
 			}
@@ -98,11 +72,7 @@ func TestStreamsProtocolSwitchIsOffline(t *testing.T) {
 			// So does StoatFlow, saying what to do.
 			began = time.Now()
 			refused := start(sw.to)
-			select {
-			case <-refused.Done():
-			case <-ctx.Done():
-				t.Fatalf("StoatFlow under group.protocol=%s beside a %s member is still %s", sw.to, sw.from, refused.State())
-			}
+			waitStopped(ctx, t, refused, "StoatFlow under group.protocol="+sw.to+" beside a "+sw.from+" member")
 			if refused.State() != streams.Error || refused.Err() == nil || !strings.Contains(refused.Err().Error(), "offline step") ||
 				!strings.Contains(refused.Err().Error(), "group.protocol="+sw.to) {
 				t.Fatalf("StoatFlow under group.protocol=%s beside a %s member ended %s with %v, want ERROR saying the switch is an offline step",
