@@ -164,6 +164,13 @@ type Config struct {
 	// assignor; streams (KIP-1071) makes each thread a member of a streams
 	// group, whose coordinator assigns the tasks.
 	GroupProtocol GroupProtocol
+	// TopologyDescriptionPushEnabled (topology.description.push.enabled;
+	// default true): under group.protocol=streams, a member pushes the
+	// topology's description to the group's coordinator when a heartbeat's
+	// answer asks for it (KIP-1331), for the broker's
+	// group.streams.topology.description.plugin.class. Under classic
+	// nothing is pushed either way.
+	TopologyDescriptionPushEnabled bool
 	// EnsureExplicitInternalResourceNaming
 	// (ensure.explicit.internal.resource.naming; default false).
 	EnsureExplicitInternalResourceNaming bool

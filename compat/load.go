@@ -661,6 +661,7 @@ func (l *loader) fill(c *Config) {
 	if strings.EqualFold(v["group.protocol"].Str, "streams") {
 		c.GroupProtocol = GroupProtocolStreams
 	}
+	c.TopologyDescriptionPushEnabled = v["topology.description.push.enabled"].Bool
 	c.EnsureExplicitInternalResourceNaming = v["ensure.explicit.internal.resource.naming"].Bool
 	c.StateCleanupDelay = saturatedMs(v[StateCleanupDelayMsConfig].Int)
 	if c.StateCleanupDelay < time.Millisecond && l.given(StateCleanupDelayMsConfig) {

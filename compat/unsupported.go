@@ -44,8 +44,6 @@ var notHonouredKeys = []notHonoured{
 		instead: "StoatFlow measures rates, averages and maxima over Kafka's defaults (2 samples of 30000 ms)"},
 	{key: "task.timeout.ms", sev: SeverityWarning,
 		instead: "StoatFlow has no per-task timeout: franz-go retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
-	{key: "topology.description.push.enabled", sev: SeverityWarning,
-		instead: "StoatFlow pushes no topology description (KIP-1331) to a streams group's coordinator, and under the classic protocol none is pushed at all, so the setting changes nothing"},
 
 	{key: "dsl.store.format", sev: SeverityWarning,
 		instead: "StoatFlow's DSL stores do not keep record headers yet",

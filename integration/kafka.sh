@@ -86,6 +86,10 @@ group.initial.rebalance.delay.ms=0
 # as it sets main.consumer.session.timeout.ms for a classic one.
 group.streams.min.session.timeout.ms=6000
 group.streams.min.heartbeat.interval.ms=1000
+# Streams groups keep the topology descriptions their members push (KIP-1331),
+# which StreamsGroupDescribe v1 returns; the broker's in-memory plugin keeps
+# them until the broker stops.
+group.streams.topology.description.plugin.class=org.apache.kafka.server.streams.InMemoryTopologyDescriptionPlugin
 transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 log.flush.interval.messages=9223372036854775807
 log.retention.check.interval.ms=60000

@@ -66,7 +66,7 @@ func TestStreamsGroupMemberJoinsBesideKafkaStreams(t *testing.T) {
 	admin := kadm.NewClient(cl)
 
 	jvmEndpoint := streamsgroup.Endpoint{Host: "localhost", Port: 7701}
-	live := map[string]string{"application.id": appID, "group.protocol": "streams", "state.dir": t.TempDir(),
+	live := map[string]string{"application.id": appID, "bootstrap.servers": bootstrap, "group.protocol": "streams", "state.dir": t.TempDir(),
 		"application.server": jvmEndpoint.String()}
 	ref, err := StartReference(ctx, ReferenceOptions{App: wordcount.Name, Configs: []string{props}, Set: live,
 		Args: map[string]string{"input": input, "output": output}})

@@ -93,23 +93,7 @@ func TestStreamsGroupTopologyMatchesKafkaStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	props := func(example string) string { return filepath.Join(root, "examples", example, "streams.properties") }
-	cases := []struct {
-		name, app, props string
-		build            kstreams.TopologyFactory
-		args             []string // argument names, each given a fresh topic
-		set              map[string]string
-	}{
-		{name: "wordcount", app: wordcount.Name, props: props("wordcount"), build: wordcount.Build, args: []string{"input", "output"},
-			set: map[string]string{"topic.segment.bytes": "1048576", "replication.factor": "1"}},
-		{name: "windowedcount", app: windowedcount.Name, props: props("windowedcount"), build: windowedcount.Build, args: []string{"input", "output"},
-			set: map[string]string{"windowstore.changelog.additional.retention.ms": "3600000", "topic.min.insync.replicas": "1"}},
-		{name: "rekeyed-reused-table", app: joins.RekeyedName, props: props("joins"), build: joins.BuildRekeyed,
-			args: []string{"input", "table", "output"}, set: map[string]string{"topology.optimization": "all"}},
-		{name: "fkjoin", app: fkjoin.Name, props: props("fkjoin"), build: fkjoin.Build, args: []string{"left", "right", "output", "left-output"}},
-		{name: "optimized", app: optimized.Name, props: props("optimized"), build: optimized.Build, args: []string{"input", "output"}},
-		{name: "copartitioned", app: copartitionedName, props: props("joins"), build: buildCopartitioned, args: []string{"input", "output"}},
-	}
+	cases := streamsGroupCases(root)
 	cl, err := testkafka.NewClient(bootstrap)
 	if err != nil {
 		t.Fatal(err)
@@ -152,6 +136,7 @@ func TestStreamsGroupTopologyMatchesKafkaStreams(t *testing.T) {
 			}
 
 			live := maps.Clone(set)
+			live["bootstrap.servers"] = bootstrap
 			live["group.protocol"] = "streams"
 			live["state.dir"] = t.TempDir()
 			opts.Set = live
@@ -178,6 +163,36 @@ func TestStreamsGroupTopologyMatchesKafkaStreams(t *testing.T) {
 				t.Errorf("the broker's topology of the Kafka Streams group differs from StoatFlow's: %s", d)
 			}
 		})
+	}
+}
+
+// streamsGroupCase is one topology of the streams group tests: a
+// reference application and its Go twin, with the .properties file both
+// load, the names of the arguments that each get a topic of their own,
+// and settings.
+type streamsGroupCase struct {
+	name, app, props string
+	build            kstreams.TopologyFactory
+	args             []string
+	set              map[string]string
+}
+
+// streamsGroupCases are the topologies of the streams group tests:
+// repartition topics, window changelogs, topic.* settings, a source table
+// read as its changelog, foreign-key joins, co-partition groups and a
+// repartition topic of a fixed partition count.
+func streamsGroupCases(root string) []streamsGroupCase {
+	props := func(example string) string { return filepath.Join(root, "examples", example, "streams.properties") }
+	return []streamsGroupCase{
+		{name: "wordcount", app: wordcount.Name, props: props("wordcount"), build: wordcount.Build, args: []string{"input", "output"},
+			set: map[string]string{"topic.segment.bytes": "1048576", "replication.factor": "1"}},
+		{name: "windowedcount", app: windowedcount.Name, props: props("windowedcount"), build: windowedcount.Build, args: []string{"input", "output"},
+			set: map[string]string{"windowstore.changelog.additional.retention.ms": "3600000", "topic.min.insync.replicas": "1"}},
+		{name: "rekeyed-reused-table", app: joins.RekeyedName, props: props("joins"), build: joins.BuildRekeyed,
+			args: []string{"input", "table", "output"}, set: map[string]string{"topology.optimization": "all"}},
+		{name: "fkjoin", app: fkjoin.Name, props: props("fkjoin"), build: fkjoin.Build, args: []string{"left", "right", "output", "left-output"}},
+		{name: "optimized", app: optimized.Name, props: props("optimized"), build: optimized.Build, args: []string{"input", "output"}},
+		{name: "copartitioned", app: copartitionedName, props: props("joins"), build: buildCopartitioned, args: []string{"input", "output"}},
 	}
 }
 

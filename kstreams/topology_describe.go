@@ -7,14 +7,62 @@ import (
 	"unicode/utf16"
 )
 
-// TopologyDescription is the text form of a topology, byte-identical to Kafka
-// Streams' TopologyDescription.toString().
+// TopologyDescription describes a topology as Kafka Streams'
+// TopologyDescription does: its text, byte-identical to Kafka's toString(),
+// and its sub-topologies and global stores node by node.
 type TopologyDescription struct {
-	text string
+	text          string
+	subtopologies []DescribedSubtopology
+	globalStores  []DescribedGlobalStore
 }
 
 // String returns the description text.
 func (d TopologyDescription) String() string { return d.text }
+
+// Subtopologies are the sub-topologies that generate tasks, in id order,
+// as Kafka's TopologyDescription.subtopologies gives them.
+func (d TopologyDescription) Subtopologies() []DescribedSubtopology { return d.subtopologies }
+
+// GlobalStores are the global stores, in id order, as Kafka's
+// TopologyDescription.globalStores gives them.
+func (d TopologyDescription) GlobalStores() []DescribedGlobalStore { return d.globalStores }
+
+// DescribedSubtopology is one sub-topology of a TopologyDescription.
+type DescribedSubtopology struct {
+	ID int
+	// Nodes in the order describe() prints them.
+	Nodes []DescribedNode
+}
+
+// DescribedGlobalStore is one global store of a TopologyDescription: the
+// source that reads its topic and the processor that updates it.
+type DescribedGlobalStore struct {
+	// ID is the global store's sub-topology id.
+	ID                int
+	Source, Processor DescribedNode
+}
+
+// DescribedNode is one node of a TopologyDescription, as Kafka's
+// TopologyDescription.Source, Processor or Sink gives it. Name lists are
+// in the order describe() prints them.
+type DescribedNode struct {
+	Name string
+	Kind NodeKind
+	// Predecessors and Successors name the nodes the node reads from and
+	// forwards to.
+	Predecessors, Successors []string
+	// Topics are a source's topics, internal ones undecorated; nil for a
+	// source over a topic pattern (Kafka's topicSet() is null), whose
+	// Pattern is set.
+	Topics  []TopicRef
+	Pattern string
+	// Topic is a sink's topic; nil for a sink whose TopicNameExtractor
+	// picks each record's topic (Extractor names its class).
+	Topic     *TopicRef
+	Extractor string
+	// Stores are the stores connected to a processor, in connection order.
+	Stores []string
+}
 
 // Describe renders the topology as Kafka Streams 4.4 does: sub-topologies in
 // id order; within one, nodes by descending size of the sub-graph they reach
@@ -27,11 +75,18 @@ func (d TopologyDescription) String() string { return d.text }
 // growing, that order can differ from the final-size order, and Kafka prints
 // it that way; so does Describe.
 func (t *Topology) Describe() TopologyDescription {
+	var d TopologyDescription
 	var b strings.Builder
 	b.WriteString("Topologies:\n ")
 	for id, names := range t.groups {
 		b.WriteString("  ")
 		if g, ok := t.globalOf(id); ok {
+			d.globalStores = append(d.globalStores, DescribedGlobalStore{ID: id,
+				Source: DescribedNode{Name: g.source, Kind: SourceNode, Successors: []string{g.processor},
+					Topics: []TopicRef{{Name: g.topic}}},
+				Processor: DescribedNode{Name: g.processor, Kind: ProcessorNode, Predecessors: []string{g.source},
+					Stores: []string{g.store}},
+			})
 			// GlobalStore.toString: no blank line after it.
 			b.WriteString("Sub-topology: " + strconv.Itoa(id) + " for global store (will not generate tasks)\n" +
 				"    Source: " + g.source + " (topics: [" + g.topic + "])\n      --> " + g.processor + "\n" +
@@ -42,8 +97,10 @@ func (t *Topology) Describe() TopologyDescription {
 		g := t.describeGroup(names)
 		order := slices.Clone(names)
 		slices.SortFunc(order, g.compare)
+		sub := DescribedSubtopology{ID: id}
 		for _, name := range order {
 			n := t.byName[name]
+			sub.Nodes = append(sub.Nodes, t.describedNode(n, g))
 			b.WriteString("    ")
 			switch n.kind {
 			case SourceNode:
@@ -61,8 +118,34 @@ func (t *Topology) Describe() TopologyDescription {
 			b.WriteString("\n")
 		}
 		b.WriteString("\n")
+		d.subtopologies = append(d.subtopologies, sub)
 	}
-	return TopologyDescription{text: b.String()}
+	d.text = b.String()
+	return d
+}
+
+// describedNode is n as Kafka's TopologyDescription node of it.
+func (t *Topology) describedNode(n *nodeSpec, g *describedGroup) DescribedNode {
+	d := DescribedNode{Name: n.name, Kind: n.kind, Predecessors: g.preds[n.name].inOrder(), Successors: g.succs[n.name].inOrder()}
+	switch n.kind {
+	case SourceNode:
+		if n.pattern != nil {
+			d.Pattern = n.pattern.text
+			break
+		}
+		for _, topic := range n.topics {
+			d.Topics = append(d.Topics, TopicRef{Name: topic, Internal: t.repartition[topic] != nil})
+		}
+	case ProcessorNode:
+		d.Stores = slices.Clone(n.stores)
+	case SinkNode:
+		if n.topicFn != nil {
+			d.Extractor = n.extractorName
+			break
+		}
+		d.Topic = &TopicRef{Name: n.topic, Internal: t.repartition[n.topic] != nil}
+	}
+	return d
 }
 
 type describedGroup struct {

@@ -30,3 +30,10 @@ func CleanRemovedTasks(s *KafkaStreams) { s.cleanRemovedTasks() }
 // TaskDirHeld reports whether a thread of s (or its cleaner) holds the
 // task directory named task.
 func TaskDirHeld(s *KafkaStreams, task string) bool { return s.dir.TaskOwner(task) != nil }
+
+// TopologyDescriptionToPush is the description a stream thread's member
+// pushes when its streams group asks for it; nil when none is pushed.
+var TopologyDescriptionToPush = topologyDescriptionToPush
+
+// JavaStringCompare is Java's String.compareTo.
+var JavaStringCompare = javaStringCompare

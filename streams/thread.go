@@ -183,9 +183,15 @@ type streamThread struct {
 	memberStatuses  []streamsgroup.Status
 	// heartbeatErr is the retriable heartbeat error last logged, and
 	// heartbeatFailures the heartbeats failed since the last that went
-	// through.
-	heartbeatErr      string
-	heartbeatFailures int
+	// through; pushErr and pushFailures the same for the pushes of the
+	// topology description, and descriptionDeclined whether the thread
+	// logged that topology.description.push.enabled=false keeps the
+	// description the group asked for from it.
+	heartbeatErr        string
+	heartbeatFailures   int
+	pushErr             string
+	pushFailures        int
+	descriptionDeclined bool
 	// topicsMissingSince is when the group first reported missing source
 	// topics (zero: none missing).
 	topicsMissingSince time.Time
@@ -485,9 +491,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 			if err := t.memberStep(ctx, time.Now()); err != nil {
 				return err
 			}
-			if d := time.Until(t.nextBeat); d < wait {
-				wait = max(d, time.Millisecond)
-			}
+			wait = t.memberWait(wait)
 		}
 		pctx, cancel := context.WithTimeout(ctx, wait)
 		pollStart := time.Now()

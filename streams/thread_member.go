@@ -11,7 +11,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/internal/assignment"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
 	"github.com/stoatflow/stoatflow/internal/streamsgroup"
@@ -31,6 +33,11 @@ import (
 // memberHeartbeatWait bounds one heartbeat; a slower coordinator answer is
 // retried from the loop.
 const memberHeartbeatWait = 15 * time.Second
+
+// pushRetryMax is the longest backoff between two pushes of the topology
+// description that failed with a retriable error
+// (streamsgroup.Member.PushTopologyDescription).
+const pushRetryMax = time.Second
 
 // memberRetry is how long the loop waits after a heartbeat that failed
 // with a retriable error before it heartbeats again (Kafka's
@@ -55,14 +62,19 @@ func (t *streamThread) newMemberConsumer() error {
 	if err != nil {
 		return err
 	}
+	description, err := topologyDescriptionToPush(t.s.topo, cfg)
+	if err != nil {
+		return err
+	}
 	mcfg := streamsgroup.Config{
-		GroupID:          cfg.ApplicationID,
-		InstanceID:       cfg.GroupInstanceID(t.idx),
-		RackID:           cfg.MainConsumerRack(),
-		RebalanceTimeout: cfg.RebalanceTimeout(),
-		ProcessID:        t.s.processID,
-		ClientTags:       maps.Clone(cfg.ClientTags),
-		Topology:         topo,
+		GroupID:             cfg.ApplicationID,
+		InstanceID:          cfg.GroupInstanceID(t.idx),
+		RackID:              cfg.MainConsumerRack(),
+		RebalanceTimeout:    cfg.RebalanceTimeout(),
+		ProcessID:           t.s.processID,
+		ClientTags:          maps.Clone(cfg.ClientTags),
+		Topology:            topo,
+		TopologyDescription: description,
 	}
 	if h := t.s.member.host; h != nil {
 		mcfg.Endpoint = &streamsgroup.Endpoint{Host: h.Host, Port: uint16(h.Port)}
@@ -94,14 +106,91 @@ func (t *streamThread) newMemberConsumer() error {
 	return nil
 }
 
-// memberStep heartbeats the thread's member once its heartbeat is due and
-// reconciles the target assignment the answer carried: the revoked active
-// tasks are committed and closed before the member reports them released,
-// then the new tasks open.
-func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
-	if now.Before(t.nextBeat) {
-		return nil
+// topologyDescriptionToPush is the topology description the thread's
+// member pushes when its streams group asks for it (KIP-1331): nil under
+// topology.description.push.enabled=false, where a Kafka Streams member
+// has none to push either.
+func topologyDescriptionToPush(topo *kstreams.Topology, cfg *compat.Config) (*kmsg.TopologyDescription, error) {
+	if !cfg.TopologyDescriptionPushEnabled {
+		return nil, nil
 	}
+	d, err := StreamsGroupTopologyDescription(topo, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// memberStep heartbeats the thread's member once its heartbeat is due,
+// then pushes the topology's description if the group asked for it and
+// the push is due.
+func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
+	if !now.Before(t.nextBeat) {
+		if err := t.memberHeartbeat(ctx, now); err != nil {
+			return err
+		}
+	}
+	t.pushDescription(ctx, now)
+	return nil
+}
+
+// memberWait bounds the loop's poll by the member's next heartbeat and
+// its next topology description push.
+func (t *streamThread) memberWait(wait time.Duration) time.Duration {
+	if d := time.Until(t.nextBeat); d < wait {
+		wait = max(d, time.Millisecond)
+	}
+	if at, due := t.member.DescriptionPushDue(); due {
+		if d := time.Until(at); d < wait {
+			wait = max(d, time.Millisecond)
+		}
+	}
+	return wait
+}
+
+// pushDescription pushes the topology's description to the streams group
+// (streamsgroup.Member.PushTopologyDescription) when the group asked for
+// it and the push is due. A failure is logged once, not on each retry;
+// it never stops the thread, as in Kafka Streams, whose member pushes from
+// its consumer's background thread.
+func (t *streamThread) pushDescription(ctx context.Context, now time.Time) {
+	if at, due := t.member.DescriptionPushDue(); !due || now.Before(at) {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, memberHeartbeatWait)
+	done := t.doing("pushing the topology description to the streams group")
+	pushed, err := t.member.PushTopologyDescription(pctx, t.consumer)
+	done()
+	cancel()
+	var pe *streamsgroup.PushError
+	switch {
+	case pushed:
+		t.log.Info("pushed the topology description to the streams group (KIP-1331)", "failed_pushes", t.pushFailures)
+		t.pushErr, t.pushFailures = "", 0
+	case errors.As(err, &pe) && pe.Retriable:
+		if ctx.Err() != nil {
+			return
+		}
+		t.pushFailures++
+		if msg := err.Error(); msg != t.pushErr {
+			t.pushErr = msg
+			t.log.Warn("pushing the topology description to the streams group failed; retrying with a backoff of up to "+pushRetryMax.String(), "err", err)
+		}
+	case err != nil:
+		if ctx.Err() != nil {
+			return
+		}
+		t.log.Warn("the streams group did not take the topology description; the broker's topology description plugin has none from this member, "+
+			"which changes nothing for processing (the coordinator may ask again)", "err", err)
+		t.pushErr, t.pushFailures = "", 0
+	}
+}
+
+// memberHeartbeat heartbeats the thread's member and reconciles the
+// target assignment the answer carried: the revoked active tasks are
+// committed and closed before the member reports them released, then the
+// new tasks open.
+func (t *streamThread) memberHeartbeat(ctx context.Context, now time.Time) error {
 	t.setTaskOffsets()
 	hctx, cancel := context.WithTimeout(ctx, memberHeartbeatWait)
 	done := t.doing("heartbeating to the streams group")
@@ -158,6 +247,14 @@ func (t *streamThread) memberStep(ctx context.Context, now time.Time) error {
 		t.heartbeatFailures, t.heartbeatErr = 0, ""
 	}
 	t.unreleasedSince = time.Time{}
+	if res.TopologyDescriptionRequired {
+		if t.memberCfg.TopologyDescription != nil {
+			t.log.Info("the streams group asks for the topology description (KIP-1331); pushing it")
+		} else if !t.descriptionDeclined {
+			t.descriptionDeclined = true
+			t.log.Info("the streams group asks for the topology description (KIP-1331); topology.description.push.enabled=false keeps it from the broker")
+		}
+	}
 	t.s.member.setEndpointPartitions(t.member.PartitionsByEndpoint())
 	if !slices.Equal(res.Statuses, t.memberStatuses) {
 		t.memberStatuses = slices.Clone(res.Statuses)

@@ -49,6 +49,19 @@
 // and owned stays a subset of the target either way. A reconciliation
 // overtaken by a fence or a leave fails with ErrStaleReconciliation.
 //
+// # Topology description
+//
+// A heartbeat's answer may ask for the topology's description (KIP-1331,
+// TopologyDescriptionRequired), which the broker hands to its
+// group.streams.topology.description.plugin.class. A member given a
+// Config.TopologyDescription then pushes it with
+// StreamsGroupTopologyDescriptionUpdate (API key 93) once
+// DescriptionPushDue says so, and retries and gives up as Kafka 4.4's
+// StreamsGroupTopologyDescriptionRequestManager does
+// (PushTopologyDescription); a fence or a leave drops the request. A
+// member without one pushes nothing. DescribeTopologyDescription reads
+// what the broker stored.
+//
 // # Leaving
 //
 // Leave sends epoch -1, or -2 for a static member (Config.InstanceID),

@@ -50,6 +50,11 @@ type Config struct {
 	// Topology is the topology the member describes at epoch 0 (as
 	// streams.StreamsGroupTopology builds it).
 	Topology kmsg.StreamsGroupHeartbeatRequestTopology
+	// TopologyDescription is the topology's description the member pushes
+	// when a heartbeat's answer asks for it (KIP-1331, as
+	// streams.StreamsGroupTopologyDescription builds it); nil pushes
+	// nothing (topology.description.push.enabled=false).
+	TopologyDescription *kmsg.TopologyDescription
 }
 
 // state is where the member stands, as Kafka's MemberState for the states
@@ -181,6 +186,14 @@ type Member struct {
 		sentOwned                   *Assignment
 		sentOffsets, sentEndOffsets map[TaskID]int64
 		sentOffsetsAt               time.Time // zero: never
+
+		// The topology description push (KIP-1331, describe_push.go):
+		// pushRequired from a heartbeat's answer asking for it until the
+		// push succeeds or is given up; pushFailures failed pushes in a
+		// row; pushNotBefore the end of a backoff or throttle.
+		pushRequired  bool
+		pushFailures  int
+		pushNotBefore time.Time
 	}
 }
 
@@ -490,6 +503,11 @@ func (m *Member) onSuccessLocked(resp *kmsg.StreamsGroupHeartbeatResponse) (Resu
 		m.mu.byEndpoint = partitionsByEndpoint(resp.PartitionsByUserEndpoint)
 	}
 	res := Result{Next: m.mu.heartbeatInterval, TopologyDescriptionRequired: resp.TopologyDescriptionRequired}
+	if resp.TopologyDescriptionRequired && m.cfg.TopologyDescription != nil {
+		// As Kafka's heartbeat manager, only a member with a description
+		// to push takes the request up; it stays until the push ends.
+		m.mu.pushRequired = true
+	}
 	ready := true
 	for _, s := range resp.Status {
 		c := StatusCode(s.StatusCode)
@@ -547,6 +565,7 @@ func (m *Member) rejoinLocked() {
 	m.mu.owned = Assignment{GroupReady: true}
 	m.mu.target = Assignment{GroupReady: true}
 	m.mu.revoked = false
+	m.mu.pushRequired = false
 	m.resetSentLocked()
 }
 
@@ -555,6 +574,7 @@ func (m *Member) failLocked(he *HeartbeatError) {
 	m.mu.state = fatal
 	m.mu.fatalErr = he
 	m.mu.gen++
+	m.mu.pushRequired = false
 }
 
 // Leave sends the heartbeat that leaves the group: epoch -1, or -2 for a
@@ -608,6 +628,7 @@ func (m *Member) leaveAt(ctx context.Context, send sendFunc, epoch int32) error 
 	m.mu.state = left
 	m.mu.epoch = JoinEpoch
 	m.mu.gen++
+	m.mu.pushRequired = false
 	m.resetSentLocked()
 	m.mu.Unlock()
 

@@ -52,7 +52,10 @@ import org.apache.kafka.streams.state.HostInfo;
  * {@code --describe} it prints {@code topology.describe()} and exits without connecting; with
  * {@code --streams-group-topology} it prints, in hex, the StreamsGroupHeartbeatRequest (version 1)
  * that carries only the topology a member sends under group.protocol=streams, and exits without
- * connecting ({@link org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle}).
+ * connecting ({@link org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle}); with
+ * {@code --streams-group-topology-description} it prints, in hex, the
+ * StreamsGroupTopologyDescriptionUpdateRequest (version 0) that carries the topology description a
+ * member pushes when its streams group asks for it (KIP-1331), and exits without connecting.
  *
  * <p>With {@code --metadata-store STORE --metadata-keys FILE} (one String key a line, no
  * whitespace in a key) it prints, every second while RUNNING, Kafka Streams' interactive-query
@@ -152,7 +155,7 @@ public final class Main {
         }
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         if (args.length < 1 || !APPS.containsKey(args[0])) {
-            System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe | --streams-group-topology]");
+            System.err.println("usage: stoatflow-reference APP --config FILE [--set k=v]... [--arg k=v]... [--describe | --streams-group-topology | --streams-group-topology-description]");
             System.err.println("       stoatflow-reference TOOL ARGS...");
             System.err.println("apps: " + APPS.keySet());
             System.err.println("tools: " + TOOLS.keySet());
@@ -162,6 +165,7 @@ public final class Main {
         Map<String, String> appArgs = new TreeMap<>();
         boolean describe = false;
         boolean groupTopology = false;
+        boolean groupTopologyDescription = false;
         String metadataStore = null;
         List<String> metadataKeys = List.of();
         List<String> rest = new ArrayList<>(List.of(args).subList(1, args.length));
@@ -170,6 +174,7 @@ public final class Main {
             switch (a) {
                 case "--describe" -> describe = true;
                 case "--streams-group-topology" -> groupTopology = true;
+                case "--streams-group-topology-description" -> groupTopologyDescription = true;
                 case "--config" -> {
                     try (InputStream in = new FileInputStream(rest.get(++i))) {
                         props.load(in);
@@ -200,6 +205,12 @@ public final class Main {
         if (groupTopology) {
             out.println(java.util.HexFormat.of().formatHex(
                     org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle.heartbeatTopology(topology, props)));
+            out.flush();
+            return;
+        }
+        if (groupTopologyDescription) {
+            out.println(java.util.HexFormat.of().formatHex(
+                    org.apache.kafka.streams.processor.internals.StreamsGroupTopologyOracle.topologyDescription(topology, props)));
             out.flush();
             return;
         }
