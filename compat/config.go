@@ -179,7 +179,10 @@ type Config struct {
 	// task opens. Any other negative age deletes them all, as in Kafka
 	// Streams.
 	StateCleanupDirMaxAge time.Duration
-	// LogSummaryInterval (log.summary.interval.ms; default 2m; negative disables).
+	// LogSummaryInterval (log.summary.interval.ms; default 2m): each stream
+	// thread logs at Info, this often, what it did since its last such line
+	// (records processed, punctuators run, polls, tasks committed), as Kafka
+	// Streams' StreamThread does. Zero or negative: no summary.
 	LogSummaryInterval time.Duration
 	// MetricsRecordingLevel (metrics.recording.level; default
 	// RecordingInfo): metrics whose Kafka Streams sensor is of a higher

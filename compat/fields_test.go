@@ -87,7 +87,7 @@ var configFields = map[string]fieldUse{
 	"EnsureExplicitInternalResourceNaming":    {warn: []string{"ensure.explicit.internal.resource.naming=true"}},
 	"StateCleanupDelay":                       {by: []string{"streams"}},
 	"StateCleanupDirMaxAge":                   {by: []string{"streams"}},
-	"LogSummaryInterval":                      {warn: []string{"log.summary.interval.ms=60000"}},
+	"LogSummaryInterval":                      {by: []string{"streams"}},
 	"MetricsRecordingLevel":                   {by: []string{"metrics"}},
 	"MetricsNumSamples":                       {by: []string{"metrics"}},
 	"MetricsSampleWindow":                     {by: []string{"metrics"}},

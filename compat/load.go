@@ -673,7 +673,7 @@ func (l *loader) fill(c *Config) {
 			"%s = %d deletes every task directory at each start, as in Kafka Streams, where only -1 turns the purge off",
 			StateCleanupDirMaxAgeMsConfig, v[StateCleanupDirMaxAgeMsConfig].Int)
 	}
-	c.LogSummaryInterval = ms("log.summary.interval.ms")
+	c.LogSummaryInterval = saturatedMs(v["log.summary.interval.ms"].Int)
 	switch v["metrics.recording.level"].Str {
 	case "DEBUG":
 		c.MetricsRecordingLevel = RecordingDebug

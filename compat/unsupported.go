@@ -32,8 +32,6 @@ var notHonouredKeys = []notHonoured{
 		instead: "StoatFlow pauses no partition when its buffer fills: each stream thread reads at most max.poll.records (%d) records per poll round and processes them before it polls again"},
 	{key: "ensure.explicit.internal.resource.naming", sev: SeverityWarning,
 		instead: "StoatFlow does not check that internal topics and stores are named in the topology: it starts even where Kafka Streams would refuse a generated name"},
-	{key: "log.summary.interval.ms", sev: SeverityWarning,
-		instead: "StoatFlow logs no periodic processing summary; the process_total and commit_total counters on /metrics count the same"},
 	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
 		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "task.timeout.ms", sev: SeverityWarning,
