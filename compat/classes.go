@@ -278,6 +278,33 @@ func (q QueryRemote) String() string {
 	return "forward"
 }
 
+// RecordingLevel is metrics.recording.level: the most detailed sensors
+// recorded. A metric whose Kafka Streams sensor has a higher level is
+// exposed but never recorded, as in Kafka Streams.
+type RecordingLevel int
+
+// The recording levels, in Kafka's order (Sensor.RecordingLevel: a sensor
+// records when its level is at or below the configured one).
+const (
+	RecordingInfo RecordingLevel = iota
+	RecordingDebug
+	RecordingTrace
+)
+
+// String returns INFO, DEBUG or TRACE.
+func (l RecordingLevel) String() string {
+	switch l {
+	case RecordingDebug:
+		return "DEBUG"
+	case RecordingTrace:
+		return "TRACE"
+	}
+	return "INFO"
+}
+
+// Records reports whether a sensor of level sensor records under l.
+func (l RecordingLevel) Records(sensor RecordingLevel) bool { return sensor <= l }
+
 // LogFormat is stoatflow.log.format.
 type LogFormat int
 

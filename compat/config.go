@@ -186,10 +186,23 @@ type Config struct {
 	// task opens. Any other negative age deletes them all, as in Kafka
 	// Streams.
 	StateCleanupDirMaxAge time.Duration
-	// LogSummaryInterval (log.summary.interval.ms; default 2m; negative disables).
+	// LogSummaryInterval (log.summary.interval.ms; default 2m): each stream
+	// thread logs at Info, this often, what it did since its last such line
+	// (records processed, punctuators run, polls, tasks committed), as Kafka
+	// Streams' StreamThread does. Zero or negative: no summary.
 	LogSummaryInterval time.Duration
-	// MetricsRecordingLevel (metrics.recording.level; default INFO).
-	MetricsRecordingLevel string
+	// MetricsRecordingLevel (metrics.recording.level; default
+	// RecordingInfo): metrics whose Kafka Streams sensor is of a higher
+	// level (DEBUG: the task-level process, restore and update metrics)
+	// are exposed but not recorded.
+	MetricsRecordingLevel RecordingLevel
+	// MetricsNumSamples (metrics.num.samples; default 2) and
+	// MetricsSampleWindow (metrics.sample.window.ms; default 30s): rates,
+	// averages and maxima are measured over that many samples of that
+	// window each, as Kafka's SampledStat measures them. A window of 0
+	// measures nothing: averages, maxima and rates read NaN.
+	MetricsNumSamples   int
+	MetricsSampleWindow time.Duration
 	// ClientTags are the client.tag.* settings, without the prefix.
 	ClientTags map[string]string
 	// RackAwareAssignmentTags (rack.aware.assignment.tags; default empty).

@@ -674,8 +674,15 @@ func (l *loader) fill(c *Config) {
 			"%s = %d deletes every task directory at each start, as in Kafka Streams, where only -1 turns the purge off",
 			StateCleanupDirMaxAgeMsConfig, v[StateCleanupDirMaxAgeMsConfig].Int)
 	}
-	c.LogSummaryInterval = ms("log.summary.interval.ms")
-	c.MetricsRecordingLevel = v["metrics.recording.level"].Str
+	c.LogSummaryInterval = saturatedMs(v["log.summary.interval.ms"].Int)
+	switch v["metrics.recording.level"].Str {
+	case "DEBUG":
+		c.MetricsRecordingLevel = RecordingDebug
+	case "TRACE":
+		c.MetricsRecordingLevel = RecordingTrace
+	}
+	c.MetricsNumSamples = int(v["metrics.num.samples"].Int)
+	c.MetricsSampleWindow = saturatedMs(v["metrics.sample.window.ms"].Int)
 	c.RackAwareAssignmentTags = append([]string(nil), v["rack.aware.assignment.tags"].List...)
 	c.RackAwareAssignmentStrategy = v["rack.aware.assignment.strategy"].Str
 	nullableInt := func(key string) *int {

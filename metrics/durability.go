@@ -47,8 +47,8 @@ func (r *Registry) OnStoreDurableLag(task kstreams.TaskID, store string, lag sta
 // restoreLabels labels a store partition's restore gauges by task when the
 // store's sub-topology is known, else by changelog partition.
 func (r *Registry) restoreLabels(store string, tp state.TopicPartition) []string {
-	if task := r.taskOf(store, tp.Partition); task != "" {
-		return []string{"store", store, "task", task}
+	if task, ok := r.taskOf(store, tp.Partition); ok {
+		return []string{"store", store, "task", task.String()}
 	}
 	return []string{"store", store, "partition", strconv.Itoa(int(tp.Partition))}
 }

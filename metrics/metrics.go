@@ -11,6 +11,7 @@ import (
 
 	vm "github.com/VictoriaMetrics/metrics"
 
+	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
@@ -27,6 +28,12 @@ type Options struct {
 	// (<sub-topology>_<partition>). Stores missing from it are labelled by
 	// store only.
 	StoreSubtopology map[string]int
+	// Config is the configuration whose metrics keys apply, as Kafka
+	// Streams applies them: metrics.num.samples and
+	// metrics.sample.window.ms (the samples rates, averages and maxima
+	// are measured over) and metrics.recording.level (which metrics are
+	// recorded). Nil: Kafka's defaults, 2 samples of 30 s at INFO.
+	Config *compat.Config
 }
 
 // Registry holds every metric of one StoatFlow instance and implements
@@ -37,6 +44,12 @@ type Registry struct {
 
 	set  *vm.Set
 	opts Options
+	samp sampling
+	// level is metrics.recording.level; debug says whether it records
+	// Kafka Streams' DEBUG sensors.
+	level compat.RecordingLevel
+	debug bool
+	now   func() time.Time
 
 	barrierCompleted *vm.Counter
 	barrierFailed    *vm.Counter
@@ -49,8 +62,8 @@ type Registry struct {
 		threadBytes map[int]int64
 		storeBytes  map[storeTask]*vm.Gauge
 		threads     map[int]*threadStats
-		tasks       map[string]*taskStats
-		taskThread  map[string]int // the thread that last opened each task
+		tasks       map[kstreams.TaskID]*taskStats
+		taskThread  map[kstreams.TaskID]int // the thread that last opened each task
 		counters    map[string]*vm.Counter
 		// restoring holds the records still to restore per changelog
 		// partition; a partition leaves it when its restore ends.
@@ -66,31 +79,36 @@ type Registry struct {
 }
 
 type restoreProgress struct {
-	task      string
 	remaining int64
 }
 
-// threadStats are Kafka's stream-thread-metrics of one thread.
+// threadStats are Kafka's stream-thread-metrics of one thread, all of its
+// sensors of level INFO.
 type threadStats struct {
-	commit, poll, pollRecords, process sampled
+	commit, poll, pollRecords, process *sensor
 	commitTotal, pollTotal             *vm.Counter
 	processTotal, rebalanceTotal       *vm.Counter
 }
 
-// taskStats are Kafka's stream-task-metrics of one task.
+// taskStats are Kafka's stream-task-metrics of one task. The sensors of
+// process, restore and update are of level DEBUG in Kafka Streams 4.4
+// (TaskMetrics.processLatencySensor, restoreSensor, updateSensor and the
+// task-level parent of ProcessorNodeMetrics.processAtSourceSensor), those
+// of dropped records and of the records still to restore of level INFO.
 type taskStats struct {
-	dropped, restored sampled
-	droppedTotal      *vm.Counter
-	restoreTotal      *vm.Counter
-	processTotal      *vm.Counter
-	process           sampled
-	remaining         map[state.TopicPartition]int64
-	names             []string // every metric registered for the task
-	// updateTotal and updated are Kafka's update-total and update-rate,
-	// registered once the task runs as a standby; standbyLag is its lag by
-	// store while it does, read by lagName's gauge.
+	dropped      *sensor // INFO
+	droppedTotal *vm.Counter
+	restored     *sensor // DEBUG, with restoreTotal
+	restoreTotal *vm.Counter
+	process      *sensor // DEBUG, with processTotal
+	processTotal *vm.Counter
+	remaining    map[state.TopicPartition]int64 // INFO
+	names        []string                       // every metric registered for the task
+	// updateTotal and updated are Kafka's update-total and update-rate
+	// (DEBUG), registered once the task runs as a standby; standbyLag is
+	// its lag by store while it does, read by lagName's gauge.
 	updateTotal *vm.Counter
-	updated     sampled
+	updated     *sensor
 	standbyLag  map[string]int64
 	lagName     string
 }
@@ -104,12 +122,16 @@ func New(opts Options) *Registry {
 	// Emit # HELP/# TYPE lines: strict Prometheus parsers type every family
 	// from them.
 	vm.ExposeMetadata(true)
-	r := &Registry{set: vm.NewSet(), opts: opts}
+	r := &Registry{set: vm.NewSet(), opts: opts, samp: samplingOf(opts.Config), now: time.Now}
+	if opts.Config != nil {
+		r.level = opts.Config.MetricsRecordingLevel
+	}
+	r.debug = r.level.Records(compat.RecordingDebug)
 	r.mu.threadBytes = map[int]int64{}
 	r.mu.storeBytes = map[storeTask]*vm.Gauge{}
 	r.mu.threads = map[int]*threadStats{}
-	r.mu.tasks = map[string]*taskStats{}
-	r.mu.taskThread = map[string]int{}
+	r.mu.tasks = map[kstreams.TaskID]*taskStats{}
+	r.mu.taskThread = map[kstreams.TaskID]int{}
 	r.mu.counters = map[string]*vm.Counter{}
 	r.mu.restoring = map[state.TopicPartition]*restoreProgress{}
 	r.mu.lag = map[string]*vm.Gauge{}
@@ -150,8 +172,9 @@ func (r *Registry) WritePrometheus(w io.Writer) { r.set.WritePrometheus(w) }
 // SetProcess names the client once its process id is known (after
 // streams.KafkaStreams.Start): it registers Kafka Streams' client-level
 // gauges, labelled as Kafka labels them, client_id (Kafka Streams'
-// client.id, compat.Config.EffectiveClientID) and process_id. Calls after
-// the first do nothing.
+// client.id, compat.Config.EffectiveClientID) and process_id: the state,
+// the alive stream threads and the recording level. Calls after the first
+// do nothing.
 func (r *Registry) SetProcess(clientID, processID string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -160,6 +183,10 @@ func (r *Registry) SetProcess(clientID, processID string) {
 	}
 	r.mu.stateKS = r.set.NewGauge(name("kafka_streams_stream_metrics_client_state", "client_id", clientID, "process_id", processID), nil)
 	r.mu.aliveThreadKS = r.set.NewGauge(name("kafka_streams_stream_metrics_alive_stream_threads", "client_id", clientID), nil)
+	// Kafka Streams 4.4's recording-level (ClientMetrics): 0 INFO, 1 DEBUG,
+	// 2 TRACE.
+	r.set.NewGauge(name("kafka_streams_stream_metrics_recording_level", "client_id", clientID, "process_id", processID), nil).
+		Set(float64(r.level))
 	r.mu.stateKS.Set(float64(r.mu.state))
 	r.mu.aliveThreadKS.Set(float64(r.mu.alive))
 }
@@ -190,7 +217,7 @@ func (r *Registry) SetAliveStreamThreads(n int) {
 
 // OnCommit implements streams.Hooks: barrier and commit metrics.
 func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
-	now := time.Now()
+	now := r.now()
 	took := stats.Flush + stats.KafkaCommit + stats.StoreCommit
 	r.mu.Lock()
 	r.counterLocked(name("stoatflow_barrier_trigger_total", "trigger", stats.Trigger.String())).Inc()
@@ -202,7 +229,7 @@ func (r *Registry) OnCommit(thread int, stats txn.CommitStats, err error) {
 	}
 	r.barrierCompleted.Inc()
 	r.commitLatency.Update(took.Seconds())
-	ts.commit.record(now, ms(took))
+	ts.commit.record(now, ms(took), 1)
 	ts.commitTotal.Inc()
 }
 
@@ -211,34 +238,34 @@ func (r *Registry) OnRestoreStart(store string, tp state.TopicPartition, start, 
 	r.restoreStarted(store, tp, start, end, full)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	task := r.taskOf(store, tp.Partition)
 	r.counterLocked(name("stoatflow_restoration_records_restored_total", "store", store))
-	if task != "" {
+	if task, ok := r.taskOf(store, tp.Partition); ok {
 		ts := r.taskLocked(task)
 		ts.remaining[tp] = max(end-start, 0)
 	}
 	if end > start {
-		r.mu.restoring[tp] = &restoreProgress{task: task, remaining: end - start}
+		r.mu.restoring[tp] = &restoreProgress{remaining: end - start}
 	}
 }
 
 // OnRestoreBatch implements streams.Hooks.
+// The task's restore-total and restore-rate are recorded at DEBUG only.
 func (r *Registry) OnRestoreBatch(store string, tp state.TopicPartition, n int) {
-	now := time.Now()
+	now := r.now()
 	r.mu.Lock()
 	r.counterLocked(name("stoatflow_restoration_records_restored_total", "store", store)).Add(n)
 	var ts *taskStats
-	if task := r.taskOf(store, tp.Partition); task != "" {
+	if task, ok := r.taskOf(store, tp.Partition); ok {
 		ts = r.taskLocked(task)
 		ts.remaining[tp] = max(ts.remaining[tp]-int64(n), 0)
-		ts.restoreTotal.Add(n)
 	}
 	if p := r.mu.restoring[tp]; p != nil {
 		p.remaining = max(p.remaining-int64(n), 0)
 	}
 	r.mu.Unlock()
-	if ts != nil {
-		ts.restored.record(now, float64(n))
+	if ts != nil && r.debug {
+		ts.restoreTotal.Add(n)
+		ts.restored.record(now, float64(n), 1)
 	}
 }
 
@@ -248,7 +275,7 @@ func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, total int
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.mu.restoring, tp)
-	if task := r.taskOf(store, tp.Partition); task != "" {
+	if task, ok := r.taskOf(store, tp.Partition); ok {
 		r.taskLocked(task).remaining[tp] = 0
 	}
 }
@@ -259,13 +286,13 @@ var runtimeDropReasons = []string{"deserialization-error", "processing-error", k
 
 // OnDroppedRecord implements streams.Hooks.
 func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string) {
-	now := time.Now()
+	now := r.now()
 	r.mu.Lock()
 	r.counterLocked(name("stoatflow_dropped_records_total", "reason", reason)).Inc()
-	ts := r.taskLocked(task.String())
+	ts := r.taskLocked(task)
 	r.mu.Unlock()
 	ts.droppedTotal.Inc()
-	ts.dropped.record(now, 1)
+	ts.dropped.record(now, 1, 1)
 }
 
 // OnStoreUncommittedBytes implements streams.Hooks:
@@ -303,32 +330,38 @@ var _ streams.Hooks = (*Registry)(nil)
 
 // OnPoll implements streams.ActivityHooks.
 func (r *Registry) OnPoll(thread int, records int, took time.Duration) {
-	now := time.Now()
+	now := r.now()
 	r.mu.Lock()
 	ts := r.threadLocked(thread)
 	r.mu.Unlock()
-	ts.poll.record(now, ms(took))
-	ts.pollRecords.record(now, float64(records))
+	ts.poll.record(now, ms(took), 1)
+	ts.pollRecords.record(now, float64(records), 1)
 	ts.pollTotal.Inc()
 }
 
-// OnProcess implements streams.ActivityHooks.
+// OnProcess implements streams.ActivityHooks: each of the records counts
+// as one observation of the round's time over its records. The task's
+// process metrics are recorded at DEBUG only; below it the round costs
+// the thread's metrics alone.
 func (r *Registry) OnProcess(thread int, task kstreams.TaskID, records int, took time.Duration) {
 	if records <= 0 {
 		return
 	}
-	now := time.Now()
+	now := r.now()
 	r.mu.Lock()
 	th := r.threadLocked(thread)
-	tk := r.taskLocked(task.String())
+	var tk *taskStats
+	if r.debug {
+		tk = r.taskLocked(task)
+	}
 	r.mu.Unlock()
 	per := ms(took) / float64(records)
-	for range records {
-		th.process.record(now, per)
-		tk.process.record(now, per)
-	}
+	th.process.record(now, per, records)
 	th.processTotal.Add(records)
-	tk.processTotal.Add(records)
+	if tk != nil {
+		tk.process.record(now, per, records)
+		tk.processTotal.Add(records)
+	}
 }
 
 // OnRecordsLag implements streams.ActivityHooks.
@@ -359,12 +392,11 @@ func (r *Registry) OnRebalance(thread int) {
 	ts.rebalanceTotal.Inc()
 }
 
-func (r *Registry) taskOf(store string, partition int32) string {
+// taskOf is the task hosting partition of store, if the store's
+// sub-topology is known.
+func (r *Registry) taskOf(store string, partition int32) (kstreams.TaskID, bool) {
 	sub, ok := r.opts.StoreSubtopology[store]
-	if !ok {
-		return ""
-	}
-	return kstreams.TaskID{Subtopology: sub, Partition: partition}.String()
+	return kstreams.TaskID{Subtopology: sub, Partition: partition}, ok
 }
 
 func (r *Registry) counterLocked(key string) *vm.Counter {
@@ -382,7 +414,12 @@ func (r *Registry) threadLocked(thread int) *threadStats {
 	if ts := r.mu.threads[thread]; ts != nil {
 		return ts
 	}
-	ts := &threadStats{}
+	ts := &threadStats{
+		commit:      newSensor(r.samp, statRate, statAvg, statMax),
+		poll:        newSensor(r.samp, statRate, statAvg, statMax),
+		pollRecords: newSensor(r.samp, statAvg, statMax),
+		process:     newSensor(r.samp, statRate, statAvg, statMax),
+	}
 	r.mu.threads[thread] = ts
 	id := r.opts.ThreadID(thread)
 	m := func(metric string) string {
@@ -393,34 +430,37 @@ func (r *Registry) threadLocked(thread int) *threadStats {
 	ts.processTotal = r.set.NewCounter(m("process_total"))
 	ts.rebalanceTotal = r.set.NewCounter(name("kafka_consumer_consumer_coordinator_metrics_rebalance_total", "client_id", id+"-consumer"))
 	r.gauges(m, map[string]func(time.Time) float64{
-		"commit_rate":         ts.commit.rate,
-		"commit_latency_avg":  ts.commit.avg,
-		"commit_latency_max":  ts.commit.maximum,
-		"poll_rate":           ts.poll.rate,
-		"poll_latency_avg":    ts.poll.avg,
-		"poll_latency_max":    ts.poll.maximum,
-		"poll_records_avg":    ts.pollRecords.avg,
-		"poll_records_max":    ts.pollRecords.maximum,
-		"process_rate":        ts.process.rate,
-		"process_latency_avg": ts.process.avg,
-		"process_latency_max": ts.process.maximum,
+		"commit_rate":         ts.commit.reader(statRate),
+		"commit_latency_avg":  ts.commit.reader(statAvg),
+		"commit_latency_max":  ts.commit.reader(statMax),
+		"poll_rate":           ts.poll.reader(statRate),
+		"poll_latency_avg":    ts.poll.reader(statAvg),
+		"poll_latency_max":    ts.poll.reader(statMax),
+		"poll_records_avg":    ts.pollRecords.reader(statAvg),
+		"poll_records_max":    ts.pollRecords.reader(statMax),
+		"process_rate":        ts.process.reader(statRate),
+		"process_latency_avg": ts.process.reader(statAvg),
+		"process_latency_max": ts.process.reader(statMax),
 	})
 	return ts
 }
 
-// OnTaskOpened implements streams.ActivityHooks: the task's metrics carry
-// the opening thread's thread_id from now on. A task that moved to another
-// thread starts its metrics afresh under that thread, as Kafka Streams
-// re-registers a task's metrics where the task runs.
+// OnTaskOpened implements streams.ActivityHooks: the task's metrics are
+// registered, as Kafka Streams registers an active task's sensors when it
+// creates the task (those of a level not recorded then read 0, or NaN),
+// and carry the opening thread's thread_id from now on. A task that moved
+// to another thread starts its metrics afresh under that thread, as Kafka
+// Streams re-registers a task's metrics where the task runs.
 func (r *Registry) OnTaskOpened(thread int, task kstreams.TaskID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.taskOnThreadLocked(thread, task.String())
+	r.taskOnThreadLocked(thread, task)
+	r.taskLocked(task)
 }
 
 // taskOnThreadLocked labels the task's metrics with thread from now on,
 // unregistering those it had under another thread. r.mu must be held.
-func (r *Registry) taskOnThreadLocked(thread int, id string) {
+func (r *Registry) taskOnThreadLocked(thread int, id kstreams.TaskID) {
 	if old, ok := r.mu.taskThread[id]; ok && old == thread {
 		return
 	}
@@ -437,26 +477,27 @@ var _ streams.StandbyHooks = (*Registry)(nil)
 
 // OnStandbyUpdate implements streams.StandbyHooks: the standby task's
 // update-total and update-rate (Kafka's stream-task-metrics of a standby,
-// KIP-869), under the thread that runs it, and
+// KIP-869, recorded at DEBUG only), under the thread that runs it, and
 // stoatflow_standby_lag_records{task}, the changelog records it has still
 // to read, summed over its stores.
 func (r *Registry) OnStandbyUpdate(thread int, task kstreams.TaskID, store string, records int, lag int64) {
-	now := time.Now()
-	id := task.String()
+	now := r.now()
 	r.mu.Lock()
-	r.taskOnThreadLocked(thread, id)
-	ts := r.taskLocked(id)
+	r.taskOnThreadLocked(thread, task)
+	ts := r.taskLocked(task)
 	if ts.updateTotal == nil {
-		labels := []string{"thread_id", r.opts.ThreadID(thread), "task_id", id}
+		labels := []string{"thread_id", r.opts.ThreadID(thread), "task_id", task.String()}
 		n := name("kafka_streams_stream_task_metrics_update_total", labels...)
 		ts.updateTotal = r.set.NewCounter(n)
+		ts.updated = newSensor(r.samp, statSumRate)
 		rate := name("kafka_streams_stream_task_metrics_update_rate", labels...)
-		r.set.NewGauge(rate, func() float64 { return ts.updated.sumRate(time.Now()) })
+		read := ts.updated.reader(statSumRate)
+		r.set.NewGauge(rate, func() float64 { return read(r.now()) })
 		ts.names = append(ts.names, n, rate)
 	}
 	if ts.lagName == "" {
 		ts.standbyLag = map[string]int64{}
-		ts.lagName = name("stoatflow_standby_lag_records", "task", id)
+		ts.lagName = name("stoatflow_standby_lag_records", "task", task.String())
 		r.set.NewGauge(ts.lagName, func() float64 {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -470,9 +511,9 @@ func (r *Registry) OnStandbyUpdate(thread int, task kstreams.TaskID, store strin
 	}
 	ts.standbyLag[store] = lag
 	r.mu.Unlock()
-	if records > 0 {
+	if records > 0 && r.debug {
 		ts.updateTotal.Add(records)
-		ts.updated.record(now, float64(records))
+		ts.updated.record(now, float64(records), 1)
 	}
 }
 
@@ -481,7 +522,7 @@ func (r *Registry) OnStandbyUpdate(thread int, task kstreams.TaskID, store strin
 func (r *Registry) OnStandbyClosed(_ int, task kstreams.TaskID) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ts := r.mu.tasks[task.String()]
+	ts := r.mu.tasks[task]
 	if ts == nil || ts.lagName == "" {
 		return
 	}
@@ -493,15 +534,21 @@ func (r *Registry) OnStandbyClosed(_ int, task kstreams.TaskID) {
 // taskLocked returns task's stats, registering its metrics the first time,
 // labelled thread_id (once a thread opened the task) and task_id as the JMX
 // exporter labels Kafka's stream-task-metrics. r.mu must be held.
-func (r *Registry) taskLocked(task string) *taskStats {
+func (r *Registry) taskLocked(task kstreams.TaskID) *taskStats {
 	if ts := r.mu.tasks[task]; ts != nil {
 		return ts
 	}
-	ts := &taskStats{remaining: map[state.TopicPartition]int64{}}
+	ts := &taskStats{
+		remaining: map[state.TopicPartition]int64{},
+		dropped:   newSensor(r.samp, statRate),
+		restored:  newSensor(r.samp, statSumRate),
+		process:   newSensor(r.samp, statRate, statAvg, statMax),
+	}
 	r.mu.tasks[task] = ts
-	labels := []string{"task_id", task}
+	id := task.String()
+	labels := []string{"task_id", id}
 	if thread, ok := r.mu.taskThread[task]; ok {
-		labels = []string{"thread_id", r.opts.ThreadID(thread), "task_id", task}
+		labels = []string{"thread_id", r.opts.ThreadID(thread), "task_id", id}
 	}
 	m := func(metric string) string {
 		n := name("kafka_streams_stream_task_metrics_"+metric, labels...)
@@ -512,11 +559,11 @@ func (r *Registry) taskLocked(task string) *taskStats {
 	ts.restoreTotal = r.set.NewCounter(m("restore_total"))
 	ts.processTotal = r.set.NewCounter(m("process_total"))
 	r.gauges(m, map[string]func(time.Time) float64{
-		"dropped_records_rate": ts.dropped.rate,
-		"restore_rate":         ts.restored.sumRate,
-		"process_rate":         ts.process.rate,
-		"process_latency_avg":  ts.process.avg,
-		"process_latency_max":  ts.process.maximum,
+		"dropped_records_rate": ts.dropped.reader(statRate),
+		"restore_rate":         ts.restored.reader(statSumRate),
+		"process_rate":         ts.process.reader(statRate),
+		"process_latency_avg":  ts.process.reader(statAvg),
+		"process_latency_max":  ts.process.reader(statMax),
 	})
 	r.set.NewGauge(m("restore_remaining_records_total"), func() float64 {
 		r.mu.Lock()
@@ -532,7 +579,7 @@ func (r *Registry) taskLocked(task string) *taskStats {
 
 func (r *Registry) gauges(m func(string) string, fns map[string]func(time.Time) float64) {
 	for metric, fn := range fns {
-		r.set.NewGauge(m(metric), func() float64 { return fn(time.Now()) })
+		r.set.NewGauge(m(metric), func() float64 { return fn(r.now()) })
 	}
 }
 

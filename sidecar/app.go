@@ -235,6 +235,7 @@ func newApp(cfg *compat.Config, topo *kstreams.Topology, log *slog.Logger, opts 
 		// Hooks fire only after Start, when the process id is known.
 		ThreadID:         func(n int) string { return cfg.ThreadClientID(a.streams.ProcessID(), n) },
 		StoreSubtopology: storeSub,
+		Config:           cfg,
 	})
 	a.reg.SetClientState(streams.Created)
 	a.parts = &partitionCounter{cfg: cfg, topo: topo, log: log}

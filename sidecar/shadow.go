@@ -195,7 +195,7 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 
 	s.cmp = shadow.NewComparer(shadow.Options{Mode: s.flags.mode, Grace: s.flags.grace, MaxDivergences: s.flags.maxDivergences,
 		OnDivergence: func(d shadow.Divergence) { s.log.Warn("shadow divergence", "divergence", d.String()) }})
-	reg := metrics.New(metrics.Options{})
+	reg := metrics.New(metrics.Options{Config: s.cfg})
 	set := s.metrics()
 	ksOpts := append([]streams.Option{streams.WithLogger(s.log), streams.WithHooks(reg)}, s.streamsOpts...)
 	if s.flags.memory {

@@ -132,6 +132,10 @@ type activeTask struct {
 	// in Kafka Streams.)
 	commitFirst bool
 	idleSince   time.Time // when the task began waiting for an empty partition
+	// commitNeeded is set when the task processes a record or runs a
+	// punctuator, and cleared by the thread's next commit (Kafka's
+	// StreamTask.commitNeeded), which counts it in the summary.
+	commitNeeded bool
 	// metadata is the processors' metadata as last committed (Kafka
 	// Streams' ProcessorMetadata): read from the committed offsets' metadata,
 	// the largest value per key over the task's partitions, then what the
@@ -268,6 +272,8 @@ type streamThread struct {
 	// processes (Close interrupts them), the abort context once it shuts
 	// down (only the shutdown deadline does).
 	ctx context.Context
+	// summary counts what the thread did since its last summary line.
+	summary threadSummary
 	threadState
 }
 
@@ -479,6 +485,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		return err
 	}
 	maxPoll := t.s.cfg.MaxPollRecords
+	t.summary.started = time.Now()
 	for {
 		if ctx.Err() != nil {
 			return t.shutdown()
@@ -500,6 +507,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 		t.consumer.AllowRebalance()
 		fs := t.consumer.PollRecords(pctx, maxPoll)
 		cancel()
+		t.summary.polls++
 		if err := t.rebalanceErr(); err != nil {
 			return err
 		}
@@ -542,6 +550,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 			return err
 		}
 		t.maybeRequestRebalance(time.Now())
+		t.maybeLogSummary(time.Now())
 	}
 }
 

@@ -497,13 +497,19 @@ func (t *streamThread) startTask(a *activeTask) error {
 	if err != nil {
 		return err
 	}
+	onDrop := func(p, reason string) {
+		if reason == kstreams.DroppedNegativeTimestamp {
+			t.summary.skipped++ // Kafka Streams drops it before its task processes it
+		}
+		t.s.hks.OnDroppedRecord(a.id, p, reason)
+	}
 	task, err := t.s.topo.NewTask(kstreams.TaskConfig{
 		ApplicationID: cfg.ApplicationID, AppConfigs: t.s.appConfigs, Subtopology: a.id.Subtopology, Partition: a.id.Partition,
 		DefaultKeySerde: keySerde, DefaultValueSerde: valSerde,
 		Stores: byName, Output: a.out, GlobalStores: t.s.globalViews(),
 		ProductionExceptionHandler:        t.production,
 		CacheMaxBytes:                     t.cacheShare(),
-		OnDroppedRecord:                   func(p, reason string) { t.s.hks.OnDroppedRecord(a.id, p, reason) },
+		OnDroppedRecord:                   onDrop,
 		DefaultTimestampExtractor:         timestampExtractor(cfg.TimestampExtractor),
 		Logger:                            t.log,
 		OuterJoinEmitIntervalMs:           cfg.OuterJoinEmitInterval.Milliseconds(),

@@ -80,6 +80,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 		// is all the epoch wrote.
 		t.deliverCaptured()
 		t.barrier.Next(now)
+		t.committedTasks(force)
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(t.s.abortCtx, commitTimeout)
@@ -94,6 +95,7 @@ func (t *streamThread) maybeCommit(force bool) error {
 	t.barrier.Next(now)
 	if err == nil {
 		t.unavailable = 0
+		t.committedTasks(force)
 		t.deliverCaptured()
 		for _, a := range t.tasks {
 			if a.running() {
@@ -137,6 +139,21 @@ func (t *streamThread) maybeCommit(force bool) error {
 		return t.rewind(errors.Is(err, txn.ErrFenced))
 	default:
 		return err
+	}
+}
+
+// committedTasks clears the commitNeeded of the tasks a commit just
+// committed, counting them in the summary unless a revocation or the
+// shutdown forced the commit, as Kafka Streams counts only its loop's
+// commits.
+func (t *streamThread) committedTasks(force bool) {
+	for _, a := range t.tasks {
+		if a.commitNeeded && a.running() {
+			a.commitNeeded = false
+			if !force {
+				t.summary.committed++
+			}
+		}
 	}
 }
 

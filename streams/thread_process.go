@@ -224,10 +224,19 @@ func (t *streamThread) process() error {
 				break // a partition ran dry: wait for it as max.task.idle.ms says
 			}
 		}
-		if processed > 0 && t.s.act != nil {
-			t.s.act.OnProcess(t.idx, a.id, processed, time.Since(began))
+		if processed > 0 {
+			t.summary.records += int64(processed)
+			a.commitNeeded = true
+			if t.s.act != nil {
+				t.s.act.OnProcess(t.idx, a.id, processed, time.Since(began))
+			}
 		}
-		if _, err := a.task.PunctuateStreamTime(); err != nil {
+		ran, err := a.task.PunctuateStreamTime()
+		if ran {
+			t.summary.punctuators++
+			a.commitNeeded = true
+		}
+		if err != nil {
 			if err := t.handlePunctuateError(a, "stream-time", err); err != nil {
 				return err
 			}
@@ -238,7 +247,12 @@ func (t *streamThread) process() error {
 	}
 	for _, a := range t.tasks {
 		if a.running() {
-			if _, err := a.task.PunctuateWallClock(now); err != nil {
+			ran, err := a.task.PunctuateWallClock(now)
+			if ran {
+				t.summary.punctuators++
+				a.commitNeeded = true
+			}
+			if err != nil {
 				if err := t.handlePunctuateError(a, "wall-clock", err); err != nil {
 					return err
 				}
@@ -338,6 +352,9 @@ func (t *streamThread) handleProcessError(a *activeTask, q *partQueue, m *kgo.Re
 			"or choose a LogAndContinue handler to skip it)", err, where, handler)
 	}
 	t.log.Warn("skipping record", "reason", reason, "record", where, "err", err)
+	if deser {
+		t.summary.skipped++ // Kafka Streams drops it before its task processes it
+	}
 	t.s.hks.OnDroppedRecord(a.id, "", reason)
 	if dlq := cfg.DeadLetterQueueTopic; dlq != "" {
 		hs := make([]kstreams.Header, len(m.Headers))
