@@ -88,18 +88,23 @@ func (c *CogroupedKStream[K, VA]) storeKey(m serdeSpec) serdeSpec {
 }
 
 // storeName is the store's name from Materialized, or a generated
-// one.
-func (c *CogroupedKStream[K, VA]) storeName(name string) string {
+// one, which counts as unnamed with its changelog unless logging is off.
+func (c *CogroupedKStream[K, VA]) storeName(name string, logged bool) string {
 	if name != "" {
 		return name
 	}
-	return c.b.newStoreName(prefixCogroupAggregate)
+	name = c.b.newStoreName(prefixCogroupAggregate)
+	c.b.unnamedStore(name, logged)
+	return name
 }
 
 // build adds the cogroup's repartition topics, its store, one aggregate
 // processor per stream and the merge, in Kafka's naming order, and returns
-// the merge's name: the table's node.
-func (c *CogroupedKStream[K, VA]) build(named, storeName string, st *StoreSpec, processor func(p cogroupPart) func() Processor) string {
+// the merge's name: the table's node. A repartition topic named after the
+// store counts as unnamed unless the Materialized named the store
+// (storeNamed); Kafka Streams counts it again for every later aggregation
+// of the grouped stream, which reuses the topic.
+func (c *CogroupedKStream[K, VA]) build(named, storeName string, storeNamed bool, st *StoreSpec, processor func(p cogroupPart) func() Processor) string {
 	b := c.b
 	if len(c.parts) == 0 {
 		b.fail(invalidTopology("a cogroup needs at least one grouped stream"))
@@ -113,6 +118,13 @@ func (c *CogroupedKStream[K, VA]) build(named, storeName string, st *StoreSpec, 
 			parents[i] = p.name
 			continue
 		}
+		base := p.repartitionName
+		if base == "" {
+			base = storeName
+			if !storeNamed {
+				b.unnamedRepartition(base)
+			}
+		}
 		if n, ok := c.parents[p.id]; ok {
 			// Kafka draws the repartition's three names again before it
 			// finds the node it made for an earlier aggregation.
@@ -121,10 +133,6 @@ func (c *CogroupedKStream[K, VA]) build(named, storeName string, st *StoreSpec, 
 			}
 			parents[i] = n
 			continue
-		}
-		base := p.repartitionName
-		if base == "" {
-			base = storeName
 		}
 		parents[i] = createRepartition(b, p.name, base, p.key, p.val)
 		c.parents[p.id] = parents[i]
@@ -157,6 +165,7 @@ func suffixed(named, suffix string) string {
 // options, store name, serdes, old values and initializer.
 type cogroupAggregation struct {
 	named, storeName string
+	storeNamed       bool // the Materialized named the store
 	mat              materializedStore
 	key, val         serdeSpec
 	old              *oldValues
@@ -168,7 +177,7 @@ func (c *CogroupedKStream[K, VA]) aggregation(init func() VA, opts []AggOption[K
 	if init == nil {
 		c.b.fail(errIllegalArgument("initializer can't be null"))
 	}
-	return cogroupAggregation{named: o.named, storeName: c.storeName(o.mat.Name), mat: storeOf(o.mat),
+	return cogroupAggregation{named: o.named, storeName: c.storeName(o.mat.Name, !o.mat.LoggingDisabled), storeNamed: o.mat.Name != "", mat: storeOf(o.mat),
 		key: c.storeKey(spec(o.mat.KeySerde)), val: spec(o.mat.ValueSerde), old: aggregateOldValues(),
 		init: func() any { return nullable(init()) }}
 }
@@ -186,7 +195,7 @@ func (c *CogroupedKStream[K, VA]) Aggregate(init func() VA, opts ...AggOption[K,
 		}
 		st = versionedStoreSpec(v, a.mat.noLog, a.mat.logConfig, a.key, a.val)
 	}
-	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+	name := c.build(a.named, a.storeName, a.storeNamed, st, func(p cogroupPart) func() Processor {
 		return kvAggregateSupplier(a.storeName, a.old, a.init, p.kvAgg)
 	})
 	return &KTable[K, VA]{b: c.b, name: name, key: a.key, val: a.val, storeName: a.storeName, old: a.old, versioned: a.mat.versioned != nil}
@@ -218,7 +227,7 @@ func fixedWindowedCogroupAggregate[K, VA any](c *CogroupedKStream[K, VA], window
 	opts []AggOption[K, VA]) *KTable[Windowed[K], VA] {
 	a := c.aggregation(init, opts)
 	st := windows.store(c.b, a.storeName, a.mat, a.key, a.val)
-	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+	name := c.build(a.named, a.storeName, a.storeNamed, st, func(p cogroupPart) func() Processor {
 		return windows.aggregate(a.storeName, EmitOnWindowUpdate, a.init, p.winAgg, windowedMaker[K], a.old)
 	})
 	return retype[Windowed[K], VA](fixedWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old, windows))
@@ -248,7 +257,7 @@ func (w *SessionWindowedCogroupedKStream[K, VA]) Aggregate(init func() VA, merge
 	}
 	st := sessionWindowStore(c.b, w.windows, a.storeName, a.mat, a.key, a.val)
 	mergeAny := func(k, x, y any) any { return nullable(merge(as[K](k), as[VA](x), as[VA](y))) }
-	name := c.build(a.named, a.storeName, st, func(p cogroupPart) func() Processor {
+	name := c.build(a.named, a.storeName, a.storeNamed, st, func(p cogroupPart) func() Processor {
 		return sessionAggregateSupplier[K](a.storeName, w.windows, a.init, p.winAgg, mergeAny, a.old)
 	})
 	return retype[Windowed[K], VA](sessionWindowedTable[K](c.b, name, a.key, a.val, a.storeName, a.old))

@@ -154,12 +154,16 @@ func (g *KGroupedTable[K, V]) aggregate(prefix string, o aggOpts[K, V], storeNam
 
 // tableAggStore draws the store name of a grouped-table aggregation: the
 // Materialized name, else KTABLE-AGGREGATE-STATE-STORE-N (for reduce too,
-// as in Kafka Streams).
+// as in Kafka Streams), which counts as unnamed with its changelog. The
+// repartition topic named after it does not count: Kafka Streams 4.4 does
+// not collect a KGroupedTable's.
 func tableAggStore[K, V any](b *StreamsBuilder, o aggOpts[K, V]) string {
 	if o.mat.Name != "" {
 		return o.mat.Name
 	}
-	return b.newStoreName(prefixTableAggregate)
+	name := b.newStoreName(prefixTableAggregate)
+	b.unnamedStore(name, !o.mat.LoggingDisabled)
+	return name
 }
 
 // Count counts the rows per new key: KGroupedTable.count. A row moving to

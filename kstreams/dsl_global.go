@@ -160,6 +160,10 @@ func GlobalTable[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m 
 	storeName := mat.Name
 	if storeName == "" {
 		storeName = b.newStoreName(topic + "-")
+		// Without a Materialized, Kafka Streams builds one with logging
+		// off: only the store counts. A Materialized is logged by default,
+		// so its changelog counts too, though a global store has none.
+		b.unnamedStore(storeName, len(m) > 0 && !mat.LoggingDisabled)
 	}
 	// As for Table: both names are drawn; a named Consumed names the
 	// processor and its source gets "-source".

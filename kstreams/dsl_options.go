@@ -171,12 +171,14 @@ func parseAggOpts[K, VA any](b *StreamsBuilder, opts []AggOption[K, VA]) aggOpts
 }
 
 // storeName is the name of the aggregation's store: the Materialized's, or
-// one drawn with prefix.
+// one drawn with prefix, which counts as unnamed with its changelog.
 func (o aggOpts[K, VA]) storeName(b *StreamsBuilder, prefix string) string {
 	if o.mat.Name != "" {
 		return o.mat.Name
 	}
-	return b.newStoreName(prefix)
+	name := b.newStoreName(prefix)
+	b.unnamedStore(name, !o.mat.LoggingDisabled)
+	return name
 }
 
 // countStoreName is storeName for a count, which draws an index first when

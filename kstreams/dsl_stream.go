@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
-	"strings"
 
 	"github.com/stoatflow/stoatflow/kstreams/serde"
 )
@@ -215,6 +214,7 @@ func Table[K, V any](b *StreamsBuilder, topic string, c Consumed[K, V], m ...Mat
 	storeName := mat.Name
 	if storeName == "" {
 		storeName = b.newStoreName(topic + "-")
+		b.unnamedStore(storeName, !mat.LoggingDisabled)
 	}
 	registered := b.tableTopics[topic]
 	for _, src := range b.streamSources {
@@ -480,14 +480,20 @@ func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Groupe
 }
 
 // repartitionIfRequired inserts the repartition topic with its sink, null-key
-// filter and source, and returns the node the aggregation hangs off.
-func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string) string {
+// filter and source, and returns the node the aggregation hangs off. The
+// topic is named after Grouped, else after the store; only a topic named
+// after a generated store name counts as unnamed (storeNamed: the
+// Materialized named the store).
+func (g *KGroupedStream[K, V]) repartitionIfRequired(storeName string, storeNamed bool) string {
 	if !g.repartitionRequired {
 		return g.name
 	}
 	base := g.repartitionName
 	if base == "" {
 		base = storeName
+		if !storeNamed {
+			g.b.unnamedRepartition(base)
+		}
 	}
 	return createRepartition(g.b, g.name, base, g.key, g.val)
 }
@@ -504,10 +510,7 @@ func createRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpe
 // addRepartition adds the nodes of a repartition topic: createRepartition
 // without marking it for merge.repartition.topics, as repartition() needs.
 func addRepartition(b *StreamsBuilder, parent, base string, key, val serdeSpec) repartitionUnit {
-	topic := base
-	if !strings.HasSuffix(topic, repartitionSuffix) {
-		topic += repartitionSuffix
-	}
+	topic := repartitionTopic(base)
 	sink := b.newProcessorName(prefixSink)
 	filter := b.newProcessorName(prefixFilter)
 	source := b.newProcessorName(prefixSource)
@@ -550,9 +553,9 @@ var dropNullKeys = stateless(func(ctx ProcessorContext, r Record) error {
 // aggregation adds the store, the processor and, if needed, the repartition
 // topic, in Kafka's naming order: store name, processor name, repartition
 // names.
-func (g *KGroupedStream[K, V]) aggregation(prefix, named, storeName string, store *StoreSpec, supplier func() Processor) string {
+func (g *KGroupedStream[K, V]) aggregation(prefix, named, storeName string, storeNamed bool, store *StoreSpec, supplier func() Processor) string {
 	procName := g.b.orGenerate(named, prefix)
-	parent := g.repartitionIfRequired(storeName)
+	parent := g.repartitionIfRequired(storeName, storeNamed)
 	g.b.fail(g.b.topo.addStore(store))
 	g.b.addNode(&nodeSpec{name: procName, kind: ProcessorNode, preds: []string{parent}, supplier: supplier})
 	g.b.fail(g.b.topo.connectStore(procName, storeName))
@@ -567,7 +570,7 @@ func (g *KGroupedStream[K, V]) Count(opts ...AggOption[K, int64]) *KTable[K, int
 	key, val := orSpec(o.mat.KeySerde, g.key), orSpec(o.mat.ValueSerde, spec[int64](serde.Long{}))
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old, countInit, countAdd))
+	name := g.aggregation(prefixAggregate, o.named, storeName, o.mat.Name != "", st, kvAggregateSupplier(storeName, old, countInit, countAdd))
 	return &KTable[K, int64]{b: g.b, name: name, key: key, val: val, storeName: storeName, old: old, versioned: o.mat.isVersioned()}
 }
 
@@ -591,7 +594,7 @@ func (g *KGroupedStream[K, V]) Reduce(reducer func(agg, v V) V, opts ...AggOptio
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg, view := valueArg[V](g.view), g.view
 	old := aggregateOldValues()
-	name := g.aggregation(prefixReduce, o.named, storeName, st, kvAggregateSupplier(storeName, old, nil,
+	name := g.aggregation(prefixReduce, o.named, storeName, o.mat.Name != "", st, kvAggregateSupplier(storeName, old, nil,
 		func(_ any, v any, agg any) any {
 			// kvAggregate skips null values, and a stored aggregate is never null.
 			a, _ := arg(agg)
@@ -612,7 +615,7 @@ func Aggregate[K, V, VA any](g *KGroupedStream[K, V], init func() VA, agg func(K
 	st := materializedSpec(g.b, o.mat, storeName, key, val)
 	arg := valueArg[V](g.view)
 	old := aggregateOldValues()
-	name := g.aggregation(prefixAggregate, o.named, storeName, st, kvAggregateSupplier(storeName, old,
+	name := g.aggregation(prefixAggregate, o.named, storeName, o.mat.Name != "", st, kvAggregateSupplier(storeName, old,
 		func() any { return nullable(init()) },
 		func(k any, v any, a any) any {
 			x, _ := arg(v) // never null here: kvAggregate skips null values

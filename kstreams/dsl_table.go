@@ -155,12 +155,17 @@ func (s *KStream[K, V]) ToTable(opts ...AggOption[K, V]) *KTable[K, V] {
 	storeName, drawn := o.mat.Name, o.mat.Name
 	if storeName == "" {
 		// Kafka names a store it builds only if a join or re-grouping
-		// materializes the table later.
+		// materializes the table later; the name counts as unnamed
+		// either way.
 		drawn = s.b.newStoreName(prefixToTable)
+		s.b.unnamedStore(drawn, !o.mat.LoggingDisabled)
 	}
 	key, val := orSpec(o.mat.KeySerde, s.key), viewSpec(s.view, o.mat.ValueSerde, s.val)
 	parent := s.name
 	if s.repartitionRequired {
+		if o.named == "" {
+			s.b.unnamedRepartition(name)
+		}
 		parent = createRepartition(s.b, s.name, name, key, val)
 	}
 	m := o.mat

@@ -298,6 +298,7 @@ func foreignKeyJoin[K, V, KO, VO, VR any](t *KTable[K, V], other *KTable[KO, VO]
 	store, drawn := mat.Name, mat.Name
 	if store == "" {
 		drawn = b.newStoreName(prefixFKOutput)
+		b.unnamedStore(drawn, !mat.LoggingDisabled)
 	}
 	key, val := orSpec(mat.KeySerde, t.key), spec(mat.ValueSerde)
 	m := mat

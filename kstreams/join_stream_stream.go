@@ -322,6 +322,16 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 	if sj.OtherStoreSupplier != nil {
 		otherStore = sj.OtherStoreSupplier.Name
 	}
+	if sj.StoreName == "" {
+		// Kafka Streams counts the three stores unless StreamJoined names
+		// them, a store supplier's name included; a supplier's store is
+		// logged whatever StreamJoined says.
+		b.unnamedStore(thisStore, sj.ThisStoreSupplier != nil || !sj.LoggingDisabled)
+		b.unnamedStore(otherStore, sj.OtherStoreSupplier != nil || !sj.LoggingDisabled)
+		if outerStore != "" {
+			b.unnamedStore(outerStore, !sj.LoggingDisabled)
+		}
+	}
 	outerType := sj.StoreType
 	if outerType == DefaultStore && sj.ThisStoreSupplier != nil {
 		// The shared store matches the engine of this side's supplier.
@@ -382,11 +392,14 @@ func streamStreamJoin[K, V, VO, VR any](left *KStream[K, V], right *KStream[K, V
 // <name><suffix>-repartition for a named join, else <stream>-repartition.
 // An unnamed join reuses the repartition the stream's previous join created
 // (named or not: reuse holds the latest), and the three names it would have
-// taken are still drawn, as in Kafka Streams.
+// taken are still drawn, as in Kafka Streams. The topic of an unnamed join
+// counts as unnamed at every join, reused or not.
 func repartitionForJoin(b *StreamsBuilder, stream, name, suffix string, reuse **string, key, val serdeSpec) string {
 	repartitionName := stream
 	if name != "" {
 		repartitionName = name + suffix
+	} else {
+		b.unnamedRepartition(repartitionName)
 	}
 	if *reuse != nil && repartitionName == stream {
 		b.newProcessorName(prefixSink)

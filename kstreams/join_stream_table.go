@@ -115,6 +115,9 @@ func streamTableJoin[K, V, VO, VR any](s *KStream[K, V], t *KTable[K, VO], left 
 	buffer, grace := "", int64(-1)
 	if j.hasGrace {
 		buffer, grace = name+"-Buffer", j.grace.Milliseconds()
+		if j.Name == "" {
+			b.unnamedStore(buffer, true)
+		}
 		b.fail(b.checkJoinGrace(t.versioned, g, grace))
 		b.fail(b.topo.addStore(&StoreSpec{Name: buffer, Kind: KeyValueStoreKind, Type: RocksDB, Logging: true, joinBuffer: true,
 			key: key, val: viewSpec(s.view, j.ValueSerde, s.val)}))

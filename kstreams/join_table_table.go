@@ -93,6 +93,7 @@ func tableJoin[K, V, VO, VR any](t *KTable[K, V], other *KTable[K, VO], kind tab
 		store = o.mat.Name
 		if store == "" {
 			store = b.newStoreName(prefixTableJoinMerge)
+			b.unnamedStore(store, !o.mat.LoggingDisabled)
 		}
 	}
 	mergeName := b.orGenerate(o.named, prefixTableJoinMerge)

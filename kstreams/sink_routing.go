@@ -109,6 +109,7 @@ func (s *KStream[K, V]) Repartition(r ...Repartitioned[K, V]) *KStream[K, V] {
 	base := rp.Name
 	if base == "" {
 		base = s.b.newProcessorName(prefixRepartition)
+		s.b.unnamedRepartition(base)
 	}
 	key, val := orSpec(rp.KeySerde, s.key), viewSpec(s.view, rp.ValueSerde, s.val)
 	source := addRepartition(s.b, s.name, base, key, val).source

@@ -49,6 +49,9 @@ func (t *KTable[K, V]) Suppress(s Suppressed) *KTable[K, V] {
 	storeName := s.name + "-store"
 	if s.name == "" {
 		storeName = b.newStoreName(prefixSuppress)
+		if !s.buffer.loggingDisabled {
+			b.unnamedChangelog(storeName)
+		}
 	}
 	p.store = storeName
 	// The buffer keeps the value a key had before it was buffered, which

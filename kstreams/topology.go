@@ -271,6 +271,9 @@ type Topology struct {
 	selfJoins []selfJoin
 	// optimized lists the optimizations already applied (Optimize).
 	optimized []string
+	// unnamed are the internal resources the DSL gave generated names
+	// (topology_naming.go).
+	unnamed UnnamedResources
 }
 
 func newTopology() *Topology {

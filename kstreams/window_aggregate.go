@@ -233,7 +233,7 @@ func (w fixedWindowed[K, V]) build(prefix, named, storeName string, mat Material
 	st := w.windows.store(g.b, storeName, storeOf(mat), key, val)
 	st.TimeOrdered = w.emit == EmitOnWindowClose
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, w.windows.aggregate(storeName, w.emit, init, agg, windowedMaker[K], old))
+	name := g.aggregation(prefix, named, storeName, mat.Name != "", st, w.windows.aggregate(storeName, w.emit, init, agg, windowedMaker[K], old))
 	return fixedWindowedTable[K](g.b, name, key, val, storeName, old, w.windows)
 }
 
@@ -372,7 +372,7 @@ func (w *SessionWindowedKStream[K, V]) build(prefix, named, storeName string, ma
 	key := orSpec(mat.KeySerde, g.key)
 	st := sessionWindowStore(g.b, w.windows, storeName, storeOf(mat), key, val)
 	old := aggregateOldValues()
-	name := g.aggregation(prefix, named, storeName, st, sessionAggregateSupplier[K](storeName, w.windows, init, agg, merge, old))
+	name := g.aggregation(prefix, named, storeName, mat.Name != "", st, sessionAggregateSupplier[K](storeName, w.windows, init, agg, merge, old))
 	return sessionWindowedTable[K](g.b, name, key, val, storeName, old)
 }
 
