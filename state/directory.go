@@ -31,7 +31,8 @@ const (
 // deletes the task directories nobody uses (CleanRemovedTasks,
 // PurgeOutdatedTasks).
 type Directory struct {
-	dir string
+	root string // state.dir
+	dir  string // root/<application.id>
 
 	mu struct {
 		sync.Mutex
@@ -44,16 +45,58 @@ type Directory struct {
 }
 
 // NewDirectory returns the state directory of applicationID under
-// stateDir, creating it if needed. It does not lock it.
+// stateDir, creating it and its missing parents if needed, with the modes
+// the JVM's File.mkdirs gives (0777 less the process's umask; see
+// SetPermissions for the two that matter). It does not lock it.
 func NewDirectory(stateDir, applicationID string) (*Directory, error) {
 	if applicationID == "" || strings.ContainsAny(applicationID, `/\`) {
 		return nil, fmt.Errorf("%w: application.id %q cannot name a directory", ErrInvalidArgument, applicationID)
 	}
 	dir := filepath.Join(stateDir, applicationID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("state: create state directory: %w", err)
 	}
-	return &Directory{dir: dir}, nil
+	return &Directory{root: stateDir, dir: dir}, nil
+}
+
+// dirMode is the mode directories are created with before the umask, as
+// the JVM creates them (File.mkdir, Files.createDirectories).
+const dirMode = 0o777
+
+// The modes SetPermissions gives the state directory and the application
+// directory: Kafka Streams 4.4's StateDirectory.configurePermissions.
+const (
+	// DirPerm is rwxr-x---: the owner reads, writes and enters; the OS
+	// group reads and enters; others nothing.
+	DirPerm os.FileMode = 0o750
+	// DirPermGroupWrite is rwxrwx---, allow.os.group.write.access=true:
+	// the OS group may write too.
+	DirPermGroupWrite os.FileMode = 0o770
+)
+
+// SetPermissions sets the modes of the state directory (state.dir) and of
+// the application directory in it to DirPerm, or DirPermGroupWrite when
+// groupWrite (allow.os.group.write.access) is set, as Kafka Streams 4.4
+// does each time it opens them, whether it created them or found them:
+// setuid, setgid and sticky bits are cleared, as Java's
+// Files.setPosixFilePermissions clears them. Task directories and stores
+// keep the modes they were created with. It tries both directories and
+// returns the errors of those it could not change (a state.dir owned by
+// another user, say); Kafka Streams logs such a failure and goes on, and
+// so should the caller. StoatFlow runs on POSIX systems only (its locks
+// are flock's), where Kafka Streams always takes this path.
+func (d *Directory) SetPermissions(groupWrite bool) error {
+	perm := DirPerm
+	if groupWrite {
+		perm = DirPermGroupWrite
+	}
+	var errs []error
+	for _, p := range []string{d.root, d.dir} {
+		if err := os.Chmod(p, perm); err != nil {
+			errs = append(errs, fmt.Errorf("state: change the permissions of the directory %s to %s: %w", p, perm, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Path returns <state.dir>/<application.id>.
@@ -172,7 +215,7 @@ func (d *Directory) GlobalDir() (string, error) { return d.sub(globalDirName) }
 
 func (d *Directory) sub(name string) (string, error) {
 	p := filepath.Join(d.dir, name)
-	if err := os.MkdirAll(p, 0o755); err != nil {
+	if err := os.MkdirAll(p, dirMode); err != nil {
 		return "", fmt.Errorf("state: create %s: %w", p, err)
 	}
 	return p, nil

@@ -388,3 +388,92 @@ func TestPurgeOutdatedTasksDeletesOnlyOldTaskDirectories(t *testing.T) {
 		t.Errorf("the purge deleted the global stores: %v", err)
 	}
 }
+
+// The modes of the state directory and the application directory, as
+// Kafka Streams 4.4's StateDirectoryTest.shouldHaveSecurePermissions checks
+// them (rwxr-x---), and rwxrwx--- under allow.os.group.write.access=true:
+// set on directories NewDirectory creates and on ones it finds with other
+// modes (setgid and sticky bits included), each time; task directories
+// keep theirs.
+func TestSetPermissionsGivesKafkaStreamsModes(t *testing.T) {
+	mode := func(p string) os.FileMode {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode() & (os.ModePerm | os.ModeSetuid | os.ModeSetgid | os.ModeSticky)
+	}
+	for _, c := range []struct {
+		name       string
+		groupWrite bool
+		want       os.FileMode
+	}{
+		{"default", false, 0o750},
+		{"allow.os.group.write.access", true, 0o770},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stateDir := filepath.Join(t.TempDir(), "kafka-streams")
+			d, err := NewDirectory(stateDir, "app")
+			if err != nil {
+				t.Fatal(err)
+			}
+			task, err := d.TaskDir("0_0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			taskMode := mode(task)
+			if err := d.SetPermissions(c.groupWrite); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{stateDir, d.Path()} {
+				if got := mode(p); got != c.want {
+					t.Errorf("%s: mode %v, want %v", p, got, c.want)
+				}
+			}
+			if got := mode(task); got != taskMode {
+				t.Errorf("task directory: mode %v, was %v before", got, taskMode)
+			}
+
+			// Directories found with other modes get them again.
+			if err := os.Chmod(stateDir, 0o777|os.ModeSticky); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(d.Path(), 0o700|os.ModeSetgid); err != nil {
+				t.Fatal(err)
+			}
+			again, err := NewDirectory(stateDir, "app")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := again.SetPermissions(c.groupWrite); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{stateDir, d.Path()} {
+				if got := mode(p); got != c.want {
+					t.Errorf("%s found with another mode: mode %v, want %v", p, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// A directory whose mode cannot be set does not stop the other's: the
+// error names it, and the caller logs it and goes on, as Kafka Streams does.
+func TestSetPermissionsTriesBothDirectories(t *testing.T) {
+	stateDir := t.TempDir()
+	d, err := NewDirectory(stateDir, "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(d.Path()); err != nil {
+		t.Fatal(err)
+	}
+	err = d.SetPermissions(false)
+	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), d.Path()) {
+		t.Fatalf("SetPermissions on a removed application directory: %v, want an error naming it", err)
+	}
+	if fi, err := os.Stat(stateDir); err != nil || fi.Mode().Perm() != DirPerm {
+		t.Errorf("state.dir: %v %v, want mode %v", fi.Mode(), err, DirPerm)
+	}
+}

@@ -63,7 +63,9 @@ var (
 // stores).
 func openRocksBase(name, path string, fixed map[int64]string, segName func(int64) string, parseSeg func(string) (int64, bool), ro Options) (_ *rocksBase, err error) {
 	corrupt := func(err error) error { return &state.CorruptionError{Store: name, Path: path, Err: err} }
-	if err := os.MkdirAll(path, 0o755); err != nil {
+	// 0777 less the umask, as the JVM's RocksDBStore creates its
+	// directory (Files.createDirectories).
+	if err := os.MkdirAll(path, 0o777); err != nil {
 		return nil, storeErr(name, "open", err)
 	}
 	fresh, err := isFreshDir(path)
