@@ -64,6 +64,8 @@ const (
 	RocksDBConfigSetterConfig                    = "rocksdb.config.setter"
 	StateCleanupDelayMsConfig                    = "state.cleanup.delay.ms"
 	StateCleanupDirMaxAgeMsConfig                = "state.cleanup.dir.max.age.ms"
+	EnsureExplicitInternalResourceNamingConfig   = "ensure.explicit.internal.resource.naming"
+	AllowOSGroupWriteAccessConfig                = "allow.os.group.write.access"
 )
 
 // The prefixes Kafka Streams gives client and topic settings.

@@ -66,6 +66,11 @@ type Config struct {
 	// StateDir is the root of local state (state.dir or stoatflow.state.dir;
 	// default <os.TempDir()>/kafka-streams).
 	StateDir string
+	// AllowOSGroupWriteAccess (allow.os.group.write.access; default false)
+	// gives the OS group write access to the state directory and the
+	// application's directory in it: Start sets their modes to rwxrwx---
+	// instead of rwxr-x---, as Kafka Streams 4.4's StateDirectory does.
+	AllowOSGroupWriteAccess bool
 	// ReplicationFactor of internal topics (replication.factor; default -1 = broker default).
 	ReplicationFactor int
 	// NumStandbyReplicas per stateful task (num.standby.replicas; default
@@ -172,7 +177,10 @@ type Config struct {
 	// nothing is pushed either way.
 	TopologyDescriptionPushEnabled bool
 	// EnsureExplicitInternalResourceNaming
-	// (ensure.explicit.internal.resource.naming; default false).
+	// (ensure.explicit.internal.resource.naming, KIP-1111; default false):
+	// the runtime refuses a topology whose DSL left an internal topic or
+	// store to a generated name (kstreams.Topology.UnnamedResources), as
+	// Kafka Streams 4.4 refuses it; false logs the names at WARN.
 	EnsureExplicitInternalResourceNaming bool
 	// StateCleanupDelay (state.cleanup.delay.ms; default 10m): how often
 	// the cleaner runs, the first time one delay after Start, and how long

@@ -662,7 +662,8 @@ func (l *loader) fill(c *Config) {
 		c.GroupProtocol = GroupProtocolStreams
 	}
 	c.TopologyDescriptionPushEnabled = v["topology.description.push.enabled"].Bool
-	c.EnsureExplicitInternalResourceNaming = v["ensure.explicit.internal.resource.naming"].Bool
+	c.EnsureExplicitInternalResourceNaming = v[EnsureExplicitInternalResourceNamingConfig].Bool
+	c.AllowOSGroupWriteAccess = v[AllowOSGroupWriteAccessConfig].Bool
 	c.StateCleanupDelay = saturatedMs(v[StateCleanupDelayMsConfig].Int)
 	if c.StateCleanupDelay < time.Millisecond && l.given(StateCleanupDelayMsConfig) {
 		l.errorf(StateCleanupDelayMsConfig, "set state.cleanup.delay.ms to 1 or more",

@@ -26,12 +26,8 @@ type notHonoured struct {
 // this list in the change that implements it (the config-field test then
 // requires it: a field the runtime reads may not be warned about).
 var notHonouredKeys = []notHonoured{
-	{key: "allow.os.group.write.access", sev: SeverityWarning,
-		instead: "StoatFlow creates its state directories with mode 0755 and gives the OS group no write access"},
 	{key: "buffered.records.per.partition", sev: SeverityWarning,
 		instead: "StoatFlow pauses no partition when its buffer fills: each stream thread reads at most max.poll.records (%d) records per poll round and processes them before it polls again"},
-	{key: "ensure.explicit.internal.resource.naming", sev: SeverityWarning,
-		instead: "StoatFlow does not check that internal topics and stores are named in the topology: it starts even where Kafka Streams would refuse a generated name"},
 	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
 		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "task.timeout.ms", sev: SeverityWarning,

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/stoatflow/stoatflow/compat"
+	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 )
 
@@ -27,9 +28,7 @@ func (p *program) preflight(cfg *compat.Config) compat.Diagnostics {
 		ds = append(ds, *d)
 	}
 	ds = append(ds, cfg.CheckFiles()...)
-	if d := checkStateDir(cfg); d != nil {
-		ds = append(ds, *d)
-	}
+	ds = append(ds, checkStateDir(cfg)...)
 	return ds
 }
 
@@ -109,12 +108,23 @@ func editDistance(a, b string) int {
 
 // checkStateDir creates the application's state directory as run does
 // (state.NewDirectory: <state.dir>/<application.id> and its missing
-// parents) and writes and removes a probe file in it.
-func checkStateDir(cfg *compat.Config) *compat.Diagnostic {
+// parents, then the modes allow.os.group.write.access asks for) and writes
+// and removes a probe file in it. Modes it cannot set are a warning: run
+// logs them and goes on, as Kafka Streams does.
+func checkStateDir(cfg *compat.Config) compat.Diagnostics {
 	dir := filepath.Join(cfg.StateDir, cfg.ApplicationID)
-	err := os.MkdirAll(dir, 0o755)
+	d, err := state.NewDirectory(cfg.StateDir, cfg.ApplicationID)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = pe // the system's words are the cause; the diagnostic says the rest
+	}
 	what := "create"
+	var ds compat.Diagnostics
 	if err == nil {
+		if perr := d.SetPermissions(cfg.AllowOSGroupWriteAccess); perr != nil {
+			ds = append(ds, compat.Diagnostic{Severity: compat.SeverityWarning, Key: compat.StateDirConfig, Pos: cfg.Pos(compat.StateDirConfig),
+				Message: fmt.Sprintf("state.dir = %s: %v", cfg.StateDir, perr),
+				Hint:    "run starts with the modes the directories have, as Kafka Streams does; give the process's user ownership of them to set their modes"})
+		}
 		what = "write to"
 		var f *os.File
 		if f, err = os.CreateTemp(dir, ".stoatflow-probe-*"); err == nil {
@@ -123,9 +133,9 @@ func checkStateDir(cfg *compat.Config) *compat.Diagnostic {
 		}
 	}
 	if err == nil {
-		return nil
+		return ds
 	}
-	return stateDirDiagnostic(cfg, what, dir, err)
+	return append(ds, *stateDirDiagnostic(cfg, what, dir, err))
 }
 
 // stateDirDiagnostic says that the state directory dir could not be
@@ -189,7 +199,14 @@ func explainStart(cfg *compat.Config, err error) error {
 	dir := filepath.Join(cfg.StateDir, cfg.ApplicationID)
 	var ds compat.Diagnostics
 	var pe *fs.PathError
+	var ue *kstreams.UnnamedResourcesError
 	switch {
+	case errors.As(err, &ue):
+		key := compat.EnsureExplicitInternalResourceNamingConfig
+		ds = compat.Diagnostics{{Severity: compat.SeverityError, Key: key, Pos: cfg.Pos(key),
+			Message: fmt.Sprintf("%s = true: topology %s leaves internal resources to generated names, which Kafka Streams 4.4 refuses too: %v",
+				key, cfg.Topology, ue),
+			Hint: ue.Resources.Hint() + "; or set " + key + "=false to run with the generated names (they are then logged)"}}
 	case errors.Is(err, state.ErrLocked):
 		ds = compat.Diagnostics{*stateDirDiagnostic(cfg, "lock", dir, err)}
 	case errors.As(err, &pe) && within(pe.Path, cfg.StateDir):

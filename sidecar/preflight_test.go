@@ -280,3 +280,22 @@ func TestHelpLeavesOutUnlistedTopologies(t *testing.T) {
 		t.Error("an unlisted name that is no topology was accepted")
 	}
 }
+
+// TestRunRefusesUnnamedResourcesOnTheKeysLine: the word count leaves its
+// store, changelog and repartition topic to generated names, so with
+// ensure.explicit.internal.resource.naming=true run stops before it
+// connects, on the key's line, with Kafka Streams 4.4's message and how to
+// name them.
+func TestRunRefusesUnnamedResourcesOnTheKeysLine(t *testing.T) {
+	dir := t.TempDir()
+	file, stderr, code := runFile(t, dir, "run", "stoatflow.topology=wordcount", "ensure.explicit.internal.resource.naming=true")
+	want := file + ":6: error: ensure.explicit.internal.resource.naming = true: topology wordcount leaves internal resources to generated names, " +
+		"which Kafka Streams 4.4 refuses too: Invalid topology: " +
+		"Following changelog topic(s) has not been named: KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog\n" +
+		"Following state store(s) has not been named: KSTREAM-AGGREGATE-STATE-STORE-0000000003\n" +
+		"Following repartition topic(s) has not been named: KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition; " +
+		"give each state store a Materialized name"
+	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "or set ensure.explicit.internal.resource.naming=false") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
+	}
+}

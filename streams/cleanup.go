@@ -2,8 +2,6 @@ package streams
 
 import (
 	"errors"
-
-	"github.com/stoatflow/stoatflow/state"
 )
 
 // ErrRunning: CleanUp on an instance that is running.
@@ -27,7 +25,7 @@ func (s *KafkaStreams) CleanUp() error {
 	if running {
 		return ErrRunning
 	}
-	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
+	dir, err := s.openStateDir()
 	if err != nil {
 		return err
 	}

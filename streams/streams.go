@@ -312,7 +312,12 @@ type KafkaStreams struct {
 	}
 }
 
-// New prepares topo to run with cfg. Nothing connects until Start.
+// New prepares topo to run with cfg. Nothing connects until Start. As
+// Kafka Streams builds the topology with the application's config, New
+// applies topology.optimization, and refuses a topology that left internal
+// resources to generated names when ensure.explicit.internal.resource.naming
+// is true (a *kstreams.UnnamedResourcesError inside its error), logging them
+// otherwise.
 func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStreams, error) {
 	o := options{logger: slog.Default(), hooks: NoHooks{}}
 	for _, opt := range opts {
@@ -323,6 +328,9 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 	}
 	topo, err := topo.Optimize(cfg.Optimizations)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNaming(topo, cfg, o.logger); err != nil {
 		return nil, err
 	}
 	s := &KafkaStreams{topo: topo, declared: topo, cfg: cfg, appConfigs: cfg.AppConfigs(), log: o.logger.With("application.id", cfg.ApplicationID), hks: o.hooks, capture: o.capture, done: make(chan struct{}),
@@ -363,6 +371,41 @@ func New(topo *kstreams.Topology, cfg *compat.Config, opts ...Option) (*KafkaStr
 		}
 	}
 	return s, nil
+}
+
+// openStateDir returns the application's state directory, created if
+// needed, with the modes Kafka Streams 4.4 gives it and state.dir
+// (allow.os.group.write.access). As in Kafka Streams, modes it cannot set
+// are logged, and the instance goes on.
+func (s *KafkaStreams) openStateDir() (*state.Directory, error) {
+	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
+	if err != nil {
+		return nil, err
+	}
+	if err := dir.SetPermissions(s.cfg.AllowOSGroupWriteAccess); err != nil {
+		s.log.Error("cannot set the modes of the state directory; it keeps the modes it has, as under Kafka Streams",
+			"err", err, compat.AllowOSGroupWriteAccessConfig, s.cfg.AllowOSGroupWriteAccess)
+	}
+	return dir, nil
+}
+
+// checkNaming applies ensure.explicit.internal.resource.naming (KIP-1111)
+// as Kafka Streams 4.4 applies it when it builds the topology: true refuses
+// a topology whose internal resources took generated names, with Kafka's
+// list of them; false logs the list at WARN in Kafka's words.
+func checkNaming(topo *kstreams.Topology, cfg *compat.Config, log *slog.Logger) error {
+	u := topo.UnnamedResources()
+	if u.Empty() {
+		return nil
+	}
+	if !cfg.EnsureExplicitInternalResourceNaming {
+		log.Warn(u.Warning(), "application.id", cfg.ApplicationID)
+		return nil
+	}
+	key := compat.EnsureExplicitInternalResourceNamingConfig
+	return fmt.Errorf("streams: %s is true and the topology leaves internal resources to generated names, which change when "+
+		"an operator is added upstream; %s, or set %s=false to run with the generated names (Kafka Streams then logs them): %w",
+		key, u.Hint(), key, u.Err())
 }
 
 // clientObservers are the options that connect a Kafka client of the
@@ -503,7 +546,7 @@ func (s *KafkaStreams) Start(ctx context.Context) error {
 
 // start is Start's work; on an error it has released what it took.
 func (s *KafkaStreams) start(ctx context.Context) (err error) {
-	dir, err := state.NewDirectory(s.cfg.StateDir, s.cfg.ApplicationID)
+	dir, err := s.openStateDir()
 	if err != nil {
 		return err
 	}
