@@ -500,6 +500,21 @@ func (a *ReferenceApp) Kill() {
 // Stderr returns the tail of the application's log.
 func (a *ReferenceApp) Stderr() string { return a.stderr.String() }
 
+// Log returns the application's log as far as it is kept: its last 64 KiB.
+func (a *ReferenceApp) Log() string { return a.stderr.all() }
+
+// Errors returns the ERROR lines the application printed, without the
+// prefix: a thread's failure, or the exception of a topology refused when
+// built (its line breaks written as \n).
+func (a *ReferenceApp) Errors() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.errs)
+}
+
+// Exited is closed once the application's process has exited.
+func (a *ReferenceApp) Exited() <-chan struct{} { return a.exited }
+
 func refArgs(opts ReferenceOptions, describe bool) []string {
 	args := []string{opts.App}
 	for _, c := range opts.Configs {
@@ -595,6 +610,13 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 		b.buf = append(b.buf[:0], b.buf[len(b.buf)-b.max:]...)
 	}
 	return len(p), nil
+}
+
+// all returns everything kept.
+func (b *tailBuffer) all() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
 }
 
 func (b *tailBuffer) String() string {

@@ -25,9 +25,12 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.errors.TopologyException;
 import org.apache.kafka.streams.processor.StandbyUpdateListener;
 import org.apache.kafka.streams.processor.StateRestoreListener;
 import org.apache.kafka.streams.processor.TaskId;
@@ -42,7 +45,8 @@ import org.apache.kafka.streams.state.HostInfo;
  * </pre>
  *
  * Lines on stdout are the protocol with the Go harness: {@code STATE <state>} on every state
- * change, {@code ERROR <message>} on a fatal error, {@code CLOSED} after a clean close, and
+ * change, {@code ERROR <message>} on a fatal error (a topology refused when it is built: its
+ * exception, line breaks written {@code \n}, and the process exits), {@code CLOSED} after a clean close, and
  * {@code RESTORE-START <store> <topic-partition> <start offset> <end offset>} and
  * {@code RESTORE-END <store> <topic-partition> <records>} for each changelog restore, and
  * {@code RESTORE-SUSPENDED <store> <topic-partition> <records>} for a restore interrupted before its
@@ -142,6 +146,7 @@ public final class Main {
         APPS.put("apicurioprotobuf", ProtoJoin::apicurio);
         APPS.put("benchssjoin", BenchSsJoin::topology);
         APPS.put("ssjoincrash", BenchSsJoin::crash);
+        APPS.put("explicitnaming", ExplicitNaming::topology);
         TOOLS.put("assignor-vectors", AssignorVectors::main);
     }
 
@@ -196,7 +201,16 @@ public final class Main {
             }
         }
 
-        Topology topology = APPS.get(args[0]).apply(appArgs);
+        Topology topology;
+        try {
+            topology = APPS.get(args[0]).apply(appArgs);
+        } catch (TopologyException e) {
+            // Refused when built: one ERROR line, the message's line breaks written as \n.
+            out.println("ERROR " + e.toString().replace("\n", "\\n"));
+            out.flush();
+            System.exit(1);
+            return;
+        }
         if (describe) {
             out.print(topology.describe().toString());
             out.flush();
@@ -363,6 +377,15 @@ public final class Main {
      */
     static Topology build(StreamsBuilder builder) {
         return builder.build(PROPS);
+    }
+
+    /**
+     * A builder that reads the application's properties while the topology is described (its
+     * TopologyConfig), as an application must make it for the settings Kafka Streams applies then,
+     * such as ensure.explicit.internal.resource.naming: {@code new StreamsBuilder()} ignores them.
+     */
+    static StreamsBuilder configuredBuilder() {
+        return new StreamsBuilder(new TopologyConfig(new StreamsConfig(PROPS)));
     }
 
     static String arg(Map<String, String> args, String name, String dflt) {
