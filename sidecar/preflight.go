@@ -114,6 +114,14 @@ func editDistance(a, b string) int {
 func checkStateDir(cfg *compat.Config) compat.Diagnostics {
 	dir := filepath.Join(cfg.StateDir, cfg.ApplicationID)
 	d, err := state.NewDirectory(cfg.StateDir, cfg.ApplicationID)
+	switch {
+	case errors.Is(err, state.ErrInvalidArgument) && cfg.ApplicationID == "":
+		return nil // the missing application.id is reported on its own
+	case errors.Is(err, state.ErrInvalidArgument):
+		return compat.Diagnostics{{Severity: compat.SeverityError, Key: compat.ApplicationIDConfig, Pos: cfg.Pos(compat.ApplicationIDConfig),
+			Message: fmt.Sprintf("application.id = %s cannot name the application's directory in state.dir", cfg.ApplicationID),
+			Hint:    "leave / and \\ out of it (" + err.Error() + ")"}}
+	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		err = pe // the system's words are the cause; the diagnostic says the rest
 	}

@@ -119,6 +119,11 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			func(f, d string) string {
 				return f + ":4: error: state.dir = " + d + "/file/state: cannot create the state directory " + d + "/file/state/a; set state.dir to a directory the process can create and write: " + d + "/file is not a directory (mkdir " + d + "/file: not a directory)"
 			}, ""},
+		{"application.id cannot name a directory",
+			func(string) []string { return []string{"stoatflow.topology=wordcount", "application.id=team/app"} },
+			func(f, _ string) string {
+				return f + `:6: error: application.id = team/app cannot name the application's directory in state.dir; leave / and \ out of it (state: invalid argument: application.id "team/app" cannot name a directory)`
+			}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, command := range []string{"config", "run"} {
