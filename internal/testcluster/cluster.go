@@ -439,7 +439,9 @@ func (c *Cluster) GroupCoordinatorOf(ctx context.Context, group string) (int32, 
 // TxnCoordinatorOf returns the node coordinating transactionalID's
 // transactions, asking again as GroupCoordinatorOf does.
 func (c *Cluster) TxnCoordinatorOf(ctx context.Context, transactionalID string) (int32, error) {
-	id, err := findCoordinator(ctx, func() kadm.FindCoordinatorResponse { return c.admin.FindTxnCoordinators(ctx, transactionalID)[transactionalID] })
+	id, err := findCoordinator(ctx, func() kadm.FindCoordinatorResponse {
+		return c.admin.FindTxnCoordinators(ctx, transactionalID)[transactionalID]
+	})
 	if err != nil {
 		return -1, fmt.Errorf("testcluster: coordinator of transactional id %s: %w", transactionalID, err)
 	}
