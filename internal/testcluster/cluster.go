@@ -28,6 +28,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -691,8 +692,21 @@ func repoRoot() (string, error) {
 }
 
 // freePorts returns n distinct loopback ports that were free a moment
-// ago: all are held open together, then released.
+// ago: all are held open together, then released. They are drawn below the
+// kernel's ephemeral range (ip_local_port_range), where the kernel never
+// picks the local port of an outgoing connection: a node binds its
+// listeners well after this check (a broker's only once the controller
+// quorum has formed, while the nodes already connect to each other), and
+// binds them again at each restart.
 func freePorts(n int) ([]int, error) {
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		var lo, hi int
+		if _, err := fmt.Sscan(string(b), &lo, &hi); err == nil && lo > 12000 {
+			low = lo
+		}
+	}
+	const floor = 10000 // above the well-known services and common fixed ports
 	var lns []net.Listener
 	defer func() {
 		for _, ln := range lns {
@@ -700,13 +714,20 @@ func freePorts(n int) ([]int, error) {
 		}
 	}()
 	ports := make([]int, 0, n)
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+	for tries := 0; len(ports) < n; tries++ {
+		if tries > 100*n {
+			return nil, fmt.Errorf("testcluster: no %d free ports between %d and %d", n, floor, low)
+		}
+		port := floor + mrand.IntN(low-floor)
+		if slices.Contains(ports, port) {
+			continue
+		}
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
-			return nil, fmt.Errorf("testcluster: finding a free port: %w", err)
+			continue
 		}
 		lns = append(lns, ln)
-		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+		ports = append(ports, port)
 	}
 	return ports, nil
 }

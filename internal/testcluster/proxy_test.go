@@ -257,3 +257,35 @@ func TestClusterIDIsKafkas(t *testing.T) {
 		}
 	}
 }
+
+// TestFreePortsAreBelowTheEphemeralRange: a node binds its ports long
+// after they are drawn, and again at each restart; a port of the
+// ephemeral range could meanwhile be taken as an outgoing connection's
+// local port (a node failed to start so: "Socket server failed to bind
+// ... Address already in use").
+func TestFreePortsAreBelowTheEphemeralRange(t *testing.T) {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		t.Skip("no /proc/sys/net/ipv4/ip_local_port_range:", err)
+	}
+	var lo, hi int
+	if _, err := fmt.Sscan(string(b), &lo, &hi); err != nil {
+		t.Fatal(err)
+	}
+	ports, err := freePorts(16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, p := range ports {
+		if p >= lo || p < 1024 || seen[p] {
+			t.Fatalf("ports %v: %d is a duplicate or outside [1024, %d)", ports, p, lo)
+		}
+		seen[p] = true
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			t.Fatalf("port %d, drawn free, cannot be bound: %v", p, err)
+		}
+		ln.Close()
+	}
+}
