@@ -582,8 +582,10 @@ func (c *Cluster) outOfSync(ctx context.Context, topics []string) (string, error
 }
 
 // Heal undoes every fault: it resumes every proxy, thaws every frozen
-// node, starts every node that is down, and waits until every broker is
-// registered and every partition in sync.
+// node, starts every node that is down, waits until every broker is
+// registered and every partition in sync, and gives every partition back
+// to its preferred leader (the first of its replicas), so that the next
+// test finds the layout CreateTopics made.
 func (c *Cluster) Heal(ctx context.Context) error {
 	for _, n := range c.nodes {
 		n.proxy.setMode(forwarding)
@@ -604,7 +606,55 @@ func (c *Cluster) Heal(ctx context.Context) error {
 	if err := c.waitRegistered(ctx, c.NodeIDs()...); err != nil {
 		return err
 	}
-	return c.WaitInSync(ctx)
+	if err := c.WaitInSync(ctx); err != nil {
+		return err
+	}
+	return c.electPreferred(ctx)
+}
+
+// electPreferred runs a preferred-leader election of every partition and
+// waits until each is led by the first of its replicas.
+func (c *Cluster) electPreferred(ctx context.Context) error {
+	for {
+		var lastErr error
+		if _, err := c.admin.ElectLeaders(ctx, kadm.ElectPreferredReplica, nil); err != nil {
+			lastErr = err
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			off, err := c.offPreferred(ctx)
+			if err == nil && off == "" {
+				return nil
+			}
+			if err != nil {
+				lastErr = err
+			} else {
+				lastErr = errors.New(off)
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("testcluster: partitions not back with their preferred leaders: %v (%w)", lastErr, ctx.Err())
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// offPreferred names the first partition not led by its preferred
+// replica, "" when there is none.
+func (c *Cluster) offPreferred(ctx context.Context) (string, error) {
+	listed, err := c.admin.ListTopicsWithInternal(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, td := range listed.Sorted() {
+		for _, pd := range td.Partitions.Sorted() {
+			if len(pd.Replicas) > 0 && pd.Leader != pd.Replicas[0] {
+				return fmt.Sprintf("%s-%d led by %d, preferred %d", td.Topic, pd.Partition, pd.Leader, pd.Replicas[0]), nil
+			}
+		}
+	}
+	return "", nil
 }
 
 // Close kills every node with SIGKILL, closes the proxies and, for a
