@@ -107,6 +107,10 @@ func TestClusterFaultsWordCount(t *testing.T) {
 	// (a) The leader of output partition 0 dies. Both applications'
 	// input and output topics have the same layout, so it leads the same
 	// partitions of both.
+	restoredBefore := make([]int64, len(runs))
+	for i, r := range runs {
+		restoredBefore[i] = restoredRecords(r.eng)
+	}
 	victim := commonLeader(t, ctx, c, runs, 0)
 	logRoles(t, ctx, c, runs, victim, "kill", coord)
 	killed := time.Now()
@@ -163,11 +167,14 @@ func TestClusterFaultsWordCount(t *testing.T) {
 	}
 	var firstAfterCut []time.Duration
 	var during []int
-	for _, r := range runs {
+	var restored []int64
+	for i, r := range runs {
 		first, _ := r.tail.firstArrivalAfter(resumed)
 		firstAfterCut = append(firstAfterCut, first.Sub(resumed))
 		during = append(during, r.tail.arrivedBetween(cutAt.Add(time.Second), resumed))
+		restored = append(restored, restoredRecords(r.eng)-restoredBefore[i])
 	}
+	t.Logf("changelog records restored through the faults: StoatFlow %d, Kafka Streams %d", restored[0], restored[1])
 	t.Logf("SIGKILL of node %d, leader of output partition 0: output of input fed after the kill committed after: %s", victim, fig(killRecovery))
 	t.Logf("30 s cut of node %d's client connections: output records committed during it: StoatFlow %d, Kafka Streams %d; "+
 		"from its end to the first committed output: %s; to output of input fed after its end: %s",

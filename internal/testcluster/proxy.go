@@ -236,13 +236,6 @@ func (p *proxy) setMode(m proxyMode) {
 	}
 }
 
-// mode returns what the proxy does now.
-func (p *proxy) mode() proxyMode {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.mu.mode
-}
-
 // connections counts the client connections the proxy holds.
 func (p *proxy) connections() int {
 	p.mu.Lock()
