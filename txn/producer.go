@@ -730,9 +730,10 @@ func outcomeUnknown(ctx context.Context, err error) bool {
 // the transaction committed exactly when they are this epoch's offsets,
 // which it alone could have written while this member held their
 // partitions. Nil means it committed; an ErrAbortable error that it did
-// not; ErrFatal that the outcome stayed unknown within resolveTimeout (the
-// thread then stops, and a restart restores the stores from their
-// changelogs).
+// not; ErrFatal that the outcome stayed unknown (the abort was fenced or
+// failed for good, or the offsets could not be read within
+// resolveTimeout): the thread then stops, and a restart restores the
+// stores from their changelogs.
 func (p *Producer) resolveCommit(ctx context.Context, offsets []Offset, group GroupMetadata, cause error) error {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resolveTimeout)
 	defer cancel()
@@ -745,7 +746,12 @@ func (p *Producer) resolveCommit(ctx context.Context, offsets []Offset, group Gr
 	p.inTxn = false
 	if err := p.cl.EndTransaction(rctx, kgo.TryAbort); err != nil {
 		if e := classify("commit", err); errors.Is(e, ErrFenced) || errors.Is(e, ErrFatal) {
-			return e
+			// Fenced or broken before the outcome is known: the
+			// transaction may have committed, so rolling the stores
+			// back (as a fence does) could lose its writes. Stop;
+			// a restart restores the stores from their changelogs.
+			return &Error{Op: "commit", Class: ErrFatal,
+				Err: fmt.Errorf("the commit was sent and its answer lost (%w); its outcome is unknown: aborting it failed: %w", cause, err)}
 		}
 		// A transient failure: the open transaction, if any, is aborted
 		// by the coordinator within transaction.timeout.ms, which the
