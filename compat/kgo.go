@@ -153,23 +153,34 @@ func duration[O kgo.Opt](k *kgoClient, key, javaDefault, option string, fn func(
 // with it, so that a pattern subscription finds new topics as often as
 // the Java consumer would.
 func (k *kgoClient) metadataAge() {
+	// franz-go waits at least MetadataMinAge (5 s by default) between two
+	// metadata requests, also when a request failed and is retried behind
+	// a refresh: a produce of a transaction that the coordinator answers
+	// CONCURRENT_TRANSACTIONS (the previous transaction's markers still
+	// being written, frequent on a replicated cluster), a partition that
+	// lost its leader. The Java clients retry such a request after
+	// retry.backoff.ms, backing off to retry.backoff.max.ms; a five-second
+	// floor stalled every few commits of an exactly_once_v2 application.
+	// So the floor is retry.backoff.ms.
+	minAge := k.setting("retry.backoff.ms", "100")
+	minD := max(ms(minAge.value), 10*time.Millisecond) // franz-go's least
 	s, ok := k.user("metadata.max.age.ms")
-	if !ok {
-		return
+	if ok {
+		d := ms(s.value)
+		switch {
+		case d > time.Hour:
+			k.l.warnf(s.from, "set it to 3600000 or less", "%s = %s is used as 3600000: StoatFlow's Kafka client (franz-go) refreshes metadata at least hourly", s.from, s.value)
+			d = time.Hour
+		case d < 10*time.Millisecond:
+			k.l.warnf(s.from, "set it to 10 or more", "%s = %s is used as 10: StoatFlow's Kafka client (franz-go) refreshes metadata at most every 10 ms", s.from, s.value)
+			d = 10 * time.Millisecond
+		}
+		k.add("kgo.MetadataMaxAge", d.String(), s.from, opt(kgo.MetadataMaxAge(d)))
+		if d < minD {
+			minD, minAge.from = d, s.from
+		}
 	}
-	d := ms(s.value)
-	switch {
-	case d > time.Hour:
-		k.l.warnf(s.from, "set it to 3600000 or less", "%s = %s is used as 3600000: StoatFlow's Kafka client (franz-go) refreshes metadata at least hourly", s.from, s.value)
-		d = time.Hour
-	case d < 10*time.Millisecond:
-		k.l.warnf(s.from, "set it to 10 or more", "%s = %s is used as 10: StoatFlow's Kafka client (franz-go) refreshes metadata at most every 10 ms", s.from, s.value)
-		d = 10 * time.Millisecond
-	}
-	k.add("kgo.MetadataMaxAge", d.String(), s.from, opt(kgo.MetadataMaxAge(d)))
-	if d < 5*time.Second {
-		k.add("kgo.MetadataMinAge", d.String(), s.from, opt(kgo.MetadataMinAge(d)))
-	}
+	k.add("kgo.MetadataMinAge", minD.String(), minAge.from, opt(kgo.MetadataMinAge(minD)))
 }
 
 // linger maps linger.ms onto franz-go's linger, which it refuses above a
@@ -262,19 +273,20 @@ func (k *kgoClient) common() {
 		// (producer below); elsewhere it bounds a request beyond its own wait.
 		duration(k, "request.timeout.ms", "", "kgo.RequestTimeoutOverhead", kgo.RequestTimeoutOverhead)
 	}
-	lo, loOK := k.user("retry.backoff.ms")
-	hi, hiOK := k.user("retry.backoff.max.ms")
-	if loOK || hiOK {
-		base, limit := k.setting("retry.backoff.ms", "100"), k.setting("retry.backoff.max.ms", "1000")
-		from := lo.from
-		if !loOK {
-			from = hi.from
-		} else if hiOK {
-			from += ", " + hi.from
-		}
-		b, m := ms(base.value), ms(limit.value)
-		k.add("kgo.RetryBackoffFn", fmt.Sprintf("exponential %s to %s, 20%% jitter", b, max(b, m)), from, opt(kgo.RetryBackoffFn(javaBackoff(b, m))))
+	// The Java clients' backoff, also when unset: franz-go's own (250 ms
+	// to 2.5 s) also spaces its reconnections to a broker, and after a
+	// broker was away for a while kept a client from it up to 2.5 s longer
+	// than a Java client's 1 s.
+	base, limit := k.setting("retry.backoff.ms", "100"), k.setting("retry.backoff.max.ms", "1000")
+	from := base.from
+	switch {
+	case base.from == fromJava || base.from == fromStreams:
+		from = limit.from
+	case limit.from != fromJava && limit.from != fromStreams:
+		from += ", " + limit.from
 	}
+	b, m := ms(base.value), ms(limit.value)
+	k.add("kgo.RetryBackoffFn", fmt.Sprintf("exponential %s to %s, 20%% jitter", b, max(b, m)), from, opt(kgo.RetryBackoffFn(javaBackoff(b, m))))
 	if s, ok := k.java["enable.metrics.push"]; ok && s.value == "false" {
 		k.add("kgo.DisableClientMetrics", "true", origin(s, fromStreams), opt(kgo.DisableClientMetrics()))
 	}

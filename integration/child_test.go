@@ -19,6 +19,7 @@ import (
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/examples"
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/testcluster"
 	"github.com/stoatflow/stoatflow/kstreams"
 	"github.com/stoatflow/stoatflow/state"
 	"github.com/stoatflow/stoatflow/streams"
@@ -46,7 +47,18 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(envChild); spec != "" {
 		os.Exit(runChild(spec))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	// The three-node cluster of the cluster fault tests, if one started
+	// it; its logs stay when a test failed.
+	msg, err := testcluster.StopShared(code != 0)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = max(code, 1)
+	}
+	if msg != "" {
+		fmt.Fprintln(os.Stderr, msg)
+	}
+	os.Exit(code)
 }
 
 // childHooks prints restore results as protocol lines on stdout, and the

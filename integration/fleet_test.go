@@ -73,7 +73,11 @@ func updateID(key, value []byte) string { return string(key) + "\x00" + string(v
 // newWordCountFleet is the word count over 4 partitions: sub-topology 0
 // reads the input, 1 the repartition topic, 8 tasks.
 func newWordCountFleet(t *testing.T) *fleetApp {
-	f := newFleetApp(t, "word count", wordcount.Name, "wordcount")
+	return wordCountFleet(newFleetApp(t, "word count", wordcount.Name, "wordcount"))
+}
+
+// wordCountFleet gives f the word count's input, updates and tasks.
+func wordCountFleet(f *fleetApp) *fleetApp {
 	f.record = func(i int) testkafka.Record {
 		return testkafka.Record{Topic: f.in, Partition: int32(i % 4), Value: []byte(fleetLine(i)), Timestamp: time.UnixMilli(epochBase + int64(i))}
 	}
@@ -228,6 +232,7 @@ func (s *steadyFeed) end() int {
 type outputTail struct {
 	mu      sync.Mutex
 	recs    []testkafka.Record
+	recsAt  []time.Time   // when each of recs arrived
 	arrived [][]time.Time // per partition
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -255,6 +260,7 @@ func (f *fleetApp) tailOutput(t *testing.T) *outputTail {
 					return
 				}
 				o.recs = append(o.recs, testkafka.Record{Topic: r.Topic, Partition: r.Partition, Offset: r.Offset, Key: r.Key, Value: r.Value, Timestamp: r.Timestamp})
+				o.recsAt = append(o.recsAt, now)
 			})
 			o.mu.Unlock()
 		}
@@ -472,34 +478,46 @@ func (fl *fleet) startAll(t *testing.T, jvms ...bool) []engine {
 func (fl *fleet) launchQuiet(t *testing.T, jvm bool, label string) engine {
 	set := fl.app.settings()
 	set["client.id"] = fl.app.appID + "-" + label
-	set["state.dir"] = t.TempDir()
-	args := map[string]string{"input": fl.app.in, "output": fl.app.out}
-	if jvm {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		ref, err := StartReference(ctx, ReferenceOptions{App: fl.app.app, Configs: []string{fl.app.props}, Set: set, Args: args})
-		if err != nil {
-			t.Errorf("starting %s: %v", label, err)
-			return nil
-		}
-		t.Cleanup(ref.Kill)
-		if err := ref.WaitState(ctx, "RUNNING"); err != nil {
-			t.Errorf("starting %s: %v", label, err)
-			return nil
-		}
-		return jvmEngine{ref}
-	}
-	c, err := startChildErr(childSpec{Topology: fl.app.app, Args: args, Files: []string{fl.app.props}, Set: set})
+	e, err := startEngineErr(t, fl.app, jvm, set)
 	if err != nil {
 		t.Errorf("starting %s: %v", label, err)
 		return nil
 	}
+	return e
+}
+
+// startEngineErr starts an instance of app on either engine with set, on
+// the state directory set names or else an empty one of its own, and waits
+// until it is RUNNING; the test's cleanup kills it. It may run on a
+// goroutine other than the test's.
+func startEngineErr(t *testing.T, app *fleetApp, jvm bool, set map[string]string) (engine, error) {
+	set = cloneMap(set)
+	if set["state.dir"] == "" {
+		set["state.dir"] = t.TempDir()
+	}
+	args := map[string]string{"input": app.in, "output": app.out}
+	if jvm {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		ref, err := StartReference(ctx, ReferenceOptions{App: app.app, Configs: []string{app.props}, Set: set, Args: args})
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(ref.Kill)
+		if err := ref.WaitState(ctx, "RUNNING"); err != nil {
+			return nil, err
+		}
+		return jvmEngine{ref}, nil
+	}
+	c, err := startChildErr(childSpec{Topology: app.app, Args: args, Files: []string{app.props}, Set: set})
+	if err != nil {
+		return nil, err
+	}
 	t.Cleanup(c.kill)
 	if err := c.waitErr("RUNNING", 3*time.Minute); err != nil {
-		t.Errorf("starting %s: %v", label, err)
-		return nil
+		return nil, err
 	}
-	return goEngine{c}
+	return goEngine{c}, nil
 }
 
 // beginStep records where a step starts: its time, the input fed, the

@@ -6,6 +6,8 @@
 #   integration/kafka.sh down     stop by pid, leave no process behind
 #   integration/kafka.sh status   print the address if running, exit 1 if not
 #   integration/kafka.sh reset    stop and delete the broker's data
+#   integration/kafka.sh jars     resolve the Kafka jars only, print their folder
+#                                 (integration/cluster.sh and internal/testcluster use it)
 #
 # Environment:
 #   STOATFLOW_KAFKA_PORT          client port (default 9092); the controller uses port+1
@@ -207,7 +209,11 @@ reset)
 	down
 	rm -rf "$run"
 	;;
+jars)
+	resolve_jars
+	echo "$lib"
+	;;
 *)
-	die "usage: $0 up|down|status|reset"
+	die "usage: $0 up|down|status|reset|jars"
 	;;
 esac

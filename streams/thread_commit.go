@@ -93,6 +93,10 @@ func (t *streamThread) maybeCommit(force bool) error {
 	// times commit.interval.ms: commits come every interval, not every
 	// interval plus the commit's own duration.
 	t.barrier.Next(now)
+	if stats.Outcome == txn.OutcomeCommitted {
+		t.log.Warn("the commit was sent and its answer lost; the group's committed offsets show it committed, so the stores commit too",
+			"trigger", trigger)
+	}
 	if err == nil {
 		t.unavailable = 0
 		t.committedTasks(force)

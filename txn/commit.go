@@ -104,6 +104,10 @@ type CommitStats struct {
 	KafkaCommit time.Duration // send offsets + commit transaction, or commit offsets
 	StoreCommit time.Duration // every store's write batch
 	Stores      int
+	// Outcome is OutcomeCommitted or OutcomeAborted when the commit was
+	// sent and its answer lost, and the group's committed offsets told
+	// what became of it (Producer.CommitTransaction).
+	Outcome Outcome
 }
 
 // Committer runs the commit protocol of one stream thread:
@@ -280,7 +284,9 @@ func (c *Committer) kafkaCommit(ctx context.Context, offsets []Offset, stats *Co
 	stats.Flush = t1.Sub(t0)
 	defer func() { stats.KafkaCommit = time.Since(t1) }()
 	if c.EOS {
-		return c.Producer.CommitTransaction(ctx, offsets, c.groupMetadata())
+		err := c.Producer.CommitTransaction(ctx, offsets, c.groupMetadata())
+		stats.Outcome = c.Producer.TakeOutcome()
+		return err
 	}
 	if len(offsets) == 0 {
 		return nil

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -141,6 +143,7 @@ type Producer struct {
 	cl       *kgo.Client
 	eos      bool
 	inTxn    bool
+	outcome  Outcome // of the last commit whose answer was lost
 	closeMu  sync.Once
 	closeErr error
 	closed   atomic.Bool
@@ -635,10 +638,10 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, grou
 	if len(offsets) > 0 {
 		if wrote {
 			if err := p.sendOffsets(ctx, offsets, group); err != nil {
-				return err
+				return beforeCommit(ctx, err)
 			}
 		} else if err := commitOffsets(ctx, p.cl, &p.ids, offsets, group); err != nil {
-			return err
+			return beforeCommit(ctx, err)
 		}
 	}
 	if err := failpoint.Hit(failpoint.AfterSendOffsets); err != nil {
@@ -646,7 +649,13 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, grou
 	}
 	if p.inTxn {
 		if err := p.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-			return classify("commit", withCause(ctx, err))
+			err = withCause(ctx, err)
+			if !wrote || len(offsets) == 0 || !outcomeUnknown(ctx, err) {
+				return classify("commit", err)
+			}
+			if err := p.resolveCommit(ctx, offsets, group, err); err != nil {
+				return err
+			}
 		}
 	}
 	p.inTxn = false
@@ -654,6 +663,158 @@ func (p *Producer) CommitTransaction(ctx context.Context, offsets []Offset, grou
 	p.mu.delivered = 0
 	p.mu.Unlock()
 	return nil
+}
+
+// beforeCommit classifies a failure of an exactly_once_v2 epoch before its
+// commit was sent: one of no class of its own (a broken connection, a
+// retriable error that outlived franz-go's retries, the commit's deadline)
+// aborts the epoch, which is always safe then, where it would otherwise
+// stop the thread: nothing of the epoch can have committed. A cancelled
+// context (a shutdown) keeps no class.
+func beforeCommit(ctx context.Context, err error) error {
+	var te *Error
+	if errors.As(err, &te) && te.Class == nil && !errors.Is(ctx.Err(), context.Canceled) {
+		te.Class = ErrAbortable
+	}
+	return err
+}
+
+// Outcome is what became of a commit whose answer was lost (CommitStats.Outcome).
+type Outcome string
+
+const (
+	// OutcomeAnswered: the coordinator answered the commit, or no commit was sent.
+	OutcomeAnswered Outcome = ""
+	// OutcomeCommitted: the answer was lost and the group's committed
+	// offsets showed that the transaction committed.
+	OutcomeCommitted Outcome = "committed"
+	// OutcomeAborted: the answer was lost and the transaction did not commit.
+	OutcomeAborted Outcome = "aborted"
+)
+
+// resolveTimeout bounds how long a commit whose answer was lost waits to
+// learn its outcome: longer than transaction.timeout.ms, after which the
+// coordinator aborts a transaction still open.
+const resolveTimeout = 2 * time.Minute
+
+// outcomeUnknown reports whether an EndTxn(commit) that failed with err may
+// have committed all the same: its request may have reached the
+// coordinator and its answer been lost (a broken connection, a deadline,
+// a retriable error that outlived franz-go's retries, UNKNOWN_SERVER_ERROR).
+// A definitive answer (fenced, an invalid state) and a commit franz-go did
+// not attempt (OPERATION_NOT_ATTEMPTED) are not; nor is one the caller
+// cancelled, which stops the thread anyway.
+func outcomeUnknown(ctx context.Context, err error) bool {
+	if errors.Is(ctx.Err(), context.Canceled) || errors.Is(err, kgo.ErrClientClosed) {
+		return false
+	}
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return ke.Retriable || ke.Code == kerr.UnknownServerError.Code
+	}
+	return true
+}
+
+// resolveCommit finds out what became of a transaction whose commit was
+// sent without an answer. Stores must commit exactly when the transaction
+// did: taking a committed epoch for an aborted one would rewind the tasks
+// over stores that lack what the changelog and the output hold (and count
+// the epoch's input twice); the other way round, the stores would hold
+// writes no output does.
+//
+// EndTransaction(TryAbort) after an unconfirmed commit makes franz-go
+// reload the producer id: InitProducerId bumps the epoch, and the
+// coordinator aborts the transaction if it is still open, while one that
+// committed stays committed. The group's committed offsets, read with
+// require_stable (which waits while a transaction holds them), then tell:
+// the transaction committed exactly when they are this epoch's offsets,
+// which it alone could have written while this member held their
+// partitions. Nil means it committed; an ErrAbortable error that it did
+// not; ErrFatal that the outcome stayed unknown (the abort was fenced or
+// failed for good, or the offsets could not be read within
+// resolveTimeout): the thread then stops, and a restart restores the
+// stores from their changelogs.
+func (p *Producer) resolveCommit(ctx context.Context, offsets []Offset, group GroupMetadata, cause error) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), resolveTimeout)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			cancel() // a shutdown, not the commit's deadline
+		}
+	})
+	defer stop()
+	p.inTxn = false
+	if err := p.cl.EndTransaction(rctx, kgo.TryAbort); err != nil {
+		if e := classify("commit", err); errors.Is(e, ErrFenced) || errors.Is(e, ErrFatal) {
+			// Fenced or broken before the outcome is known: the
+			// transaction may have committed, so rolling the stores
+			// back (as a fence does) could lose its writes. Stop;
+			// a restart restores the stores from their changelogs.
+			return &Error{Op: "commit", Class: ErrFatal,
+				Err: fmt.Errorf("the commit was sent and its answer lost (%w); its outcome is unknown: aborting it failed: %w", cause, err)}
+		}
+		// A transient failure: the open transaction, if any, is aborted
+		// by the coordinator within transaction.timeout.ms, which the
+		// stable read below waits out.
+	}
+	committed, err := stableOffsets(rctx, p.cl, group.Group, offsets)
+	if err != nil {
+		return &Error{Op: "commit", Class: ErrFatal,
+			Err: fmt.Errorf("the commit was sent and its answer lost (%w); its outcome is unknown: reading group %s's committed offsets: %w", cause, group.Group, err)}
+	}
+	for _, o := range offsets {
+		c, ok := committed.Lookup(o.Topic, o.Partition)
+		if !ok || c.At != o.Offset || c.Metadata != o.Metadata {
+			p.outcome = OutcomeAborted
+			return &Error{Op: "commit", Class: ErrAbortable,
+				Err: fmt.Errorf("the commit was sent and its answer lost (%w); the group's committed offsets show it did not commit (%s [%d] at %d, the epoch's %d)",
+					cause, o.Topic, o.Partition, c.At, o.Offset)}
+		}
+	}
+	p.outcome = OutcomeCommitted
+	return nil
+}
+
+// stableOffsets reads group's committed offsets of the topics of offsets
+// with require_stable, asking again while a transaction holds them
+// (UNSTABLE_OFFSET_COMMIT) or the coordinator is away, until ctx ends.
+func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []Offset) (kadm.OffsetResponses, error) {
+	var topics []string
+	for _, o := range offsets {
+		if !slices.Contains(topics, o.Topic) {
+			topics = append(topics, o.Topic)
+		}
+	}
+	adm := kadm.NewClient(cl)
+	for {
+		resp, err := adm.FetchOffsetsForTopics(kadm.RequireStable(ctx), group, topics...)
+		if err == nil {
+			err = resp.Error()
+		}
+		if err == nil {
+			return resp, nil
+		}
+		if errors.Is(err, kerr.GroupIDNotFound) {
+			// A group that never committed (some coordinators answer so
+			// where Kafka's answers no offset).
+			return kadm.OffsetResponses{}, nil
+		}
+		var ke *kerr.Error
+		if errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, kerr.UnstableOffsetCommit) {
+			return nil, err
+		}
+		if serr := sleep(ctx, 200*time.Millisecond); serr != nil {
+			return nil, fmt.Errorf("%w (last error: %w)", serr, err)
+		}
+	}
+}
+
+// TakeOutcome returns what became of the last commit whose answer was lost
+// (OutcomeAnswered when none was), and forgets it.
+func (p *Producer) TakeOutcome() Outcome {
+	o := p.outcome
+	p.outcome = OutcomeAnswered
+	return o
 }
 
 // sendOffsets adds the group's offsets partition to the transaction
