@@ -3,10 +3,8 @@ package integration
 import (
 	"bytes"
 	"context"
-	"encoding/hex"
 	"log/slog"
 	"maps"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -372,18 +370,7 @@ func requireDescriptionPlugin(ctx context.Context, t *testing.T, admin *kadm.Cli
 // names (--streams-group-topology-description), as bytes and read.
 func oracleTopologyDescription(ctx context.Context, t *testing.T, jar string, opts ReferenceOptions) ([]byte, kmsg.TopologyDescription) {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, "java", append(append(slices.Clone(shortLivedJVM), "-jar", jar),
-		append(refArgs(opts, false), "--streams-group-topology-description")...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s --streams-group-topology-description: %v\n%s", opts.App, err, tail(stderr.String(), 20))
-	}
-	raw, err := hex.DecodeString(strings.TrimSpace(string(out)))
-	if err != nil {
-		t.Fatalf("%s --streams-group-topology-description printed %q: %v", opts.App, out, err)
-	}
+	raw := oracleBytes(ctx, t, jar, opts, "--streams-group-topology-description")
 	req := kmsg.NewPtrStreamsGroupTopologyDescriptionUpdateRequest()
 	if err := req.ReadFrom(raw); err != nil {
 		t.Fatalf("reading Kafka Streams' StreamsGroupTopologyDescriptionUpdateRequest: %v", err)

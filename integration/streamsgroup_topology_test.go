@@ -200,18 +200,7 @@ func streamsGroupCases(root string) []streamsGroupCase {
 // reference application opts names (--streams-group-topology).
 func oracleGroupTopology(ctx context.Context, t *testing.T, jar string, opts ReferenceOptions) kmsg.StreamsGroupHeartbeatRequestTopology {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, "java", append(append(slices.Clone(shortLivedJVM), "-jar", jar),
-		append(refArgs(opts, false), "--streams-group-topology")...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s --streams-group-topology: %v\n%s", opts.App, err, tail(stderr.String(), 20))
-	}
-	raw, err := hex.DecodeString(strings.TrimSpace(string(out)))
-	if err != nil {
-		t.Fatalf("%s --streams-group-topology printed %q: %v", opts.App, out, err)
-	}
+	raw := oracleBytes(ctx, t, jar, opts, "--streams-group-topology")
 	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
 	req.Version = 1
 	if err := req.ReadFrom(raw); err != nil {
@@ -306,4 +295,24 @@ func diffFields(path string, got, want reflect.Value) []string {
 		}
 		return nil
 	}
+}
+
+// oracleBytes runs the reference jar for the application opts names with
+// an oracle option (flag), which prints a request's bytes in hex, and
+// returns them.
+func oracleBytes(ctx context.Context, t *testing.T, jar string, opts ReferenceOptions, flag string) []byte {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "java", append(append(slices.Clone(shortLivedJVM), "-jar", jar),
+		append(refArgs(opts, false), flag)...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", opts.App, flag, err, tail(stderr.String(), 20))
+	}
+	raw, err := hex.DecodeString(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("%s %s printed %q: %v", opts.App, flag, out, err)
+	}
+	return raw
 }
