@@ -102,11 +102,23 @@ func wordCountFleet(f *fleetApp) *fleetApp {
 	return f
 }
 
-// fleetLine is the word count's input line i.
-func fleetLine(i int) string {
-	vocab := []string{"stoat", "weasel", "ermine", "otter", "badger", "mink", "ferret", "marten", "polecat", "wolverine"}
-	return fmt.Sprintf("%s %s %s", vocab[i%len(vocab)], vocab[(i*7+3)%len(vocab)], vocab[(i*3+1)%len(vocab)])
+// wordVocab is the word counts' vocabulary: three words for each of the
+// four partitions their keys hash to (Kafka's murmur2 partitioner), so
+// that every task of a four-partition word count has steady input and
+// output. Words 0, 4 and 8 go to partition 2; 1, 5 and 9 to 0; 2, 6 and 10
+// to 1; 3, 7 and 11 to 3 (TestWordVocabCoversEveryPartition).
+var wordVocab = []string{"stoat", "weasel", "tayra", "otter", "ermine", "badger", "zorilla", "sable", "mink", "ferret", "skunk", "fisher"}
+
+// wordLine is the word counts' input line i: three words of wordVocab, so
+// that each word is counted many times; the second and third words of
+// consecutive lines go round the vocabulary in other orders than the first.
+func wordLine(i int) string {
+	n := len(wordVocab)
+	return wordVocab[i%n] + " " + wordVocab[(i*7+3)%n] + " " + wordVocab[(i*5+1)%n]
 }
+
+// fleetLine is the fleets' word count input line i.
+func fleetLine(i int) string { return wordLine(i) }
 
 // fleetWindowStep is the event time between two windowed-count records:
 // 500 records per ten-second window, all within the grace period.
@@ -398,7 +410,7 @@ func (fl *fleet) dumpLogs(t *testing.T) {
 		var lines []string
 		for _, l := range strings.Split(g.log(), "\n") {
 			if strings.Contains(l, "partitions") || strings.Contains(l, "rejoin") || strings.Contains(l, "rebalance") ||
-				strings.Contains(l, "leader") || strings.Contains(l, "level=WARN") || strings.Contains(l, "level=ERROR") {
+				strings.Contains(l, "leader") || strings.Contains(l, "fenced") || strings.Contains(l, " WARN ") || strings.Contains(l, " ERROR ") {
 				lines = append(lines, l)
 			}
 		}
@@ -886,4 +898,28 @@ func (b *brokerLog) stabilized(group string) int {
 		}
 	}
 	return n
+}
+
+// TestWordVocabCoversEveryPartition: each of the four partitions gets
+// three of wordVocab's words, and the lines use every word.
+func TestWordVocabCoversEveryPartition(t *testing.T) {
+	per := map[int32][]string{}
+	for _, w := range wordVocab {
+		p := kstreams.DefaultPartition([]byte(w), 4)
+		per[p] = append(per[p], w)
+	}
+	for p := range int32(4) {
+		if len(per[p]) != 3 {
+			t.Errorf("partition %d gets %v, want three words", p, per[p])
+		}
+	}
+	seen := map[string]bool{}
+	for i := range len(wordVocab) {
+		for _, w := range strings.Fields(wordLine(i)) {
+			seen[w] = true
+		}
+	}
+	if len(seen) != len(wordVocab) {
+		t.Errorf("the first %d lines use %d words, want all %d", len(wordVocab), len(seen), len(wordVocab))
+	}
 }

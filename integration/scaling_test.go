@@ -2,7 +2,6 @@ package integration
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -16,10 +15,9 @@ import (
 // generatedLines returns n deterministic lines over a small vocabulary, so
 // every word is counted many times.
 func generatedLines(n int) []string {
-	vocab := []string{"stoat", "weasel", "ermine", "otter", "badger", "mink", "ferret", "marten", "polecat", "wolverine"}
 	out := make([]string, n)
 	for i := range out {
-		out[i] = fmt.Sprintf("%s %s %s", vocab[i%len(vocab)], vocab[(i*7+3)%len(vocab)], vocab[(i*3+1)%len(vocab)])
+		out[i] = wordLine(i)
 	}
 	return out
 }

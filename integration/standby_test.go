@@ -183,8 +183,8 @@ const resumeBound = failoverSession + 5*time.Second
 
 // tickEveryPartition produces, every 100 ms until the test ends or stop
 // is called, one input line of preload words that the word count counts
-// on every output partition: fleetLine's ten words leave some partitions
-// without steady output, and a test measures every moved task's output.
+// on every output partition, so that each moved task's output resumes
+// against a steady beat of its own, whatever the checked feed's pace.
 // Their counts, like the preload's, are outside the checked updates.
 func tickEveryPartition(t *testing.T, app *fleetApp) (stop func()) {
 	words := make([]string, app.partitions)
