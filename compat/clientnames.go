@@ -17,7 +17,7 @@ bootstrap.servers client.dns.lookup client.id connections.max.idle.ms receive.bu
 reconnect.backoff.ms reconnect.backoff.max.ms retry.backoff.ms retry.backoff.max.ms request.timeout.ms
 metadata.max.age.ms metric.reporters metrics.num.samples metrics.sample.window.ms metrics.recording.level
 security.protocol security.providers socket.connection.setup.timeout.ms socket.connection.setup.timeout.max.ms
-enable.metrics.push metadata.recovery.strategy metadata.recovery.rebootstrap.trigger.ms config.providers
+enable.metrics.push metadata.recovery.strategy metadata.recovery.rebootstrap.trigger.ms metadata.cluster.check.enable config.providers
 ssl.protocol ssl.provider ssl.cipher.suites ssl.enabled.protocols ssl.keystore.type ssl.keystore.location
 ssl.keystore.password ssl.key.password ssl.keystore.key ssl.keystore.certificate.chain ssl.truststore.certificates
 ssl.truststore.type ssl.truststore.location ssl.truststore.password ssl.keymanager.algorithm ssl.trustmanager.algorithm

@@ -221,7 +221,7 @@ var catalogKeys = map[string]keyUse{
 	"request.timeout.ms":                            {sample: "7000", client: true},
 	"metadata.recovery.strategy":                    {sample: "none", warned: true},
 	"metadata.recovery.rebootstrap.trigger.ms":      {sample: "7000", client: true},
-	"metadata.cluster.check.enable":                 {sample: "false", warned: true},
+	"metadata.cluster.check.enable":                 {sample: "false", client: true},
 	"rocksdb.config.setter":                         {sample: "com.example.Setter", warned: true},
 	"send.buffer.bytes":                             {sample: "1000", client: true},
 	"state.cleanup.delay.ms":                        {sample: "5000", field: "StateCleanupDelay"},

@@ -13,6 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // ClientOption is one effective franz-go setting of a client: the option,
@@ -267,6 +268,7 @@ func (k *kgoClient) common() {
 		k.l.warnf(s.from, "remove it", "%s = %s is ignored: StoatFlow's Kafka client (franz-go) has no such setting; it goes back to the bootstrap servers whenever it knows no live broker", s.from, s.value)
 	}
 	duration(k, "connections.max.idle.ms", "", "kgo.ConnIdleTimeout", kgo.ConnIdleTimeout)
+	k.clusterCheck()
 	k.metadataAge()
 	if k.kind != Producer {
 		// A producer's request.timeout.ms is the broker's wait for acks
@@ -291,6 +293,36 @@ func (k *kgoClient) common() {
 		k.add("kgo.DisableClientMetrics", "true", origin(s, fromStreams), opt(kgo.DisableClientMetrics()))
 	}
 }
+
+// clusterCheck maps metadata.cluster.check.enable (KIP-1242). franz-go, as
+// a Java client of 4.4, names the cluster id and node id it expects in its
+// ApiVersions request (v5) to every broker it learnt from metadata, and a
+// broker that is another (an address reused after a broker or cluster moved)
+// answers REBOOTSTRAP_REQUIRED, upon which the client forgets the brokers it
+// knows and asks the bootstrap servers again. Turned off, the client asks
+// ApiVersions at v4 at most, which carries neither. (The Java clients ignore
+// the key under metadata.recovery.strategy=none; StoatFlow's client always
+// rebootstraps, as common says, so the key always applies.)
+func (k *kgoClient) clusterCheck() {
+	s, ok := k.user("metadata.cluster.check.enable")
+	if !ok || s.value != "false" {
+		return
+	}
+	k.add("kgo.MaxVersions", fmt.Sprintf("ApiVersions v%d at most (no cluster and node check)", apiVersionsWithoutClusterCheck), s.from,
+		func() ([]kgo.Opt, error) {
+			v := kversion.Stable()
+			v.SetMaxKeyVersion(apiVersionsKey, apiVersionsWithoutClusterCheck)
+			return []kgo.Opt{kgo.MaxVersions(v)}, nil
+		})
+}
+
+const (
+	// apiVersionsKey is the ApiVersions request's API key.
+	apiVersionsKey = 18
+	// apiVersionsWithoutClusterCheck is the last ApiVersions version
+	// before KIP-1242's ClusterId and NodeId fields.
+	apiVersionsWithoutClusterCheck = 4
+)
 
 // javaBackoff is the Java clients' exponential retry backoff: base·2^(n-1),
 // at most limit (when limit > base), with ±20% jitter.

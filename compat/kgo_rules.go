@@ -41,7 +41,7 @@ sasl.login.callback.handler.class sasl.login.connect.timeout.ms sasl.login.read.
 // client that knows them (kgoRuleFor narrows a few by client).
 var kgoMappedKeys = set(`receive.buffer.bytes send.buffer.bytes bootstrap.servers client.id client.dns.lookup connections.max.idle.ms metadata.max.age.ms
 request.timeout.ms retry.backoff.ms retry.backoff.max.ms socket.connection.setup.timeout.ms enable.metrics.push
-metadata.recovery.strategy group.id group.instance.id group.protocol max.poll.records max.poll.interval.ms
+metadata.recovery.strategy metadata.cluster.check.enable group.id group.instance.id group.protocol max.poll.records max.poll.interval.ms
 session.timeout.ms heartbeat.interval.ms enable.auto.commit client.rack max.partition.fetch.bytes fetch.min.bytes
 fetch.max.bytes fetch.max.wait.ms auto.offset.reset check.crcs isolation.level allow.auto.create.topics acks
 buffer.memory compression.type compression.gzip.level compression.lz4.level compression.zstd.level

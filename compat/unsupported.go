@@ -28,8 +28,6 @@ type notHonoured struct {
 var notHonouredKeys = []notHonoured{
 	{key: "buffered.records.per.partition", sev: SeverityWarning,
 		instead: "StoatFlow pauses no partition when its buffer fills: each stream thread reads at most max.poll.records (%d) records per poll round and processes them before it polls again"},
-	{key: "metadata.cluster.check.enable", sev: SeverityWarning,
-		instead: "StoatFlow's franz-go clients never check the cluster id of the brokers they reach, so the setting changes nothing"},
 	{key: "task.timeout.ms", sev: SeverityWarning,
 		instead: "StoatFlow has no per-task timeout: franz-go retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
 
