@@ -55,9 +55,12 @@ type clusterRun struct {
 // exactly_once_v2 at 100 input records a second on the three-node cluster,
 // its input, output and internal topics with three replicas, on StoatFlow
 // and Kafka Streams side by side, through (a) a SIGKILL of the broker
-// leading output partition 0, which is then restarted, and (b) a 30 s
-// cut of the client connections of the broker leading output partition 1.
-// Each engine's output must hold every word's count sequence exactly
+// leading output partition 0, which is then restarted, (b) a 30 s cut of
+// the client connections of the broker leading output partition 1, (c) a
+// 30 s SIGSTOP of the broker leading output partition 3, (d) a SIGKILL of
+// the broker coordinating both engines' groups and transactions, and (e)
+// a rolling restart of the three brokers, the cluster healed between
+// two faults. Each engine's output must hold every word's count sequence exactly
 // once; the test reports, per fault and engine, the time from the fault
 // (for the cut: from its end) until output of input fed after it was
 // committed.
@@ -70,7 +73,7 @@ func TestClusterFaultsWordCount(t *testing.T) {
 			t.Errorf("healing the cluster after the test: %v", err)
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	began := time.Now()
 
@@ -144,6 +147,65 @@ func TestClusterFaultsWordCount(t *testing.T) {
 	}
 	resumed := time.Now()
 	cutRecovery := waitOutputOfInputSince(t, runs, fmt.Sprintf("the end of the cut of node %d", cutNode), resumed, 2*time.Minute)
+	heal(t, ctx, c)
+
+	// (c) The leader of output partition 3 hangs (SIGSTOP) for 30 s: its
+	// connections stay open and nothing answers, until the controller
+	// fences it (broker.session.timeout.ms) and its partitions move.
+	stallNode := commonLeader(t, ctx, c, runs, 3)
+	logRoles(t, ctx, c, runs, stallNode, "stall", coord)
+	if err := c.Stop(stallNode); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(clusterCutFor)
+	if err := c.Continue(stallNode); err != nil {
+		t.Fatal(err)
+	}
+	thawed := time.Now()
+	stallRecovery := waitOutputOfInputSince(t, runs, fmt.Sprintf("the end of the stall of node %d", stallNode), thawed, 2*time.Minute)
+	heal(t, ctx, c)
+
+	// (d) The node that coordinates both engines' groups and
+	// transactions dies mid-commit (each engine commits every 100 ms):
+	// both move to other nodes, which load their state from the
+	// replicas.
+	logCoordinators(t, ctx, c, runs, "before the SIGKILL of the coordinator")
+	coordKilled := time.Now()
+	if err := c.Kill(coord); err != nil {
+		t.Fatal(err)
+	}
+	coordRecovery := waitOutputOfInputSince(t, runs, fmt.Sprintf("the SIGKILL of node %d, the coordinator", coord), coordKilled, 2*time.Minute)
+	logCoordinators(t, ctx, c, runs, "after it")
+	heal(t, ctx, c)
+
+	// (e) A rolling restart under load: each node in turn shuts down
+	// (SIGTERM, a controlled shutdown that hands its leaderships over),
+	// starts again, and the next goes once every partition is in sync.
+	rollingFrom := time.Now()
+	for _, id := range c.NodeIDs() {
+		from := time.Now()
+		if err := c.Restart(ctx, id); err != nil {
+			t.Fatalf("rolling restart: node %d: %v", id, err)
+		}
+		syncCtx, syncCancel := context.WithTimeout(ctx, 2*time.Minute)
+		if err := c.WaitInSync(syncCtx); err != nil {
+			t.Fatalf("rolling restart: after node %d: %v", id, err)
+		}
+		syncCancel()
+		var gaps []time.Duration
+		for _, r := range runs {
+			g, _ := r.tail.longestGapOn(from, time.Now(), nil)
+			gaps = append(gaps, g)
+		}
+		t.Logf("rolling restart: node %d back and in sync after %v; longest output pause meanwhile: StoatFlow %v, Kafka Streams %v", id,
+			time.Since(rollingFrom).Round(time.Millisecond), gaps[0].Round(time.Millisecond), gaps[1].Round(time.Millisecond))
+	}
+	rolled := time.Now()
+	rollingRecovery := waitOutputOfInputSince(t, runs, "the rolling restart", rolled, 2*time.Minute)
+	rollingGap := make([]time.Duration, len(runs))
+	for i, r := range runs {
+		rollingGap[i], _ = r.tail.longestGapOn(rollingFrom, rolled, nil)
+	}
 	// Some output after the last fault, then the checks.
 	time.Sleep(2 * time.Second)
 
@@ -179,18 +241,61 @@ func TestClusterFaultsWordCount(t *testing.T) {
 	t.Logf("30 s cut of node %d's client connections: output records committed during it: StoatFlow %d, Kafka Streams %d; "+
 		"from its end to the first committed output: %s; to output of input fed after its end: %s",
 		cutNode, during[0], during[1], fig(firstAfterCut), fig(cutRecovery))
+	t.Logf("30 s SIGSTOP of node %d, leader of output partition 3: from its end to output of input fed after it: %s", stallNode, fig(stallRecovery))
+	t.Logf("SIGKILL of node %d, both engines' group and transaction coordinator: output of input fed after the kill committed after: %s", coord, fig(coordRecovery))
+	t.Logf("rolling restart of the three nodes (%v): longest output pause during it: %s; from its end to output of input fed after it: %s",
+		rolled.Sub(rollingFrom).Round(time.Second), fig(rollingGap), fig(rollingRecovery))
 	// On a loaded machine either engine may be seconds slower than the
 	// other by chance; a stall of franz-go's own (its 5 s metadata floor,
 	// docs/config.md) put StoatFlow 5 to 13 s behind.
 	for _, f := range []struct {
 		what string
 		ds   []time.Duration
-	}{{"the kill", killRecovery}, {"the cut", cutRecovery}} {
+	}{{"the kill", killRecovery}, {"the cut", cutRecovery}, {"the stall", stallRecovery}, {"the coordinator's kill", coordRecovery},
+		{"the rolling restart", rollingRecovery}} {
 		if f.ds[0] > f.ds[1]+clusterSlack {
 			t.Errorf("after %s StoatFlow committed output of new input %v after Kafka Streams", f.what, (f.ds[0] - f.ds[1]).Round(time.Millisecond))
 		}
 	}
 	t.Logf("the cluster faults took %v", time.Since(began).Round(time.Second))
+}
+
+// heal gives the cluster back its layout between two faults: every node
+// up, every partition in sync and with its preferred leader.
+func heal(t *testing.T, ctx context.Context, c *testcluster.Cluster) {
+	t.Helper()
+	hctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	if err := c.Heal(hctx); err != nil {
+		t.Fatalf("healing the cluster between faults: %v", err)
+	}
+}
+
+// logCoordinators logs which nodes coordinate each run's group and
+// transactions.
+func logCoordinators(t *testing.T, ctx context.Context, c *testcluster.Cluster, runs []*clusterRun, when string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	line := "coordinators " + when + ":"
+	for _, r := range runs {
+		g, err := c.GroupCoordinatorOf(ctx, r.app.appID)
+		if err != nil {
+			t.Logf("%s: group coordinator: %v", r.name, err)
+			continue
+		}
+		line += fmt.Sprintf(" %s: group on node %d;", r.name, g)
+	}
+	if txns, err := testkafka.Admin(t, c.DirectBootstrap()).ListTransactions(ctx, nil, nil); err == nil {
+		for _, tx := range txns.Sorted() {
+			for _, r := range runs {
+				if strings.HasPrefix(tx.TxnID, r.app.appID+"-") {
+					line += fmt.Sprintf(" %s: transactions on node %d;", r.name, tx.Coordinator)
+				}
+			}
+		}
+	}
+	t.Log(strings.TrimSuffix(line, ";"))
 }
 
 // newClusterRun creates one engine's topics on the cluster: input and
