@@ -519,3 +519,38 @@ func TestGroupByCountsEmptyKeysAndDropsNullOnes(t *testing.T) {
 		}
 	})
 }
+
+// TestTableGroupByAndGlobalJoinKeepEmptyKeys: the selector of KTable.groupBy
+// and the key selector of a global-table join follow the same rule over
+// string keys: a "" they return is a key (a group counted under "", the
+// global table's row under ""), as in Kafka Streams.
+func TestTableGroupByAndGlobalJoinKeepEmptyKeys(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	str := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	tbl := kstreams.Table(b, "t", str, kstreams.MaterializedAs[string, string]("t-store"))
+	kstreams.GroupTableBy(tbl, func(_, v string) (string, string) { return v, v }).Count().ToStream().
+		To("counts", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	rows := kstreams.GlobalTable(b, "g", str)
+	kstreams.JoinGlobal(stringStream(b, "s"), rows, func(_, v string) string { return v },
+		func(v, row string) string { return v + "+" + row }).To("joined")
+	d := build(t, b, stringDefaults)
+	for _, r := range []struct {
+		topic string
+		k, v  []byte
+	}{
+		{"g", []byte(""), []byte("empty-row")}, {"s", nil, []byte("")}, {"s", nil, []byte("none")},
+		{"t", []byte("u1"), []byte("")}, {"t", []byte("u2"), []byte("x")}, {"t", []byte("u3"), []byte("")},
+	} {
+		if err := d.Pipe(r.topic, r.k, r.v, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(t, "counts", d.Records("counts"), []kv{{"", long(1), 1}, {"x", long(1), 1}, {"", long(2), 1}})
+	if got := recordKeys(d, "counts"); got != `"" "x" ""` {
+		t.Errorf("counts keys = %s, want the empty key twice", got)
+	}
+	check(t, "joined", d.Records("joined"), []kv{{"", []byte("+empty-row"), 1}})
+	if got := recordKeys(d, "joined"); got != "<null>" {
+		t.Errorf("joined keys = %s, want the stream record's null key", got)
+	}
+}
