@@ -17,6 +17,7 @@ var topologies = func() map[string]kstreams.TopologyFactory {
 		avroGenericCount:  buildAvroGenericCount,
 		avroWindowed:      buildAvroWindowed,
 		doubler:           buildDoubler,
+		emptyKeysName:     buildEmptyKeys,
 		filteredTimeName:  buildFilteredTime,
 		merger:            buildMerger,
 		panicProcessing:   buildPanicProcessing,

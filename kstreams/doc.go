@@ -150,15 +150,22 @@
 // merge retracts each replaced session with a null value stamped with that
 // session's end. A TypedProcessor sees TypedRecord.KeyNull and ValueNull.
 //
-// Keys: a null key reaches a key-computing function (Map, FlatMap,
-// SelectKey, GroupBy) over a K that cannot hold nil as K's zero value,
-// because re-keying and grouping topologies over unkeyed topics must still
-// run. If the function gives back the zero key, the record keeps its null
-// key, as Java's k -> k keeps it (and a sink partitions it as a null-key
-// record); any other key it returns is the record's key. Operators that do
-// not compute a key forward a null key untouched. A topology that must tell
-// a null key from an empty one declares K as a pointer (serde.Nullable on
-// the source).
+// Keys: the key a key-computing function (Map, FlatMap, SelectKey,
+// GroupBy; KTable groupBy and a global join's key selector too) returns is
+// Kafka's null only when it is a nil of a type that can hold nil (a
+// pointer, slice, map or interface), never because it is its type's zero
+// value: over string keys "" is a key, as Java's "" is, and is written,
+// grouped and counted as one. A null key reaches such a function over a K
+// that cannot hold nil as K's zero value, so that re-keying topologies over
+// unkeyed topics still run; the function cannot tell it from a real "" or
+// 0, and what it returns is a key. A topology that must keep a null key
+// through a key function (Java's k -> k over null keys) or make one reads
+// its keys as pointers (serde.Nullable on the source, or as the default key
+// serde) and returns nil; a TypedProcessor says so with TypedRecord.KeyNull.
+// Operators that do not compute a key forward a null key untouched. A null
+// key goes no further than a repartition topic's filter, which drops it
+// without counting it (Kafka's KStreamFilter), unless the topic feeds a
+// left or outer join.
 //
 // # Stream-stream joins
 //

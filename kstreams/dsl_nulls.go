@@ -110,26 +110,15 @@ func valueArg[V any](view *valueView) func(raw any) (v V, ok bool) {
 	}
 }
 
-// keyResult returns how a key-computing function's result becomes the record
-// key. Over a key type K that cannot hold nil, a function handed a null key
-// saw K's zero value; when it gives back the zero value of its result type,
-// that stands for the null it was given, and the key stays null, as Java's
-// (k, v) -> KeyValue.pair(k, ...) keeps a null key (and the record keeps
-// its null-key partitioning). Any other result is a real key. Over a K that
-// can hold nil, the function saw the null itself and its result is taken as
-// it is.
-func keyResult[K any]() func(rawKey, result any) any {
-	if canHoldNil[K]() {
-		return func(_, result any) any { return nullable(result) }
-	}
-	return func(rawKey, result any) any {
-		result = nullable(result)
-		if rawKey == nil && result != nil && reflect.ValueOf(result).IsZero() {
-			return nil
-		}
-		return result
-	}
-}
+// resultKey is the record key a key-computing function's result becomes
+// (Map, FlatMap, SelectKey, GroupBy): Kafka's null only when the result is a
+// nil of a type that can hold one (a pointer, slice, map or interface), never
+// because it is its type's zero value. Over string keys "" is a key, as Java's
+// "" is, whatever key the record came with: a function over a K that cannot
+// hold nil, handed a null key as K's zero value, cannot tell it from a real
+// one, so a topology that must keep a null key through a key function reads
+// its keys as pointers (serde.Nullable) and returns nil.
+func resultKey(result any) any { return nullable(result) }
 
 // Nullable is the view of s in which a value is a *V, nil for Kafka's null:
 // the way to tell a tombstone from an empty value in a predicate or mapper

@@ -341,16 +341,17 @@ func (s *KStream[K, V]) Merge(other *KStream[K, V], named ...Named) *KStream[K, 
 	return out
 }
 
-// Map changes key and value; downstream grouping repartitions. For a null
-// value that V cannot hold, fn is called with V's zero value (the key must
-// still be mapped) and the result's value is dropped: the record stays a
-// tombstone.
+// Map changes key and value; downstream grouping repartitions. The key fn
+// returns is null only when it is a nil (a KR that can hold nil), never
+// because it is KR's zero value. For a null value that V cannot hold, fn is
+// called with V's zero value (the key must still be mapped) and the result's
+// value is dropped: the record stays a tombstone.
 func Map[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) (KR, VR), named ...Named) *KStream[KR, VR] {
-	arg, key := valueArg[V](s.view), keyResult[K]()
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		v, ok := arg(r.Value)
 		k, out := fn(as[K](r.Key), v)
-		r.Key, r.Value = key(r.Key, k), nullable(out)
+		r.Key, r.Value = resultKey(k), nullable(out)
 		if !ok {
 			r.Value = nil
 		}
@@ -375,16 +376,17 @@ func MapValues[K, V, VR any](s *KStream[K, V], fn func(V) VR, named ...Named) *K
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
-// FlatMap turns each record into zero or more records with new keys. For a
-// null value that V cannot hold, fn is called with V's zero value for the
-// keys and every record it returns carries a null value.
+// FlatMap turns each record into zero or more records with new keys, null
+// only where fn returns a nil key, as in Map. For a null value that V
+// cannot hold, fn is called with V's zero value for the keys and every
+// record it returns carries a null value.
 func FlatMap[K, V, KR, VR any](s *KStream[K, V], fn func(K, V) []KeyValue[KR, VR], named ...Named) *KStream[KR, VR] {
-	arg, key := valueArg[V](s.view), keyResult[K]()
+	arg := valueArg[V](s.view)
 	name := s.processor(prefixFlatMap, named, stateless(func(ctx ProcessorContext, r Record) error {
 		v, ok := arg(r.Value)
 		for _, kv := range fn(as[K](r.Key), v) {
 			out := r
-			out.Key, out.Value = key(r.Key, kv.Key), nullable(kv.Value)
+			out.Key, out.Value = resultKey(kv.Key), nullable(kv.Value)
 			if !ok {
 				out.Value = nil
 			}
@@ -421,8 +423,10 @@ func FlatMapValues[K, V, VR any](s *KStream[K, V], fn func(V) []VR, named ...Nam
 	return derive[K, V, K, VR](s, name, s.key, serdeSpec{}, s.repartitionRequired)
 }
 
-// SelectKey sets a new key; downstream grouping repartitions. For a null
-// value that V cannot hold, fn sees V's zero value; the value stays null.
+// SelectKey sets a new key; downstream grouping repartitions. The key is
+// null only when fn returns a nil (a KR that can hold nil), never because it
+// is KR's zero value. For a null value that V cannot hold, fn sees V's zero
+// value; the value stays null.
 func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named) *KStream[KR, V] {
 	name := s.processor(prefixKeySelect, named, keySelectSupplier(fn, s.view))
 	s.b.flag(name, true, false)
@@ -432,10 +436,10 @@ func SelectKey[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, named ...Named)
 }
 
 func keySelectSupplier[K, V, KR any](fn func(K, V) KR, view *valueView) func() Processor {
-	arg, key := valueArg[V](view), keyResult[K]()
+	arg := valueArg[V](view)
 	return stateless(func(ctx ProcessorContext, r Record) error {
 		v, _ := arg(r.Value) // the key is computed; the value is forwarded as it came
-		r.Key = key(r.Key, fn(as[K](r.Key), v))
+		r.Key = resultKey(fn(as[K](r.Key), v))
 		return ctx.Forward(r)
 	})
 }
@@ -463,7 +467,9 @@ func (s *KStream[K, V]) GroupByKey(grouped ...Grouped[K, V]) *KGroupedStream[K, 
 
 // GroupBy groups by a new key: a KSTREAM-KEY-SELECT processor (named by
 // Grouped.Name if given) and, at aggregation, a repartition topic. As in
-// SelectKey, fn sees V's zero value for a null value that V cannot hold.
+// SelectKey, fn sees V's zero value for a null value that V cannot hold,
+// and its result is a null key only when it is a nil: the repartition's
+// filter drops such a record, while "" is a key, grouped and counted.
 func GroupBy[K, V, KR any](s *KStream[K, V], fn func(K, V) KR, grouped ...Grouped[KR, V]) *KGroupedStream[KR, V] {
 	var g Grouped[KR, V]
 	if len(grouped) > 0 {

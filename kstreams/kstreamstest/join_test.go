@@ -491,24 +491,24 @@ func TestTableTableJoinOverUnmaterializedSources(t *testing.T) {
 func TestRepartitionFiltersKeepNullKeysForLeftJoins(t *testing.T) {
 	run := func(left bool) (*kstreamstest.Driver, []kstreamstest.Record) {
 		b := kstreams.NewStreamsBuilder()
-		s := kstreams.Stream(b, []string{"in"}, kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
-		tbl := kstreams.Table(b, "t", kstreams.ConsumedWith[string, string](serde.String{}, serde.String{}))
-		// "" stands for the null key it was handed: the record keeps it.
-		keyed := kstreams.SelectKey(s, func(_, v string) string {
+		s := kstreams.Stream[*string, string](b, []string{"in"})
+		tbl := kstreams.Table[*string, string](b, "t", kstreams.Consumed[*string, string]{})
+		// A nil key is Kafka's null: the record leaves with a null key.
+		keyed := kstreams.SelectKey(s, func(_ *string, v string) *string {
 			if v == "null-key" {
-				return ""
+				return nil
 			}
-			return v
+			return &v
 		})
 		counts := kstreams.MapValues(keyed.GroupByKey().Count().ToStream(), func(n int64) string { return fmt.Sprint(n) })
 		if left {
-			kstreams.StreamTableLeftJoin(keyed, tbl, func(k, v string, vo *string) string { return v + "+" + javaString(vo) }).To("output")
-			kstreams.StreamTableLeftJoin(counts, tbl, func(k, v string, vo *string) string { return "n" + v }).To("counts")
+			kstreams.StreamTableLeftJoin(keyed, tbl, func(k *string, v string, vo *string) string { return v + "+" + javaString(vo) }).To("output")
+			kstreams.StreamTableLeftJoin(counts, tbl, func(k *string, v string, vo *string) string { return "n" + v }).To("counts")
 		} else {
-			kstreams.StreamTableJoin(keyed, tbl, func(k, v, vo string) string { return v + "+" + vo }).To("output")
+			kstreams.StreamTableJoin(keyed, tbl, func(k *string, v, vo string) string { return v + "+" + vo }).To("output")
 			counts.To("counts")
 		}
-		d := build(t, b, stringDefaults)
+		d := build(t, b, nullableStringDefaults)
 		if err := d.Pipe("in", nil, []byte("null-key"), 1); err != nil {
 			t.Fatal(err)
 		}
@@ -843,21 +843,20 @@ func TestTableTableJoinIntegrationMatrixWithCachingResultStore(t *testing.T) {
 func TestRepartitionFiltersKeepNullKeysForLeftStreamStreamJoins(t *testing.T) {
 	for _, left := range []bool{false, true} {
 		b := kstreams.NewStreamsBuilder()
-		c := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
-		keyed := kstreams.SelectKey(kstreams.Stream(b, []string{"in"}, c), func(_, v string) string {
+		keyed := kstreams.SelectKey(kstreams.Stream[*string, string](b, []string{"in"}), func(_ *string, v string) *string {
 			if v == "null-key" {
-				return "" // the null key it was handed: the record keeps it
+				return nil // Kafka's null: the record leaves with a null key
 			}
-			return v
+			return &v
 		})
-		other := kstreams.Stream(b, []string{"other"}, c)
+		other := kstreams.Stream[*string, string](b, []string{"other"})
 		w := kstreams.JoinWindowsOfTimeDifferenceWithNoGrace(time.Second)
 		if left {
 			kstreams.LeftJoin(keyed, other, func(v string, vo *string) string { return v + "+" + javaString(vo) }, w).To("output")
 		} else {
 			kstreams.Join(keyed, other, func(v, vo string) string { return v + "+" + vo }, w).To("output")
 		}
-		d := build(t, b, stringDefaults)
+		d := build(t, b, nullableStringDefaults)
 		if err := d.Pipe("in", nil, []byte("null-key"), 1); err != nil {
 			t.Fatal(err)
 		}

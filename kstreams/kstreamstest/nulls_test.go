@@ -16,6 +16,12 @@ var nullableString = serde.Nullable[string](serde.String{})
 var stringDefaults = kstreamstest.Config{ApplicationID: "app",
 	DefaultKeySerde: serde.Erase[string](serde.String{}), DefaultValueSerde: serde.Erase[string](serde.String{})}
 
+// nullableStringDefaults reads the same String keys as *string, nil for
+// null: the key type of a topology that keeps or makes null keys through key
+// functions.
+var nullableStringDefaults = kstreamstest.Config{ApplicationID: "app",
+	DefaultKeySerde: serde.Erase[*string](serde.Nullable[string](serde.String{})), DefaultValueSerde: serde.Erase[string](serde.String{})}
+
 // pipeAll pipes key "k" with "a", a tombstone and "" at timestamps 1, 2, 3.
 func pipeAll(t *testing.T, d *kstreamstest.Driver, topic string) {
 	t.Helper()
@@ -352,44 +358,199 @@ func TestTypedProcessorSeesNullsAsNulls(t *testing.T) {
 	check(t, "view", d.Records("view"), []kv{{"k", []byte(`"a"`), 1}, {"k", []byte("nil"), 2}, {"k", []byte(`""`), 3}, {"", []byte(`"v"`), 4}})
 }
 
-// TestNullKeysStayNullThroughKeyFunctions: over string keys, a function
-// handed a null key sees "", and a "" it gives back keeps the key null, as
-// Java's k -> k keeps a null key; a key computed from the value is a key.
-func TestNullKeysStayNullThroughKeyFunctions(t *testing.T) {
+// recordKeys shows the keys of topic's records: <null> for Kafka's null,
+// the quoted bytes otherwise ("" for an empty key).
+func recordKeys(d *kstreamstest.Driver, topic string) string {
+	var out []string
+	for _, r := range d.Records(topic) {
+		if r.Key == nil {
+			out = append(out, "<null>")
+		} else {
+			out = append(out, strconv.Quote(string(r.Key)))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// TestKeyFunctionsNeverTurnAnEmptyKeyIntoNull: over string keys a key
+// function's "" is a key, as Java's "" is, whether the record came with a
+// null key (which the function saw as "") or with an empty one.
+func TestKeyFunctionsNeverTurnAnEmptyKeyIntoNull(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
 	src := stringStream(b, "in")
 	kstreams.Map(src, func(k, v string) (string, string) { return k, v + "!" }).To("map-same-key")
 	kstreams.Map(src, func(k, v string) (string, string) { return k + v, v }).To("map-computed-key")
 	kstreams.SelectKey(src, func(k, _ string) string { return k }).To("selectkey-same")
+	kstreams.SelectKey(src, func(_, v string) string { return v }).To("selectkey-value")
 	kstreams.FlatMap(src, func(k, v string) []kstreams.KeyValue[string, string] {
 		return []kstreams.KeyValue[string, string]{{Key: k, Value: v}, {Key: "x" + k, Value: v}}
 	}).To("flatmap")
 	d := build(t, b, stringDefaults)
-	if err := d.Pipe("in", nil, []byte("a"), 1); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Pipe("in", []byte(""), []byte("b"), 2); err != nil {
-		t.Fatal(err)
-	}
-	keys := func(topic string) []string {
-		var out []string
-		for _, r := range d.Records(topic) {
-			if r.Key == nil {
-				out = append(out, "<null>")
-			} else {
-				out = append(out, strconv.Quote(string(r.Key)))
-			}
+	for _, r := range []struct{ k, v []byte }{{nil, []byte("a")}, {[]byte(""), []byte("b")}, {nil, []byte("")}} {
+		if err := d.Pipe("in", r.k, r.v, 1); err != nil {
+			t.Fatal(err)
 		}
-		return out
 	}
 	for topic, want := range map[string]string{
-		"map-same-key":     `<null> ""`,
-		"map-computed-key": `"a" "b"`,
-		"selectkey-same":   `<null> ""`,
-		"flatmap":          `<null> "x" "" "x"`,
+		"map-same-key":     `"" "" ""`,
+		"map-computed-key": `"a" "b" ""`,
+		"selectkey-same":   `"" "" ""`,
+		"selectkey-value":  `"a" "b" ""`,
+		"flatmap":          `"" "x" "" "x" "" "x"`,
 	} {
-		if got := strings.Join(keys(topic), " "); got != want {
+		if got := recordKeys(d, topic); got != want {
 			t.Errorf("%s keys = %s, want %s", topic, got, want)
 		}
+	}
+}
+
+// TestKeyFunctionsGiveNullForNil: a key function's nil (of a pointer key
+// type) is Kafka's null, and over keys read as pointers a null key reaches
+// the function as nil, so Java's k -> k keeps it null while a "" stays "".
+func TestKeyFunctionsGiveNullForNil(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	src := kstreams.Stream[*string, string](b, []string{"in"})
+	same := func(k *string, _ string) *string { return k }
+	kstreams.Map(src, func(k *string, v string) (*string, string) { return k, v + "!" }).To("map-same-key")
+	kstreams.SelectKey(src, same).To("selectkey-same")
+	kstreams.SelectKey(src, func(_ *string, v string) *string {
+		if v == "none" {
+			return nil
+		}
+		return &v
+	}).To("selectkey-value")
+	kstreams.FlatMap(src, func(k *string, v string) []kstreams.KeyValue[*string, string] {
+		return []kstreams.KeyValue[*string, string]{{Key: k, Value: v}}
+	}).To("flatmap")
+	d := build(t, b, nullableStringDefaults)
+	for _, r := range []struct{ k, v []byte }{{nil, []byte("a")}, {[]byte(""), []byte("")}, {[]byte("k"), []byte("none")}} {
+		if err := d.Pipe("in", r.k, r.v, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for topic, want := range map[string]string{
+		"map-same-key":    `<null> "" "k"`,
+		"selectkey-same":  `<null> "" "k"`,
+		"selectkey-value": `"a" "" <null>`,
+		"flatmap":         `<null> "" "k"`,
+	} {
+		if got := recordKeys(d, topic); got != want {
+			t.Errorf("%s keys = %s, want %s", topic, got, want)
+		}
+	}
+}
+
+// TestGroupByCountsEmptyKeysAndDropsNullOnes is KStreamImpl.groupBy followed
+// by count: the mapper's "" is a key, written to the repartition topic and
+// counted, whatever the record's own key; its null goes no further than the
+// repartition's filter, which drops it unseen (KStreamFilter records no
+// drop). Grouped by key, a record with a null key or value reaches
+// KStreamAggregate, which skips it as a dropped record.
+func TestGroupByCountsEmptyKeysAndDropsNullOnes(t *testing.T) {
+	const skipped = "Skipping record due to null key or value."
+	counts := kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{})
+	t.Run("string keys", func(t *testing.T) {
+		b := kstreams.NewStreamsBuilder()
+		src := stringStream(b, "in")
+		kstreams.GroupBy(src, func(_, v string) string { return v }).Count().ToStream().To("by-value", counts)
+		src.GroupByKey().Count().ToStream().To("by-key", counts)
+		d := build(t, b, stringDefaults)
+		for _, r := range []struct{ k, v []byte }{
+			{nil, []byte("")}, {nil, []byte("a")}, {[]byte("k"), []byte("")}, {[]byte(""), []byte("a")}, {nil, []byte("")},
+		} {
+			if err := d.Pipe("in", r.k, r.v, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(t, "by-value", d.Records("by-value"), []kv{{"", long(1), 1}, {"a", long(1), 1}, {"", long(2), 1}, {"a", long(2), 1}, {"", long(3), 1}})
+		if got, want := recordKeys(d, "by-value"), `"" "a" "" "a" ""`; got != want {
+			t.Errorf("by-value keys = %s, want %s", got, want)
+		}
+		// Grouped by key: the null keys are skipped, the empty one counted.
+		check(t, "by-key", d.Records("by-key"), []kv{{"k", long(1), 1}, {"", long(1), 1}})
+		if got, want := recordKeys(d, "by-key"), `"k" ""`; got != want {
+			t.Errorf("by-key keys = %s, want %s", got, want)
+		}
+		if dr := d.Dropped(); len(dr) != 3 || dr[0].Reason != skipped {
+			t.Errorf("dropped %+v, want the three null keys skipped by the count grouped by key", dr)
+		}
+	})
+	t.Run("pointer keys", func(t *testing.T) {
+		// Java's groupBy((k, v) -> v == null || v.equals("none") ? null : v)
+		// and groupByKey(), each counted.
+		b := kstreams.NewStreamsBuilder()
+		src := kstreams.Stream[*string, string](b, []string{"in"})
+		nullableCounts := kstreams.ProducedWith[*string, int64](nullableString, serde.Long{})
+		kstreams.GroupBy(kstreams.Nullable(src), func(_ *string, v *string) *string {
+			if v == nil || *v == "none" {
+				return nil
+			}
+			return v
+		}).Count().ToStream().To("by-value", nullableCounts)
+		src.GroupByKey().Count().ToStream().To("by-key", nullableCounts)
+		d := build(t, b, nullableStringDefaults)
+		for _, r := range []struct{ k, v []byte }{
+			{nil, []byte("none")}, {nil, []byte("")}, {[]byte("k"), []byte("none")}, {[]byte("k"), nil}, {[]byte(""), []byte("")},
+		} {
+			if err := d.Pipe("in", r.k, r.v, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The nil keys never reach the repartition topic.
+		var through []string
+		for _, topic := range d.Topics() {
+			if strings.HasSuffix(topic, "-repartition") {
+				for _, r := range d.Records(topic) {
+					through = append(through, strconv.Quote(string(r.Key)))
+				}
+			}
+		}
+		if got := strings.Join(through, " "); got != `"" ""` {
+			t.Errorf("repartition keys = %s, want the two empty ones", got)
+		}
+		check(t, "by-value", d.Records("by-value"), []kv{{"", long(1), 1}, {"", long(2), 1}})
+		if got := recordKeys(d, "by-value"); got != `"" ""` {
+			t.Errorf("by-value keys = %s, want two empty keys", got)
+		}
+		check(t, "by-key", d.Records("by-key"), []kv{{"k", long(1), 1}, {"", long(1), 1}})
+		// Grouped by key: the two null keys and the tombstone are skipped.
+		if dr := d.Dropped(); len(dr) != 3 || dr[0].Reason != skipped || dr[2].Reason != skipped {
+			t.Errorf("dropped %+v, want the count's three skips", dr)
+		}
+	})
+}
+
+// TestTableGroupByAndGlobalJoinKeepEmptyKeys: the selector of KTable.groupBy
+// and the key selector of a global-table join follow the same rule over
+// string keys: a "" they return is a key (a group counted under "", the
+// global table's row under ""), as in Kafka Streams.
+func TestTableGroupByAndGlobalJoinKeepEmptyKeys(t *testing.T) {
+	b := kstreams.NewStreamsBuilder()
+	str := kstreams.ConsumedWith[string, string](serde.String{}, serde.String{})
+	tbl := kstreams.Table(b, "t", str, kstreams.MaterializedAs[string, string]("t-store"))
+	kstreams.GroupTableBy(tbl, func(_, v string) (string, string) { return v, v }).Count().ToStream().
+		To("counts", kstreams.ProducedWith[string, int64](serde.String{}, serde.Long{}))
+	rows := kstreams.GlobalTable(b, "g", str)
+	kstreams.JoinGlobal(stringStream(b, "s"), rows, func(_, v string) string { return v },
+		func(v, row string) string { return v + "+" + row }).To("joined")
+	d := build(t, b, stringDefaults)
+	for _, r := range []struct {
+		topic string
+		k, v  []byte
+	}{
+		{"g", []byte(""), []byte("empty-row")}, {"s", nil, []byte("")}, {"s", nil, []byte("none")},
+		{"t", []byte("u1"), []byte("")}, {"t", []byte("u2"), []byte("x")}, {"t", []byte("u3"), []byte("")},
+	} {
+		if err := d.Pipe(r.topic, r.k, r.v, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(t, "counts", d.Records("counts"), []kv{{"", long(1), 1}, {"x", long(1), 1}, {"", long(2), 1}})
+	if got := recordKeys(d, "counts"); got != `"" "x" ""` {
+		t.Errorf("counts keys = %s, want the empty key twice", got)
+	}
+	check(t, "joined", d.Records("joined"), []kv{{"", []byte("+empty-row"), 1}})
+	if got := recordKeys(d, "joined"); got != "<null>" {
+		t.Errorf("joined keys = %s, want the stream record's null key", got)
 	}
 }

@@ -71,6 +71,23 @@ func strValue(v string) []byte {
 var longStringDefaults = kstreamstest.Config{ApplicationID: "app",
 	DefaultKeySerde: serde.Erase[int64](serde.Long{}), DefaultValueSerde: serde.Erase[string](serde.String{})}
 
+// nullableLongDefaults reads the same Long keys as *int64, nil for null: the
+// key type of a Go port of Java's map((k, v) -> KeyValue.pair(k, v)) that
+// keeps a null key null (over int64 keys the function would see 0 and
+// give back the key 0).
+var nullableLongDefaults = kstreamstest.Config{ApplicationID: "app",
+	DefaultKeySerde: serde.Erase[*int64](serde.Nullable[int64](serde.Long{})), DefaultValueSerde: serde.Erase[string](serde.String{})}
+
+// rekeyedJoinStreams are joinStreams behind Java's identity map on the left
+// and selectKey on the right, which repartition both sides, over nullable
+// keys: a null key stays null through them.
+func rekeyedJoinStreams(b *kstreams.StreamsBuilder) (*kstreams.KStream[*int64, string], *kstreams.KStream[*int64, string]) {
+	l := kstreams.Stream[*int64, string](b, []string{"left"})
+	r := kstreams.Stream[*int64, string](b, []string{"right"})
+	return kstreams.Map(l, func(k *int64, v string) (*int64, string) { return k, v }),
+		kstreams.SelectKey(r, func(k *int64, _ string) *int64 { return k })
+}
+
 // runSsJoinSteps pipes the steps into "left" and "right" and checks the
 // output after each, as AbstractJoinIntegrationTest.runTestWithDriver does.
 func runSsJoinSteps(t *testing.T, b *kstreams.StreamsBuilder, cfg kstreamstest.Config, steps []ssJoinInput, want [][]joinOutput) *kstreamstest.Driver {
@@ -154,13 +171,14 @@ func TestStreamStreamInnerJoinMatrix(t *testing.T) {
 // and a flatMap + selectKey on the right repartition both sides first.
 func TestStreamStreamInnerJoinRepartitionedMatrix(t *testing.T) {
 	b := kstreams.NewStreamsBuilder()
-	l, r := joinStreams(b)
-	lm := kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
-	rm := kstreams.SelectKey(kstreams.FlatMap(r, func(k int64, v string) []kstreams.KeyValue[int64, string] {
-		return []kstreams.KeyValue[int64, string]{{Key: k, Value: v}}
-	}), func(k int64, _ string) int64 { return k })
+	l := kstreams.Stream[*int64, string](b, []string{"left"})
+	r := kstreams.Stream[*int64, string](b, []string{"right"})
+	lm := kstreams.Map(l, func(k *int64, v string) (*int64, string) { return k, v })
+	rm := kstreams.SelectKey(kstreams.FlatMap(r, func(k *int64, v string) []kstreams.KeyValue[*int64, string] {
+		return []kstreams.KeyValue[*int64, string]{{Key: k, Value: v}}
+	}), func(k *int64, _ string) *int64 { return k })
 	kstreams.Join(lm, rm, dash, tenSecondsDayGrace).To("out")
-	runSsJoinSteps(t, b, longStringDefaults, ssInputWithoutOutOfOrderData, joinMatrixInner())
+	runSsJoinSteps(t, b, nullableLongDefaults, ssInputWithoutOutOfOrderData, joinMatrixInner())
 }
 
 // StreamStreamJoinIntegrationTest.testLeft: the null-key left record E is
@@ -169,15 +187,18 @@ func TestStreamStreamLeftJoinMatrix(t *testing.T) {
 	for _, repartition := range []bool{false, true} {
 		t.Run(fmt.Sprint("repartitioned=", repartition), func(t *testing.T) {
 			b := kstreams.NewStreamsBuilder()
-			l, r := joinStreams(b)
+			cfg := longStringDefaults
 			if repartition {
-				l = kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
-				r = kstreams.SelectKey(r, func(k int64, _ string) int64 { return k })
+				l, r := rekeyedJoinStreams(b)
+				kstreams.LeftJoin(l, r, func(v string, o *string) string { return v + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
+				cfg = nullableLongDefaults
+			} else {
+				l, r := joinStreams(b)
+				kstreams.LeftJoin(l, r, func(v string, o *string) string { return v + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
 			}
-			kstreams.LeftJoin(l, r, func(v string, o *string) string { return v + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
 			want := joinMatrixInner()
 			want[15] = []joinOutput{{nullKey: true, value: "E-null", ts: 16}}
-			runSsJoinSteps(t, b, longStringDefaults, ssInputWithoutOutOfOrderData, want)
+			runSsJoinSteps(t, b, cfg, ssInputWithoutOutOfOrderData, want)
 		})
 	}
 }
@@ -187,16 +208,19 @@ func TestStreamStreamOuterJoinMatrix(t *testing.T) {
 	for _, repartition := range []bool{false, true} {
 		t.Run(fmt.Sprint("repartitioned=", repartition), func(t *testing.T) {
 			b := kstreams.NewStreamsBuilder()
-			l, r := joinStreams(b)
+			cfg := longStringDefaults
 			if repartition {
-				l = kstreams.Map(l, func(k int64, v string) (int64, string) { return k, v })
-				r = kstreams.SelectKey(r, func(k int64, _ string) int64 { return k })
+				l, r := rekeyedJoinStreams(b)
+				kstreams.OuterJoin(l, r, func(v, o *string) string { return orNull(v) + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
+				cfg = nullableLongDefaults
+			} else {
+				l, r := joinStreams(b)
+				kstreams.OuterJoin(l, r, func(v, o *string) string { return orNull(v) + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
 			}
-			kstreams.OuterJoin(l, r, func(v, o *string) string { return orNull(v) + "-" + orNull(o) }, tenSecondsDayGrace).To("out")
 			want := joinMatrixInner()
 			want[15] = []joinOutput{{nullKey: true, value: "E-null", ts: 16}}
 			want[16] = []joinOutput{{nullKey: true, value: "null-e", ts: 17}}
-			runSsJoinSteps(t, b, longStringDefaults, ssInputWithoutOutOfOrderData, want)
+			runSsJoinSteps(t, b, cfg, ssInputWithoutOutOfOrderData, want)
 		})
 	}
 }

@@ -147,6 +147,7 @@ public final class Main {
         APPS.put("benchssjoin", BenchSsJoin::topology);
         APPS.put("ssjoincrash", BenchSsJoin::crash);
         APPS.put("explicitnaming", ExplicitNaming::topology);
+        APPS.put("emptykeys", EmptyKeys::topology);
         TOOLS.put("assignor-vectors", AssignorVectors::main);
     }
 
