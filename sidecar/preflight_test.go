@@ -234,6 +234,10 @@ func TestCommandLineMistakesPrintTheUsage(t *testing.T) {
 			[]string{`sidecar describe: unexpected argument "../examples/wordcount/streams.properties"; give files with --config`, "usage: " + usageLines["describe"]}},
 		{[]string{"run"}, []string{"sidecar run: give at least one --config FILE", "usage: " + usageLines["run"]}},
 		{[]string{"rnu"}, []string{`sidecar: unknown command "rnu"`, "usage: sidecar <command> [flags]"}},
+		{[]string{"config", "--config", "../examples/wordcount/streams.properties", "--process-id", "4"},
+			[]string{"sidecar config: --process-id 4 is not a UUID; give one such as 00000000-0000-0000-0000-000000000000, or leave the flag out", "usage: " + usageLines["config"]}},
+		{[]string{"demo", "extra"}, []string{`sidecar demo: unexpected argument "extra"`, "usage: " + usageLines["demo"]}},
+		{[]string{"version", "--short"}, []string{"flag provided but not defined: -short", "usage: " + usageLines["version"]}},
 	} {
 		var errOut bytes.Buffer
 		err := Run(context.Background(), examples, tc.args, &bytes.Buffer{}, &errOut)
