@@ -850,7 +850,9 @@ func LoadFiles(files, sets []string, env *properties.Environment, opts ...LoadOp
 	var perrs []*properties.ProviderError
 	collectProviderErrors(rerr, &perrs)
 	for _, pe := range perrs {
-		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Msg})
+		// The message names the key: a position alone does not say which
+		// key a --set or a long line's reference belongs to.
+		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Key + ": " + pe.Msg})
 	}
 	c, more := Load(p, opts...)
 	ds = append(ds, more...)

@@ -111,6 +111,24 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			func(f, d string) string {
 				return f + ":6: error: stoatflow.http.tls.cert-file: cannot read the HTTP server certificate " + d + "/http.crt; give the path of a PEM certificate that matches stoatflow.http.tls.key-file (open " + d + "/http.crt: no such file or directory)"
 			}, ""},
+		{"file config provider's file missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "config.providers=file",
+					"config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
+					"sasl.jaas.config=${file:" + d + "/jaas.properties:jaas}"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: sasl.jaas.config: cannot resolve ${file:" + d + "/jaas.properties:jaas}: cannot read " + d + "/jaas.properties; give the path of a properties file the process can read (open " + d + "/jaas.properties: no such file or directory)"
+			}, ""},
+		{"directory config provider's file missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "config.providers=dir",
+					"config.providers.dir.class=org.apache.kafka.common.config.provider.DirectoryConfigProvider",
+					"stoatflow.http.auth-token=${dir:" + d + ":token}"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: stoatflow.http.auth-token: cannot resolve ${dir:" + d + ":token}: " + d + "/token is not a regular file; give a directory holding a file token (as a Kubernetes Secret mounted as a volume does)"
+			}, ""},
 		{"state.dir cannot be created",
 			func(d string) []string {
 				os.WriteFile(d+"/file", nil, 0o644)
