@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -217,6 +220,14 @@ func TestExplainStartNamesTheKey(t *testing.T) {
 	}{
 		{errors.Join(errors.New("streams: start failed"), mkdirErr),
 			"--set #3: error: state.dir = " + dir + ": cannot create or write to the state directory " + dir + "/a; set state.dir to a directory"},
+		// The start-up chain an operator saw before: a permission the
+		// preflight could not have checked (it ran as another user, or
+		// the directory changed since).
+		{fmt.Errorf("streams: start failed: %w", fmt.Errorf("state: create state directory: %w",
+			&fs.PathError{Op: "mkdir", Path: dir + "/a", Err: syscall.EACCES})),
+			"--set #3: error: state.dir = " + dir + ": cannot create or write to the state directory " + dir + "/a; " +
+				"set state.dir to a directory the process can create and write, or give its user write access to " + dir +
+				" (streams: start failed: state: create state directory: mkdir " + dir + "/a: permission denied)"},
 		{errors.New("compat: producer (StreamThread-1): ssl.truststore.location: open"),
 			"--set #5: error: ssl.truststore.location: cannot read the JKS trust store " + dir + "/gone.jks;"},
 	} {
