@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -334,6 +335,25 @@ func TestRunRefusesUnnamedResourcesOnTheKeysLine(t *testing.T) {
 		"Following repartition topic(s) has not been named: KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition; " +
 		"give each state store a Materialized name"
 	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "or set ensure.explicit.internal.resource.naming=false") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
+	}
+}
+
+// TestRunStartFailureNamesHTTPListen: an HTTP listen address another
+// process holds fails run at start-up on stoatflow.http.listen's line,
+// with what to do and the system's error last.
+func TestRunStartFailureNamesHTTPListen(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	dir := t.TempDir()
+	file, stderr, code := runFile(t, dir, "run", "stoatflow.topology=wordcount", "stoatflow.http.listen="+addr)
+	want := file + ":6: error: stoatflow.http.listen = " + addr + ": cannot listen; another process listens there (another instance on this host?); " +
+		"stop it, or set stoatflow.http.listen to a free port (listen tcp " + addr + ": bind: address already in use)"
+	if code != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
 	}
 }

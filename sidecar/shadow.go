@@ -36,11 +36,14 @@ type shadowFlags struct {
 	mode       shadow.Mode
 	// memory keeps StoatFlow's outputs in memory (--outputs memory)
 	// instead of writing shadow topics.
-	memory         bool
-	appID, suffix  string
-	listen         string
-	grace, drain   time.Duration
-	maxDivergences int
+	memory        bool
+	appID, suffix string
+	listen        string
+	// listenFromConfig is set when listen is stoatflow.http.listen's,
+	// --listen not given.
+	listenFromConfig bool
+	grace, drain     time.Duration
+	maxDivergences   int
 }
 
 func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
@@ -127,7 +130,7 @@ func runShadow(ctx context.Context, p *program, args []string, stdout, stderr io
 	}
 	log := newLogger(cfg, stderr).With("shadow", f.appID)
 	if f.listen == "" {
-		f.listen = cfg.HTTPListen
+		f.listen, f.listenFromConfig = cfg.HTTPListen, true
 	}
 	s := &shadowRun{cfg: cfg, topo: topo, log: log, flags: f, outputs: outputs, streamsOpts: p.streamsOptions()}
 	return s.run(ctx, stdout)
@@ -212,7 +215,10 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	})
 	ln, err := net.Listen("tcp", s.flags.listen)
 	if err != nil {
-		return fmt.Errorf("sidecar: shadow HTTP listen on %s: %w", s.flags.listen, err)
+		if s.flags.listenFromConfig {
+			return explainStart(s.cfg, err)
+		}
+		return fmt.Errorf("sidecar shadow: --listen %s: cannot listen; %s (%w)", s.flags.listen, listenHint("give --listen", err), err)
 	}
 	srv := &http.Server{Handler: s.handler(reg, set, ks), ReadHeaderTimeout: 10 * time.Second}
 
