@@ -82,6 +82,14 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			func(f, d string) string {
 				return f + ":7: error: ssl.truststore.location: cannot read the JKS trust store " + d + "/ca.jks; give the path of a JKS trust store the process can read, with its password in ssl.truststore.password (open " + d + "/ca.jks: no such file or directory)"
 			}, ""},
+		{"registry trust store missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "default.value.serde=io.confluent.kafka.streams.serdes.avro.GenericAvroSerde",
+					"schema.registry.url=https://registry.example:8081", "schema.registry.ssl.truststore.location=" + d + "/registry.jks"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: schema.registry.ssl.truststore.location: cannot read the JKS trust store " + d + "/registry.jks; give the path of a JKS trust store the process can read, with its password in schema.registry.ssl.truststore.password (open " + d + "/registry.jks: no such file or directory)"
+			}, ""},
 		{"PEM key store unreadable",
 			func(d string) []string {
 				os.WriteFile(d+"/client.pem", []byte("not PEM\n"), 0o600)
@@ -304,6 +312,25 @@ func TestClosestSuggestsOnlyNearNames(t *testing.T) {
 		if got := closest(tc.name, names); !slices.Equal(got, tc.want) {
 			t.Errorf("closest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestUnknownTopologyAmongManyPointsToHelp: a binary with more than ten
+// topologies answers a stoatflow.topology close to none of them with the
+// number help lists, not the list.
+func TestUnknownTopologyAmongManyPointsToHelp(t *testing.T) {
+	many := Topologies{wordcountcrash: wordcount.Build}
+	for i := range 11 {
+		many[fmt.Sprintf("topology%02d", i)] = wordcount.Build
+	}
+	file := filepath.Join(t.TempDir(), "p.properties")
+	os.WriteFile(file, []byte("application.id=a\nbootstrap.servers=b:9092\nstoatflow.topology=orders-enricher\n"), 0o644)
+	var errOut bytes.Buffer
+	err := Run(context.Background(), many, []string{"config", "--config", file, "--set", "state.dir=" + t.TempDir()}, &bytes.Buffer{}, &errOut, WithUnlistedTopologies(wordcountcrash))
+	stderr := errOut.String()
+	want := file + ":3: error: stoatflow.topology = orders-enricher is not a topology of this binary; set it to one of the 11 that `sidecar help` lists"
+	if code := ExitCode(err, &bytes.Buffer{}); code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
 	}
 }
 
