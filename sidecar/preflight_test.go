@@ -131,7 +131,7 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			},
 			func(f, d string) string {
 				return f + ":8: error: sasl.jaas.config: cannot resolve ${file:" + d + "/jaas.properties:jaas}: cannot read " + d + "/jaas.properties; give the path of a properties file the process can read (open " + d + "/jaas.properties: no such file or directory)"
-			}, ""},
+			}, "sasl.jaas.config cannot be read"},
 		{"directory config provider's file missing",
 			func(d string) []string {
 				return []string{"stoatflow.topology=wordcount", "config.providers=dir",
