@@ -384,3 +384,21 @@ func TestRunStartFailureNamesHTTPListen(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
 	}
 }
+
+// TestConfigRefusesAStateDirWithoutPermission: a state.dir the process may
+// not create (under /sys, which refuses root too) is refused by config
+// and run on state.dir's line, naming the nearest existing directory to
+// give the process write access to.
+func TestConfigRefusesAStateDirWithoutPermission(t *testing.T) {
+	if fi, err := os.Stat("/sys"); err != nil || !fi.IsDir() {
+		t.Skip("no /sys to refuse a directory")
+	}
+	for command, wantCode := range map[string]int{"config": 2, "run": 1} {
+		file, stderr, code := runFile(t, t.TempDir(), command, "state.dir=/sys/stoatflow-state", "stoatflow.topology=wordcount")
+		want := file + ":4: error: state.dir = /sys/stoatflow-state: cannot create the state directory /sys/stoatflow-state/a; " +
+			"set state.dir to a directory the process can create and write, or give its user write access to /sys (mkdir /sys/stoatflow-state: "
+		if code != wantCode || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, want %d and\n%s\nstderr:\n%s", command, code, wantCode, want, stderr)
+		}
+	}
+}
