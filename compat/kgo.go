@@ -605,6 +605,20 @@ func (c *Config) RebalanceTimeout() time.Duration {
 	return 5 * time.Minute
 }
 
+// SessionTimeout is the main consumer's session.timeout.ms (default 45
+// seconds, the Java consumer's and franz-go's): how long a classic group's
+// coordinator keeps a member that stopped heartbeating.
+func (c *Config) SessionTimeout() time.Duration {
+	for _, o := range c.kgo[MainConsumer] {
+		if o.Option == "kgo.SessionTimeout" {
+			if d, err := time.ParseDuration(o.Value); err == nil {
+				return d
+			}
+		}
+	}
+	return 45 * time.Second
+}
+
 // MainConsumerRack is the main consumer's client.rack ("" when unset), which
 // a stream thread also reports in its group subscription for rack-aware
 // assignment.

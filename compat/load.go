@@ -849,11 +849,23 @@ func LoadFiles(files, sets []string, env *properties.Environment, opts ...LoadOp
 	}
 	var perrs []*properties.ProviderError
 	collectProviderErrors(rerr, &perrs)
+	unresolved := map[string]bool{}
 	for _, pe := range perrs {
-		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Msg})
+		// The message names the key: a position alone does not say which
+		// key a --set or a long line's reference belongs to.
+		ds = append(ds, Diagnostic{Severity: SeverityError, Key: pe.Key, Pos: pe.Pos, Message: pe.Key + ": " + pe.Msg})
+		unresolved[pe.Key] = true
 	}
 	c, more := Load(p, opts...)
-	ds = append(ds, more...)
+	for _, d := range more {
+		// A key whose reference could not be resolved keeps the reference
+		// as its value; its error says why, not that "${...}" is no
+		// valid value.
+		if d.Severity == SeverityError && unresolved[d.Key] {
+			continue
+		}
+		ds = append(ds, d)
+	}
 	sortDiagnostics(ds)
 	return c, ds
 }

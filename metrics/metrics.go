@@ -282,7 +282,7 @@ func (r *Registry) OnRestoreEnd(store string, tp state.TopicPartition, total int
 
 // runtimeDropReasons are the reasons the runtime itself drops input
 // records for, as streams passes them to OnDroppedRecord.
-var runtimeDropReasons = []string{"deserialization-error", "processing-error", kstreams.DroppedNegativeTimestamp}
+var runtimeDropReasons = []string{"deserialization-error", "processing-error", kstreams.DroppedNegativeTimestamp, kstreams.DroppedProductionError}
 
 // OnDroppedRecord implements streams.Hooks.
 func (r *Registry) OnDroppedRecord(task kstreams.TaskID, _ string, reason string) {

@@ -240,7 +240,7 @@ func TestStandbyMetrics(t *testing.T) {
 // which read 0 before the first event: one series per runtime drop reason.
 func TestDroppedRecordsTotalIsPresentFromTheStart(t *testing.T) {
 	got := scrape(t, New(Options{}))
-	for _, reason := range []string{"deserialization-error", "processing-error", "negative-timestamp"} {
+	for _, reason := range []string{"deserialization-error", "processing-error", "negative-timestamp", "production-error"} {
 		key := "stoatflow_dropped_records_total,reason=" + reason
 		if v, ok := got[key]; !ok || v != 0 {
 			t.Errorf("%s = %v (present %v), want 0 before any drop", key, v, ok)

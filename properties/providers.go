@@ -240,7 +240,7 @@ func (pr *provider) get(env *Environment, path, key string) (string, error) {
 		}
 		data, err := env.readFile(path)
 		if err != nil {
-			return "", fmt.Errorf("cannot read %s: %v", path, err)
+			return "", fmt.Errorf("cannot read %s; give the path of a properties file the process can read (%v)", path, err)
 		}
 		fp, err := parseUTF8(path, data)
 		if err != nil {
@@ -248,7 +248,7 @@ func (pr *provider) get(env *Environment, path, key string) (string, error) {
 		}
 		e, ok := fp.Get(key)
 		if !ok {
-			return "", fmt.Errorf("%s has no key %s", path, key)
+			return "", fmt.Errorf("%s has no key %s; add it to the file, or name a key the file has", path, key)
 		}
 		return e.Value, nil
 	case DirectoryProviderClass:
@@ -263,11 +263,11 @@ func (pr *provider) get(env *Environment, path, key string) (string, error) {
 		}
 		f := filepath.Join(path, key)
 		if !env.isRegular(f) {
-			return "", fmt.Errorf("%s is not a regular file", f)
+			return "", fmt.Errorf("%s is not a regular file; give a directory holding a file %s (as a Kubernetes Secret mounted as a volume does)", f, key)
 		}
 		data, err := env.readFile(f)
 		if err != nil {
-			return "", fmt.Errorf("cannot read %s: %v", f, err)
+			return "", fmt.Errorf("cannot read %s; give the process read access to it (%v)", f, err)
 		}
 		return string(data), nil
 	}

@@ -289,7 +289,7 @@ func isolation(l compat.IsolationLevel) state.IsolationLevel {
 func (a *app) run(ctx context.Context) error {
 	addr, err := a.srv.Listen()
 	if err != nil {
-		return err
+		return explainStart(a.cfg, err)
 	}
 	httpCtx, stopHTTP := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

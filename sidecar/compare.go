@@ -37,8 +37,8 @@ func compareDescribe(file, name string, topo *kstreams.Topology, in io.Reader, s
 		text, err = os.ReadFile(file)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "sidecar describe: --compare: %v\n", err)
-		return errReported
+		return usageError(newFlagSet("describe", stderr),
+			"--compare %s: cannot read it; give the file the Kafka Streams application's topology.describe() text was saved to, or - to read it from stdin (%v)", file, err)
 	}
 	ks, err := topodiff.Parse(string(text))
 	if err != nil {

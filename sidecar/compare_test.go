@@ -46,20 +46,33 @@ func TestDescribeCompareDifferentExitsThree(t *testing.T) {
 	}
 }
 
-// TestDescribeCompareBadFile: a file that is not a description, and one
-// that does not exist, fail with status 1 and say why.
+// TestDescribeCompareBadFile: a file that is not a description fails with
+// status 1 and says why; one that cannot be read is a command-line mistake
+// (status 2) that says what to give, then the usage line.
 func TestDescribeCompareBadFile(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.txt")
 	if err := os.WriteFile(bad, []byte("Topologies:\n   Sub-topology: 0\n    Sauce: x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{
-		bad:                                  "line 3: want a Source:, Processor: or Sink: line",
-		filepath.Join(t.TempDir(), "absent"): "no such file",
+	absent := filepath.Join(t.TempDir(), "absent")
+	for _, tc := range []struct {
+		file string
+		code int
+		want []string
+	}{
+		{bad, 1, []string{"line 3: want a Source:, Processor: or Sink: line"}},
+		{absent, 2, []string{"sidecar describe: --compare " + absent + ": cannot read it; give the file the Kafka Streams application's topology.describe() text was saved to, or - to read it from stdin (open " + absent + ": no such file or directory)",
+			"usage: " + usageLines["describe"]}},
 	} {
-		_, stderr, err := runArgs(t, "describe", "--config", "../examples/wordcount/streams.properties", "--compare", file)
-		if code := ExitCode(err, &bytes.Buffer{}); code != 1 || !strings.Contains(stderr, want) {
-			t.Errorf("--compare %s: exit %d, stderr %q; want 1 and %q", file, code, stderr, want)
+		_, stderr, err := runArgs(t, "describe", "--config", "../examples/wordcount/streams.properties", "--compare", tc.file)
+		code := ExitCode(err, &bytes.Buffer{})
+		if code != tc.code {
+			t.Errorf("--compare %s: exit %d, want %d; stderr %q", tc.file, code, tc.code, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("--compare %s: stderr %q lacks %q", tc.file, stderr, w)
+			}
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/properties"
@@ -13,6 +14,10 @@ import (
 // exampleProcessID stands in for the process id (a UUID the running
 // application persists in its state directory) when printing client settings.
 const exampleProcessID = "00000000-0000-0000-0000-000000000000"
+
+// uuidPattern matches a UUID as Java's UUID.toString writes it, the form
+// of a Kafka Streams process id.
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // loadConfig reads the files and overrides, resolves config providers and
 // loads the typed config with opts, printing every finding to stderr. It
@@ -34,6 +39,9 @@ func runConfig(_ context.Context, p *program, args []string, stdout, stderr io.W
 	}
 	if fs.NArg() > 0 {
 		return usageError(fs, "unexpected argument %q; give files with --config", fs.Arg(0))
+	}
+	if !uuidPattern.MatchString(*processID) {
+		return usageError(fs, "--process-id %s is not a UUID; give one such as %s, or leave the flag out", *processID, exampleProcessID)
 	}
 	if len(files) == 0 && len(sets) == 0 {
 		return usageError(fs, "give at least one --config FILE or --set key=value")

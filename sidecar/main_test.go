@@ -170,7 +170,7 @@ func TestConfigProviderAndSyntaxErrorsArePositioned(t *testing.T) {
 		"config.providers.env.class=org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"+
 		"client.id=${env:STOATFLOW_TEST_SURELY_UNSET}\n"), 0o644)
 	_, stderr, err := runArgs(t, "config", "--config", f)
-	if !errors.Is(err, errRefused) || !strings.Contains(stderr, f+":6: error: cannot resolve ${env:STOATFLOW_TEST_SURELY_UNSET}: environment variable STOATFLOW_TEST_SURELY_UNSET is not set") {
+	if !errors.Is(err, errRefused) || !strings.Contains(stderr, f+":6: error: client.id: cannot resolve ${env:STOATFLOW_TEST_SURELY_UNSET}: environment variable STOATFLOW_TEST_SURELY_UNSET is not set; export it before starting") {
 		t.Errorf("provider error: %v\n%s", err, stderr)
 	}
 	t.Setenv("STOATFLOW_TEST_SET", "from-env")

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/stoatflow/stoatflow/compat"
 	"github.com/stoatflow/stoatflow/kstreams"
@@ -200,14 +202,16 @@ func (e *startError) Error() string {
 func (e *startError) Unwrap() error { return e.err }
 
 // explainStart names the keys behind err, an error of starting the
-// application: the state directory's creation or lock (state.dir), or a
-// store, keytab or other file the clients read (CheckFiles). It returns
+// application: the state directory's creation or lock (state.dir), the
+// HTTP server's listen address (stoatflow.http.listen), or a store, keytab
+// or other file the clients read (CheckFiles). It returns
 // err, wrapped, when it finds none.
 func explainStart(cfg *compat.Config, err error) error {
 	dir := filepath.Join(cfg.StateDir, cfg.ApplicationID)
 	var ds compat.Diagnostics
 	var pe *fs.PathError
 	var ue *kstreams.UnnamedResourcesError
+	var oe *net.OpError
 	switch {
 	case errors.As(err, &ue):
 		key := compat.EnsureExplicitInternalResourceNamingConfig
@@ -219,6 +223,10 @@ func explainStart(cfg *compat.Config, err error) error {
 		ds = compat.Diagnostics{*stateDirDiagnostic(cfg, "lock", dir, err)}
 	case errors.As(err, &pe) && within(pe.Path, cfg.StateDir):
 		ds = compat.Diagnostics{*stateDirDiagnostic(cfg, "create or write to", dir, err)}
+	case errors.As(err, &oe) && oe.Op == "listen":
+		ds = compat.Diagnostics{{Severity: compat.SeverityError, Key: compat.HTTPListenConfig, Pos: cfg.Pos(compat.HTTPListenConfig),
+			Message: fmt.Sprintf("%s = %s: cannot listen", compat.HTTPListenConfig, cfg.HTTPListen),
+			Hint:    listenHint("set "+compat.HTTPListenConfig+" to", err) + " (" + oe.Error() + ")"}}
 	default:
 		ds = cfg.CheckFiles()
 	}
@@ -226,6 +234,18 @@ func explainStart(cfg *compat.Config, err error) error {
 		return fmt.Errorf("sidecar: starting %s: %w", cfg.Topology, err)
 	}
 	return &startError{diags: ds, err: err}
+}
+
+// listenHint says what to do when an HTTP listen address cannot be bound;
+// set is how to give another one ("set stoatflow.http.listen to").
+func listenHint(set string, err error) string {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return "another process listens there (another instance on this host?); stop it, or " + set + " a free port"
+	case errors.Is(err, syscall.EACCES):
+		return set + " a port above 1023, or give the process the right to bind low ports (CAP_NET_BIND_SERVICE)"
+	}
+	return set + " a host:port of this host (an address of one of its interfaces, or :port for all of them)"
 }
 
 // within reports whether path is dir or under it.

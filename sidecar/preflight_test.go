@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -78,6 +82,14 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			func(f, d string) string {
 				return f + ":7: error: ssl.truststore.location: cannot read the JKS trust store " + d + "/ca.jks; give the path of a JKS trust store the process can read, with its password in ssl.truststore.password (open " + d + "/ca.jks: no such file or directory)"
 			}, ""},
+		{"registry trust store missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "default.value.serde=io.confluent.kafka.streams.serdes.avro.GenericAvroSerde",
+					"schema.registry.url=https://registry.example:8081", "schema.registry.ssl.truststore.location=" + d + "/registry.jks"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: schema.registry.ssl.truststore.location: cannot read the JKS trust store " + d + "/registry.jks; give the path of a JKS trust store the process can read, with its password in schema.registry.ssl.truststore.password (open " + d + "/registry.jks: no such file or directory)"
+			}, ""},
 		{"PEM key store unreadable",
 			func(d string) []string {
 				os.WriteFile(d+"/client.pem", []byte("not PEM\n"), 0o600)
@@ -110,6 +122,24 @@ func TestConfigRefusesWhatRunRefuses(t *testing.T) {
 			},
 			func(f, d string) string {
 				return f + ":6: error: stoatflow.http.tls.cert-file: cannot read the HTTP server certificate " + d + "/http.crt; give the path of a PEM certificate that matches stoatflow.http.tls.key-file (open " + d + "/http.crt: no such file or directory)"
+			}, ""},
+		{"file config provider's file missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "config.providers=file",
+					"config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider",
+					"sasl.jaas.config=${file:" + d + "/jaas.properties:jaas}"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: sasl.jaas.config: cannot resolve ${file:" + d + "/jaas.properties:jaas}: cannot read " + d + "/jaas.properties; give the path of a properties file the process can read (open " + d + "/jaas.properties: no such file or directory)"
+			}, "sasl.jaas.config cannot be read"},
+		{"directory config provider's file missing",
+			func(d string) []string {
+				return []string{"stoatflow.topology=wordcount", "config.providers=dir",
+					"config.providers.dir.class=org.apache.kafka.common.config.provider.DirectoryConfigProvider",
+					"stoatflow.http.auth-token=${dir:" + d + ":token}"}
+			},
+			func(f, d string) string {
+				return f + ":8: error: stoatflow.http.auth-token: cannot resolve ${dir:" + d + ":token}: " + d + "/token is not a regular file; give a directory holding a file token (as a Kubernetes Secret mounted as a volume does)"
 			}, ""},
 		{"state.dir cannot be created",
 			func(d string) []string {
@@ -199,6 +229,14 @@ func TestExplainStartNamesTheKey(t *testing.T) {
 	}{
 		{errors.Join(errors.New("streams: start failed"), mkdirErr),
 			"--set #3: error: state.dir = " + dir + ": cannot create or write to the state directory " + dir + "/a; set state.dir to a directory"},
+		// The start-up chain an operator saw before: a permission the
+		// preflight could not have checked (it ran as another user, or
+		// the directory changed since).
+		{fmt.Errorf("streams: start failed: %w", fmt.Errorf("state: create state directory: %w",
+			&fs.PathError{Op: "mkdir", Path: dir + "/a", Err: syscall.EACCES})),
+			"--set #3: error: state.dir = " + dir + ": cannot create or write to the state directory " + dir + "/a; " +
+				"set state.dir to a directory the process can create and write, or give its user write access to " + dir +
+				" (streams: start failed: state: create state directory: mkdir " + dir + "/a: permission denied)"},
 		{errors.New("compat: producer (StreamThread-1): ssl.truststore.location: open"),
 			"--set #5: error: ssl.truststore.location: cannot read the JKS trust store " + dir + "/gone.jks;"},
 	} {
@@ -234,6 +272,10 @@ func TestCommandLineMistakesPrintTheUsage(t *testing.T) {
 			[]string{`sidecar describe: unexpected argument "../examples/wordcount/streams.properties"; give files with --config`, "usage: " + usageLines["describe"]}},
 		{[]string{"run"}, []string{"sidecar run: give at least one --config FILE", "usage: " + usageLines["run"]}},
 		{[]string{"rnu"}, []string{`sidecar: unknown command "rnu"`, "usage: sidecar <command> [flags]"}},
+		{[]string{"config", "--config", "../examples/wordcount/streams.properties", "--process-id", "4"},
+			[]string{"sidecar config: --process-id 4 is not a UUID; give one such as 00000000-0000-0000-0000-000000000000, or leave the flag out", "usage: " + usageLines["config"]}},
+		{[]string{"demo", "extra"}, []string{`sidecar demo: unexpected argument "extra"`, "usage: " + usageLines["demo"]}},
+		{[]string{"version", "--short"}, []string{"flag provided but not defined: -short", "usage: " + usageLines["version"]}},
 	} {
 		var errOut bytes.Buffer
 		err := Run(context.Background(), examples, tc.args, &bytes.Buffer{}, &errOut)
@@ -273,6 +315,25 @@ func TestClosestSuggestsOnlyNearNames(t *testing.T) {
 	}
 }
 
+// TestUnknownTopologyAmongManyPointsToHelp: a binary with more than ten
+// topologies answers a stoatflow.topology close to none of them with the
+// number help lists, not the list.
+func TestUnknownTopologyAmongManyPointsToHelp(t *testing.T) {
+	many := Topologies{wordcountcrash: wordcount.Build}
+	for i := range 11 {
+		many[fmt.Sprintf("topology%02d", i)] = wordcount.Build
+	}
+	file := filepath.Join(t.TempDir(), "p.properties")
+	os.WriteFile(file, []byte("application.id=a\nbootstrap.servers=b:9092\nstoatflow.topology=orders-enricher\n"), 0o644)
+	var errOut bytes.Buffer
+	err := Run(context.Background(), many, []string{"config", "--config", file, "--set", "state.dir=" + t.TempDir()}, &bytes.Buffer{}, &errOut, WithUnlistedTopologies(wordcountcrash))
+	stderr := errOut.String()
+	want := file + ":3: error: stoatflow.topology = orders-enricher is not a topology of this binary; set it to one of the 11 that `sidecar help` lists"
+	if code := ExitCode(err, &bytes.Buffer{}); code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
+	}
+}
+
 // TestHelpLeavesOutUnlistedTopologies: help names the listed topologies
 // only, and an unlisted name that is no topology is the program's mistake.
 func TestHelpLeavesOutUnlistedTopologies(t *testing.T) {
@@ -302,5 +363,42 @@ func TestRunRefusesUnnamedResourcesOnTheKeysLine(t *testing.T) {
 		"give each state store a Materialized name"
 	if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "or set ensure.explicit.internal.resource.naming=false") {
 		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
+	}
+}
+
+// TestRunStartFailureNamesHTTPListen: an HTTP listen address another
+// process holds fails run at start-up on stoatflow.http.listen's line,
+// with what to do and the system's error last.
+func TestRunStartFailureNamesHTTPListen(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	addr := held.Addr().String()
+	dir := t.TempDir()
+	file, stderr, code := runFile(t, dir, "run", "stoatflow.topology=wordcount", "stoatflow.http.listen="+addr)
+	want := file + ":6: error: stoatflow.http.listen = " + addr + ": cannot listen; another process listens there (another instance on this host?); " +
+		"stop it, or set stoatflow.http.listen to a free port (listen tcp " + addr + ": bind: address already in use)"
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %s", code, stderr, want)
+	}
+}
+
+// TestConfigRefusesAStateDirWithoutPermission: a state.dir the process may
+// not create (under /sys, which refuses root too) is refused by config
+// and run on state.dir's line, naming the nearest existing directory to
+// give the process write access to.
+func TestConfigRefusesAStateDirWithoutPermission(t *testing.T) {
+	if fi, err := os.Stat("/sys"); err != nil || !fi.IsDir() {
+		t.Skip("no /sys to refuse a directory")
+	}
+	for command, wantCode := range map[string]int{"config": 2, "run": 1} {
+		file, stderr, code := runFile(t, t.TempDir(), command, "state.dir=/sys/stoatflow-state", "stoatflow.topology=wordcount")
+		want := file + ":4: error: state.dir = /sys/stoatflow-state: cannot create the state directory /sys/stoatflow-state/a; " +
+			"set state.dir to a directory the process can create and write, or give its user write access to /sys (mkdir /sys/stoatflow-state: "
+		if code != wantCode || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, want %d and\n%s\nstderr:\n%s", command, code, wantCode, want, stderr)
+		}
 	}
 }

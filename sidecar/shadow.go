@@ -36,11 +36,14 @@ type shadowFlags struct {
 	mode       shadow.Mode
 	// memory keeps StoatFlow's outputs in memory (--outputs memory)
 	// instead of writing shadow topics.
-	memory         bool
-	appID, suffix  string
-	listen         string
-	grace, drain   time.Duration
-	maxDivergences int
+	memory        bool
+	appID, suffix string
+	listen        string
+	// listenFromConfig is set when listen is stoatflow.http.listen's,
+	// --listen not given.
+	listenFromConfig bool
+	grace, drain     time.Duration
+	maxDivergences   int
 }
 
 func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
@@ -68,8 +71,7 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 	}
 	m, err := shadow.ParseMode(*mode)
 	if err != nil {
-		fmt.Fprintf(stderr, "sidecar shadow: --mode: %v\n", err)
-		return nil, errUsage
+		return nil, usageError(fs, "--mode: %s", strings.TrimPrefix(err.Error(), "shadow: "))
 	}
 	f.mode = m
 	switch *outputs {
@@ -77,12 +79,10 @@ func parseShadowFlags(args []string, stderr io.Writer) (*shadowFlags, error) {
 	case "memory":
 		f.memory = true
 	default:
-		fmt.Fprintf(stderr, "sidecar shadow: --outputs %q: want topics (shadow topics) or memory (nothing written)\n", *outputs)
-		return nil, errUsage
+		return nil, usageError(fs, "--outputs %q: want topics (shadow topics) or memory (nothing written)", *outputs)
 	}
 	if f.suffix == "" {
-		fmt.Fprintln(stderr, "sidecar shadow: --suffix cannot be empty: StoatFlow would write to the application's own output topics")
-		return nil, errUsage
+		return nil, usageError(fs, "--suffix cannot be empty: StoatFlow would write to the application's own output topics")
 	}
 	return f, nil
 }
@@ -105,8 +105,7 @@ func runShadow(ctx context.Context, p *program, args []string, stdout, stderr io
 		f.appID = live.ApplicationID + "-shadow"
 	}
 	if f.appID == live.ApplicationID {
-		fmt.Fprintf(stderr, "sidecar shadow: --application-id %s is the live application's: the shadow needs its own group and internal topics\n", f.appID)
-		return errUsage
+		return usageError(newFlagSet("shadow", stderr), "--application-id %s is the live application's: give the shadow an application.id of its own (its group and internal topics), or leave the flag out for %s-shadow", f.appID, live.ApplicationID)
 	}
 	cfg, err := p.loadChecked(f.files, append(slices.Clone([]string(f.sets)), "application.id="+f.appID), stderr)
 	if err != nil {
@@ -124,15 +123,14 @@ func runShadow(ctx context.Context, p *program, args []string, stdout, stderr io
 	}
 	if f.memory {
 		if t := readsOwnOutput(topo, outputs); t != "" {
-			fmt.Fprintf(stderr, "sidecar shadow: topology %s reads its output topic %s, which StoatFlow does not write with --outputs memory: use --outputs topics\n", cfg.Topology, t)
-			return errUsage
+			return usageError(newFlagSet("shadow", stderr), "topology %s reads its output topic %s, which StoatFlow does not write with --outputs memory: use --outputs topics", cfg.Topology, t)
 		}
 	} else {
 		topo.RedirectSinks(func(t string) string { return t + f.suffix })
 	}
 	log := newLogger(cfg, stderr).With("shadow", f.appID)
 	if f.listen == "" {
-		f.listen = cfg.HTTPListen
+		f.listen, f.listenFromConfig = cfg.HTTPListen, true
 	}
 	s := &shadowRun{cfg: cfg, topo: topo, log: log, flags: f, outputs: outputs, streamsOpts: p.streamsOptions()}
 	return s.run(ctx, stdout)
@@ -217,7 +215,10 @@ func (s *shadowRun) run(ctx context.Context, stdout io.Writer) error {
 	})
 	ln, err := net.Listen("tcp", s.flags.listen)
 	if err != nil {
-		return fmt.Errorf("sidecar: shadow HTTP listen on %s: %w", s.flags.listen, err)
+		if s.flags.listenFromConfig {
+			return explainStart(s.cfg, err)
+		}
+		return fmt.Errorf("sidecar shadow: --listen %s: cannot listen; %s (%w)", s.flags.listen, listenHint("give --listen", err), err)
 	}
 	srv := &http.Server{Handler: s.handler(reg, set, ks), ReadHeaderTimeout: 10 * time.Second}
 

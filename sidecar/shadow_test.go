@@ -13,6 +13,8 @@ import (
 	"github.com/stoatflow/stoatflow/streams"
 )
 
+// TestShadowRefusesBadFlags: each mistake in the shadow's flags exits 2
+// with what is wrong and the command's usage line.
 func TestShadowRefusesBadFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -22,13 +24,13 @@ func TestShadowRefusesBadFlags(t *testing.T) {
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--mode", "eventually"}, `mode "eventually": want sequence`},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--suffix", ""}, "--suffix cannot be empty"},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--application-id", "streams-wordcount"},
-			"is the live application's"},
+			"--application-id streams-wordcount is the live application's: give the shadow an application.id of its own"},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--arg", "input"}, `invalid value "input" for flag -arg: want name=value`},
 		{[]string{"shadow", "--config", "../examples/wordcount/streams.properties", "--outputs", "disk"}, `--outputs "disk": want topics`},
 	} {
 		_, stderr, err := runArgs(t, tc.args...)
-		if code := ExitCode(err, &strings.Builder{}); code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		if code := ExitCode(err, &strings.Builder{}); code != 2 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "usage: "+usageLines["shadow"]) {
+			t.Errorf("%v: exit %d, stderr %q; want 2, %q and the usage line", tc.args, code, stderr, tc.want)
 		}
 	}
 }
@@ -59,7 +61,7 @@ func TestShadowInMemoryRefusesATopologyReadingItsOutput(t *testing.T) {
 		return b.Build()
 	}}
 	_, stderr, err := runWith(t, loop, "shadow", "--config", "../examples/wordcount/streams.properties", "--outputs", "memory")
-	if code := ExitCode(err, &strings.Builder{}); code != 2 || !strings.Contains(stderr, "reads its output topic middle") {
+	if code := ExitCode(err, &strings.Builder{}); code != 2 || !strings.Contains(stderr, "reads its output topic middle") || !strings.Contains(stderr, "usage: "+usageLines["shadow"]) {
 		t.Errorf("exit %d, stderr: %s", code, stderr)
 	}
 }

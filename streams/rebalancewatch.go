@@ -98,11 +98,31 @@ func (s *KafkaStreams) watchRebalances(ctx context.Context) {
 		}
 		s.log.Warn("the group's rebalance waits for every member to rejoin: a member that stopped without leaving the group "+
 			"(killed, or a static member closed without stoatflow.shutdown.leave-group or Kafka Streams' LEAVE_GROUP) holds it "+
-			"until the coordinator removes it, session.timeout.ms after its last heartbeat",
+			"until the coordinator removes it, session.timeout.ms after its last heartbeat; a member that is alive and does not "+
+			"rejoin holds it until max.poll.interval.ms after the rebalance began",
 			"group", g.Group, "state", g.State, "waiting", now.Sub(since).Round(time.Second),
-			"other_members", others)
+			"until", s.rebalanceWaitEnd(since, now), "other_members", others)
 	}
 }
+
+// rebalanceWaitEnd is when a rebalance the watch saw begin at since ends
+// at the latest, as the coordinator bounds it, once now is past the
+// earlier bound: a member that stopped before it began is removed
+// session.timeout.ms after its last heartbeat, and the members that have
+// not rejoined max.poll.interval.ms (the rebalance timeout) after it
+// began are left out of it. Both take the other members' timeouts to be
+// this instance's, as they are for instances that share one .properties
+// file.
+func (s *KafkaStreams) rebalanceWaitEnd(since, now time.Time) time.Time {
+	rebalance := since.Add(s.cfg.RebalanceTimeout())
+	if session := since.Add(s.cfg.SessionTimeout()); session.Before(rebalance) && now.Before(session) {
+		return ceilSecond(session)
+	}
+	return ceilSecond(rebalance)
+}
+
+// ceilSecond rounds t up to a whole second, for a bound a log line gives.
+func ceilSecond(t time.Time) time.Time { return t.Add(time.Second - 1).Truncate(time.Second) }
 
 // describeOwnGroup describes the application's group through a running
 // thread's restore consumer.

@@ -50,8 +50,14 @@ func (g ghostAssignment) IntoSyncAssignment() []kmsg.SyncGroupRequestGroupAssign
 // group stops without leaving it (a killed instance); an instance that
 // starts then waits in REBALANCING until the member's session times out,
 // and its log names that member, that the rebalance waits for it, and
-// then how long the rebalance took.
+// then how long the rebalance took. The instance shares the member's
+// session.timeout.ms, as instances of one application do, and the end of
+// the wait it logs is not before the wait ends.
 func TestKfakeRebalanceWaitNamesTheMemberItWaitsFor(t *testing.T) {
+	// rebalanceWatchSlack is how much later than the instance's start the
+	// watch may first see the group rebalancing: its first tick, after
+	// the instance has joined.
+	const rebalanceWatchSlack = 3 * time.Second
 	_, addr := startBroker(t)
 	createTopics(t, addr, 2, "in", "out")
 	const app = "ghosted"
@@ -76,11 +82,21 @@ func TestKfakeRebalanceWaitNamesTheMemberItWaitsFor(t *testing.T) {
 	var logs lockedBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	began := time.Now()
-	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir()), streams.WithLogger(logger))
-	waited := time.Since(began)
+	a := startApp(t, countTopology(t, "in", "out"), appConfig(t, addr, app, t.TempDir(), "main.consumer.session.timeout.ms=12000"), streams.WithLogger(logger))
+	running := time.Now()
+	waited := running.Sub(began)
 	out := logs.String()
 	if !strings.Contains(out, "the group's rebalance waits for every member to rejoin") || !strings.Contains(out, "ghost-client (group.instance.id ghost-instance)") {
 		t.Errorf("after %v in REBALANCING the log does not name the member the rebalance waits for:\n%s", waited.Round(time.Millisecond), out)
+	}
+	before, rest, _ := strings.Cut(out, " until=")
+	untilText, _, _ := strings.Cut(rest, " ")
+	until, err := time.Parse(time.RFC3339, untilText)
+	switch {
+	case err != nil:
+		t.Errorf("the log does not say until when the rebalance waits (%v):\n%s", err, out)
+	case running.After(until.Add(time.Second)) || until.After(began.Add(12*time.Second+rebalanceWatchSlack)):
+		t.Errorf("the log says the wait ends by %v; it ended at %v, having begun at %v with a 12 s session", until, running, began)
 	}
 	for deadline := time.Now().Add(3 * time.Second); !strings.Contains(out, "the group's rebalance is over") && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
@@ -89,6 +105,7 @@ func TestKfakeRebalanceWaitNamesTheMemberItWaitsFor(t *testing.T) {
 	if !strings.Contains(out, "the group's rebalance is over") {
 		t.Errorf("the log does not say when the rebalance was over:\n%s", out)
 	}
-	t.Logf("the instance waited %v for the stopped member's session to time out, and said so", waited.Round(time.Millisecond))
+	line, _, _ := strings.Cut(out[strings.LastIndex(before, "\n")+1:], "\n")
+	t.Logf("the instance waited %v for the stopped member's session to time out, and said so:\n%s", waited.Round(time.Millisecond), line)
 	closeApp(t, a)
 }

@@ -217,7 +217,9 @@ func (t *streamThread) memberHeartbeat(ctx context.Context, now time.Time) error
 		if t.unreleasedSince.IsZero() {
 			t.unreleasedSince = now
 			t.log.Warn("the group still holds this thread's static member from an earlier run of the instance (stopped without leaving); "+
-				"joining once its session times out (group.streams.session.timeout.ms)", "group.instance.id", t.memberCfg.InstanceID)
+				"joining once its session times out (the broker's group.streams.session.timeout.ms, 45 s by default), retrying every "+
+				unreleasedRetry.String()+"; the thread fails if the group still holds it at the time until gives",
+				"group.instance.id", t.memberCfg.InstanceID, "until", ceilSecond(now.Add(unreleasedWait)))
 		}
 		m, merr := streamsgroup.New(t.memberCfg)
 		if merr != nil {

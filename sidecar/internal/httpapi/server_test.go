@@ -540,8 +540,14 @@ func TestAllClampsTheLimitAndContinues(t *testing.T) {
 			t.Errorf("%s, page by page: %s, want %s", route, got, want)
 		}
 	}
-	if code, _ := f.get(t, "/stores/counts/all?after=!!"); code != 400 {
-		t.Errorf("a continuation this server did not give: %d", code)
+	for path, want := range map[string]string{
+		"/stores/counts/all?after=!!":  `after "!!": not a continuation this server gave as next`,
+		"/stores/counts/all?limit=0":   `limit "0": must be a positive integer`,
+		"/stores/counts/all?limit=ten": `limit "ten": must be a positive integer`,
+	} {
+		if code, m := f.get(t, path); code != 400 || m["error"] != want {
+			t.Errorf("%s: %d %v, want 400 and %q", path, code, m, want)
+		}
 	}
 }
 
