@@ -15,9 +15,17 @@ import (
 )
 
 // handle buffers a poll's records in their tasks' queues and notes each
-// partition's watermarks. It returns the number of records polled.
+// partition's watermarks; a partition whose queue it fills past
+// buffered.records.per.partition stops being fetched (backpressure.go). It
+// returns the number of records polled.
 func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 	polled := 0
+	var full map[string][]int32
+	defer func() {
+		if len(full) > 0 {
+			t.consumer.PauseFetchPartitions(full)
+		}
+	}()
 	for _, f := range fs {
 		for _, ft := range f.Topics {
 			for i := range ft.Partitions {
@@ -55,6 +63,12 @@ func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 						}
 						q.recs = append(q.recs, r)
 						polled++
+					}
+					if len(q.recs) > t.s.cfg.BufferedRecordsPerPartition && !q.full {
+						if full == nil {
+							full = map[string][]int32{}
+						}
+						t.pauseIfFull(q, full)
 					}
 				}
 			}
