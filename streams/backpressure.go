@@ -24,13 +24,17 @@ package streams
 func (t *streamThread) fetchWanted(a *activeTask) bool { return a.running() && !t.fetchPaused }
 
 // pauseIfFull marks q full when it holds more records than the bound,
-// adding its partition to pause; a queue already full stays so.
-func (t *streamThread) pauseIfFull(q *partQueue, pause map[string][]int32) {
+// adding its partition to *pause (made when nil); a queue already full
+// stays so.
+func (t *streamThread) pauseIfFull(q *partQueue, pause *map[string][]int32) {
 	if q.full || len(q.recs) <= t.s.cfg.BufferedRecordsPerPartition {
 		return
 	}
 	q.full = true
-	pause[q.tp.topic] = append(pause[q.tp.topic], q.tp.partition)
+	if *pause == nil {
+		*pause = map[string][]int32{}
+	}
+	(*pause)[q.tp.topic] = append((*pause)[q.tp.topic], q.tp.partition)
 	t.log.Debug("input partition paused: its queue is over buffered.records.per.partition", "topic", q.tp.topic,
 		"partition", q.tp.partition, "buffered", len(q.recs), "bound", t.s.cfg.BufferedRecordsPerPartition)
 }

@@ -64,12 +64,7 @@ func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 						q.recs = append(q.recs, r)
 						polled++
 					}
-					if len(q.recs) > t.s.cfg.BufferedRecordsPerPartition && !q.full {
-						if full == nil {
-							full = map[string][]int32{}
-						}
-						t.pauseIfFull(q, full)
-					}
+					t.pauseIfFull(q, &full)
 				}
 			}
 		}
