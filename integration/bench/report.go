@@ -301,7 +301,7 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	}
 	if contains(c.workloads, wlBackPressure) {
 		noWorse(wlBackPressure, wlBackPressure+" slow partitions' p99 ≤ Kafka Streams'", "%.1f ms", p99)
-		noWorse(wlBackPressure, wlBackPressure+" peak RSS ≤ Kafka Streams'", "%.0f B", rss)
+		noWorse(wlBackPressure, wlBackPressure+" peak RSS ≤ Kafka Streams'", "%.0f MiB", func(a *agg) float64 { return a.rss / (1 << 20) })
 		bounded, unbounded := find(aggs, wlBackPressure, engStoat), find(aggs, wlBackPressure, backPressureRuns[1].name)
 		if bounded != nil && unbounded != nil {
 			fmt.Fprintf(w, "- %s peak RSS, bound %d against unbounded: %.0f MiB against %.0f MiB\n", wlBackPressure, backPressureBound,
