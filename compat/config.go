@@ -106,7 +106,10 @@ type Config struct {
 	DeadLetterQueueTopic string
 	// MaxTaskIdle (max.task.idle.ms; default 0; negative means never wait).
 	MaxTaskIdle time.Duration
-	// BufferedRecordsPerPartition (buffered.records.per.partition; default 1000).
+	// BufferedRecordsPerPartition (buffered.records.per.partition; default
+	// 1000): a stream thread stops fetching an input partition whose queue
+	// holds more records than this after a poll, and fetches it again once
+	// processing has brought the queue back to it or below.
 	BufferedRecordsPerPartition int
 	// StatestoreCacheMaxBytes for all threads (statestore.cache.max.bytes, or the
 	// deprecated cache.max.bytes.buffering; default 10 MiB).

@@ -66,7 +66,7 @@ var configFields = map[string]fieldUse{
 	"TimestampExtractor":                      {by: []string{"streams"}},
 	"DeadLetterQueueTopic":                    {by: []string{"streams"}},
 	"MaxTaskIdle":                             {by: []string{"streams"}},
-	"BufferedRecordsPerPartition":             {warn: []string{"buffered.records.per.partition=500"}},
+	"BufferedRecordsPerPartition":             {by: []string{"streams"}, warn: []string{"buffered.records.per.partition=-1"}},
 	"StatestoreCacheMaxBytes":                 {by: []string{"streams"}},
 	"UncommittedMaxBytes":                     {by: []string{"streams"}},
 	"IsolationLevel":                          {by: []string{"sidecar"}},

@@ -628,6 +628,13 @@ func (l *loader) fill(c *Config) {
 	c.DeadLetterQueueTopic = v["errors.dead.letter.queue.topic.name"].Str
 	c.MaxTaskIdle = ms("max.task.idle.ms")
 	c.BufferedRecordsPerPartition = int(v["buffered.records.per.partition"].Int)
+	if n := c.BufferedRecordsPerPartition; n < 0 {
+		// Kafka Streams accepts it (the key has no validator) and then
+		// never finds a queue at or below the bound.
+		l.warnf("buffered.records.per.partition", "set it to 0 or more",
+			"buffered.records.per.partition = %d is below 0: as in Kafka Streams, StoatFlow stops fetching each input partition once a poll has "+
+				"buffered any of its records, and fetches it again only when its task closes or rewinds, so processing stalls", n)
+	}
 	c.StatestoreCacheMaxBytes = v[StatestoreCacheMaxBytesConfig].Int
 	c.UncommittedMaxBytes = v[StatestoreUncommittedMaxBytesConfig].Int
 	c.IsolationLevel, _ = ParseIsolationLevel(v[DefaultIQIsolationLevelConfig].Str)

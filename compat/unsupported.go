@@ -13,8 +13,7 @@ import (
 type notHonoured struct {
 	key string
 	sev Severity
-	// instead says what StoatFlow does instead; it may use %d for
-	// max.poll.records.
+	// instead says what StoatFlow does instead.
 	instead string
 	// active, when set, decides from the typed Config whether the setting
 	// differs from Kafka's default (for keys a twin or a deprecated key can
@@ -26,8 +25,6 @@ type notHonoured struct {
 // this list in the change that implements it (the config-field test then
 // requires it: a field the runtime reads may not be warned about).
 var notHonouredKeys = []notHonoured{
-	{key: "buffered.records.per.partition", sev: SeverityWarning,
-		instead: "StoatFlow pauses no partition when its buffer fills: each stream thread reads at most max.poll.records (%d) records per poll round and processes them before it polls again"},
 	{key: "task.timeout.ms", sev: SeverityWarning,
 		instead: "StoatFlow has no per-task timeout: franz-go retries timed-out requests itself, and a stream thread fails on the first error its clients give up on"},
 
@@ -72,14 +69,10 @@ func (l *loader) notHonoured(c *Config) {
 				continue
 			}
 		}
-		instead := n.instead
-		if strings.Contains(instead, "%d") {
-			instead = fmt.Sprintf(instead, c.MaxPollRecords)
-		}
 		hint := "remove the line to silence this warning"
 		if n.sev == SeverityError {
 			hint = "remove the line: StoatFlow does not run where its results would differ from Kafka Streams'"
 		}
-		l.add(n.sev, key, fmt.Sprintf("%s = %s is not supported yet: %s", key, shown(l.values[key]), instead), hint)
+		l.add(n.sev, key, fmt.Sprintf("%s = %s is not supported yet: %s", key, shown(l.values[key]), n.instead), hint)
 	}
 }

@@ -16,8 +16,9 @@ func (s *KafkaStreams) IsPaused() bool { return s.paused.Load() }
 
 // syncPause brings the thread's fetching in line with the instance's pause:
 // paused, every partition of a running task stops fetching; resumed, they
-// fetch again. Partitions of a task still restoring are paused by the
-// restore and resumed when it ends (finishRestore), not here.
+// fetch again, but for those whose queues are full (backpressure.go).
+// Partitions of a task still restoring are paused by the restore and
+// resumed when it ends (finishRestore), not here.
 func (t *streamThread) syncPause() bool {
 	want := t.s.paused.Load()
 	if want == t.fetchPaused {
@@ -26,6 +27,12 @@ func (t *streamThread) syncPause() bool {
 	parts := map[string][]int32{}
 	for _, a := range t.tasks {
 		if !a.running() {
+			continue
+		}
+		if !want {
+			// A partition whose queue is full stays paused until
+			// processing drains it (backpressure.go).
+			parts = fetchable(a, parts)
 			continue
 		}
 		for _, q := range a.queues {

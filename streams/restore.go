@@ -619,11 +619,9 @@ func (t *streamThread) taskRestored(a *activeTask) error {
 	if err := t.startTask(a); err != nil {
 		return err
 	}
-	resume := map[string][]int32{}
-	for _, q := range a.queues {
-		resume[q.tp.topic] = append(resume[q.tp.topic], q.tp.partition)
-	}
-	if !t.fetchPaused {
+	// A queue filled before the restore (a rewound task) stays paused
+	// until processing drains it (backpressure.go).
+	if resume := fetchable(a, nil); !t.fetchPaused && len(resume) > 0 {
 		t.consumer.ResumeFetchPartitions(resume)
 	}
 	t.publishOffsetSums()

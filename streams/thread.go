@@ -63,6 +63,13 @@ type partQueue struct {
 	// a rewind): with no record buffered, data the consumer has still to
 	// deliver lies between it and end.
 	delivered int64
+	// idleDeadline is when, under a positive max.task.idle.ms, the task
+	// stops waiting for this partition while it is empty and caught up
+	// (readyAfterIdle); zero while it has records or lags.
+	idleDeadline time.Time
+	// full is set while the partition is paused because its queue went
+	// over buffered.records.per.partition (backpressure.go).
+	full bool
 }
 
 // storeCommits are the task's stores as the committer commits or aborts
@@ -500,6 +507,7 @@ func (t *streamThread) run(ctx context.Context) (err error) {
 			}
 			wait = t.memberWait(wait)
 		}
+		t.resumeDrained()
 		pctx, cancel := context.WithTimeout(ctx, wait)
 		pollStart := time.Now()
 		// From here until PollRecords returns, a rebalance callback may run

@@ -603,6 +603,7 @@ func (t *streamThread) closeAllDirty() {
 // from now on when its stores persist (their offsets always match their
 // data, a dirty close included).
 func (t *streamThread) closeTask(a *activeTask, dirty bool) {
+	t.unpauseClosed(a)
 	sum, has := offsetSum(a.stores)
 	if a.task != nil {
 		if err := a.task.Close(); err != nil {

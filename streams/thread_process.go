@@ -15,9 +15,17 @@ import (
 )
 
 // handle buffers a poll's records in their tasks' queues and notes each
-// partition's watermarks. It returns the number of records polled.
+// partition's watermarks; a partition whose queue it fills past
+// buffered.records.per.partition stops being fetched (backpressure.go). It
+// returns the number of records polled.
 func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 	polled := 0
+	var full map[string][]int32
+	defer func() {
+		if len(full) > 0 {
+			t.consumer.PauseFetchPartitions(full)
+		}
+	}()
 	for _, f := range fs {
 		for _, ft := range f.Topics {
 			for i := range ft.Partitions {
@@ -56,6 +64,7 @@ func (t *streamThread) handle(fs kgo.Fetches) (int, error) {
 						q.recs = append(q.recs, r)
 						polled++
 					}
+					t.pauseIfFull(q, &full)
 				}
 			}
 		}
@@ -115,11 +124,12 @@ func (t *streamThread) buffered() bool {
 const unknownLagWait = time.Second
 
 // ready reports whether a task may process its buffered records now, as
-// Kafka Streams decides it: at once when every input partition has a record
-// buffered (so the one with the smallest timestamp goes first); otherwise,
-// with max.task.idle.ms < 0 at once; with 0 only when no empty partition
-// has records on the broker not fetched yet; with a positive value after
-// the task waited that long for its empty partitions.
+// Kafka Streams' PartitionGroup.readyToProcess decides it: at once when every
+// input partition has a record buffered (so the one with the smallest
+// timestamp goes first); otherwise, with max.task.idle.ms < 0 at once; with
+// 0 only when no empty partition has records on the broker not fetched yet;
+// with a positive value once, beyond that, each empty partition has stayed
+// caught up for max.task.idle.ms (readyAfterIdle).
 func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 	empty, full := 0, 0
 	for _, q := range a.queues {
@@ -129,62 +139,104 @@ func (t *streamThread) ready(a *activeTask, now time.Time) bool {
 			full++
 		}
 	}
-	if full == 0 {
-		return false
-	}
 	if empty == 0 || t.s.cfg.MaxTaskIdle < 0 {
 		a.idleSince = time.Time{}
-		return true
+		for _, q := range a.queues {
+			q.idleDeadline = time.Time{}
+		}
+		return full > 0
+	}
+	if idle := t.s.cfg.MaxTaskIdle; idle > 0 {
+		return t.readyAfterIdle(a, now, idle, full > 0)
+	}
+	if full == 0 {
+		return false
 	}
 	if a.idleSince.IsZero() {
 		a.idleSince = now
 	}
 	waited := now.Sub(a.idleSince)
-	if idle := t.s.cfg.MaxTaskIdle; idle > 0 {
-		return waited >= idle
-	}
 	for _, q := range a.queues {
-		if len(q.recs) > 0 {
-			continue
-		}
-		lo, hi := q.logStart, q.end
-		if !q.wmKnown {
-			if waited < unknownLagWait {
-				return false // not fetched yet: its lag is unknown
-			}
-			continue
-		}
-		if hi <= lo {
-			continue // nothing on the broker to wait for
-		}
-		// The consumer's position: past what it delivered (markers
-		// included), else where it starts reading.
-		pos, known := q.next, q.next >= 0
-		switch {
-		case known:
-		case q.committed >= 0:
-			pos, known = q.committed, true
-		case q.startAt >= 0:
-			pos, known = q.startAt, true
-		default:
-			// No committed offset: the reset policy decides; earliest
-			// starts at the log start, latest and by_duration at an
-			// offset not known here.
-			policy, _ := t.resetPolicy(q.tp.topic)
-			known = policy == "earliest"
-		}
-		pos = max(pos, lo)
-		if q.delivered >= 0 {
-			pos, known = max(pos, q.delivered), true
-		}
-		// As Kafka Streams: wait for as long as the broker holds data the
-		// consumer has not delivered. Transaction markers are delivered
-		// too, so the position always reaches the end.
-		if pos < hi && (known || waited < unknownLagWait) {
+		if len(q.recs) == 0 && t.lagging(q, waited) {
 			return false
 		}
 	}
 	return true
+}
+
+// readyAfterIdle is ready under a positive max.task.idle.ms, as Kafka
+// Streams decides it: an empty partition holds the task back while it has
+// records on the broker not delivered yet, and then until its idle deadline,
+// max.task.idle.ms after the thread first found it caught up. The deadline
+// stays until the partition has records or lags again, so that a task that
+// went on without it does not wait anew at each round (with a partition
+// paused for its full queue, it would process a queue's worth per
+// max.task.idle.ms).
+func (t *streamThread) readyAfterIdle(a *activeTask, now time.Time, idle time.Duration, queued bool) bool {
+	// The deadlines start even while the task holds no record, as in
+	// Kafka Streams; the wait for unknown watermarks only once it does.
+	var waited time.Duration
+	if queued {
+		if a.idleSince.IsZero() {
+			a.idleSince = now
+		}
+		waited = now.Sub(a.idleSince)
+	}
+	for _, q := range a.queues {
+		if len(q.recs) > 0 {
+			q.idleDeadline = time.Time{}
+			continue
+		}
+		if t.lagging(q, waited) {
+			q.idleDeadline = time.Time{}
+			return false
+		}
+		if q.idleDeadline.IsZero() {
+			q.idleDeadline = now.Add(idle)
+		}
+		if now.Before(q.idleDeadline) {
+			return false
+		}
+	}
+	return queued
+}
+
+// lagging reports whether empty queue q's partition may have records on the
+// broker that the consumer has not delivered, the task having waited for
+// it as long as waited: a partition whose watermarks or position are not
+// known yet counts as lagging for up to unknownLagWait.
+func (t *streamThread) lagging(q *partQueue, waited time.Duration) bool {
+	lo, hi := q.logStart, q.end
+	if !q.wmKnown {
+		return waited < unknownLagWait // not fetched yet: its lag is unknown
+	}
+	if hi <= lo {
+		return false // nothing on the broker to wait for
+	}
+	// The consumer's position: past what it delivered (markers
+	// included), else where it starts reading.
+	pos, known := q.next, q.next >= 0
+	switch {
+	case known:
+	case q.committed >= 0:
+		pos, known = q.committed, true
+	case q.startAt >= 0:
+		pos, known = q.startAt, true
+	default:
+		// No committed offset: the reset policy decides; earliest
+		// starts at the log start, latest and by_duration at an
+		// offset not known here.
+		policy, _ := t.resetPolicy(q.tp.topic)
+		known = policy == "earliest"
+	}
+	pos = max(pos, lo)
+	if q.delivered >= 0 {
+		pos, known = max(pos, q.delivered), true
+	}
+	// As Kafka Streams: wait for as long as the broker holds data the
+	// consumer has not delivered. Transaction markers are delivered
+	// too, so the position always reaches the end.
+	return pos < hi && (known || waited < unknownLagWait)
 }
 
 // process runs buffered records through the running tasks, picking within a

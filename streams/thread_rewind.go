@@ -130,6 +130,9 @@ func (t *streamThread) rewind(fenced bool) error {
 				}
 			}
 		}
+		// The queues are empty: a partition paused for a full one is
+		// fetched again, from the rewound position.
+		t.emptied(a)
 	}
 	if t.inCallback {
 		// The partitions are being revoked: nothing will read them here.

@@ -397,6 +397,8 @@ func (b *bench) runWorkload(ctx context.Context, name string) error {
 		return b.runRebalance(ctx, name, props("wordcount"), eos)
 	case "failover":
 		return b.runFailover(ctx, props("wordcount"), eos)
+	case wlBackPressure:
+		return b.runBackPressure(ctx, props("passthrough"))
 	case "avro":
 		// The windowed sum of AvroWindowed: Avro values in, Avro window
 		// totals in the store and out, through the schema registry.

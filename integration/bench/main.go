@@ -70,6 +70,7 @@ type config struct {
 	rebalanceRate    int
 	failoverRecords  int
 	failoverRate     int
+	backPressureRate int // backpressure workload: records/s of the hot partition
 	jvmOpts          string
 	profileDir       string
 	baseline         string
@@ -94,7 +95,7 @@ func (s setFlag) Set(kv string) error {
 }
 
 // allWorkloads in the order they run (the most important first).
-var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore", "rebalance", "rebalance-streams", "failover"}
+var allWorkloads = []string{"wordcount-eos", "stateless", "latency", "latency-load", "wordcount-alos", "windowed", "suppress", "ssjoin-eos", "streamtable-eos", "avro", "restore", "rebalance", "rebalance-streams", "failover", "backpressure"}
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
@@ -135,6 +136,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	num(&c.rebalanceRate, "rebalance-rate", 1000, "rebalance workload: input lines per second fed while the instances run")
 	num(&c.failoverRecords, "failover-records", 100_000, "failover workload: word-count lines counted before the feed, so that the dead instance's stores restore for seconds")
 	num(&c.failoverRate, "failover-rate", 1000, "failover workload: input lines per second fed while the instances run")
+	num(&c.backPressureRate, "backpressure-rate", 20_000, "backpressure workload: records/s fed to the hot input partition (each other partition gets 1/100 of it), after -records preloaded on it")
 	str(&c.jvmOpts, "jvm-opts", "-Xmx512m", "JVM options of the Kafka Streams children")
 	str(&c.baseline, "baseline", "", "another build of this command (go build -o PATH ./integration/bench at an older commit), run as the engine \"StoatFlow baseline\" in the throughput workloads: before/after ratios from one run")
 	str(&c.profileDir, "profile", "", "directory for CPU profiles of the StoatFlow children (one per run); empty: none")
@@ -176,7 +178,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	switch {
 	case c.rounds < 1, c.records < 1, c.keys < 1, c.valueSize < 1, c.words < 1, c.partitions < 1, c.threads < 1,
 		c.commitMs < 1, c.alosCommitMs < 1, c.latencyRate < 1, c.latencyMax < 0, len(c.latencyLoads) == 0, c.restoreMB < 1, c.restoreValue < 1,
-		c.rebalanceRecords < 1, c.rebalanceRate < 1, c.failoverRecords < 1, c.failoverRate < 1:
+		c.rebalanceRecords < 1, c.rebalanceRate < 1, c.failoverRecords < 1, c.failoverRate < 1, c.backPressureRate < 1:
 		return nil, fmt.Errorf("counts, sizes and intervals must be at least 1")
 	}
 	return c, nil

@@ -137,10 +137,10 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	fmt.Fprintf(w, "machine: %s\n", machine())
 	fmt.Fprintf(w, "records=%d keys=%d value-size=%d words=%d partitions=%d threads=%d commit-ms=%d alos-commit-ms=%d "+
 		"latency-rate=%d/s latency-duration=%v latency-loads=%v%% restore-mb=%d restore-value-size=%d "+
-		"rebalance-records=%d rebalance-rate=%d/s failover-records=%d failover-rate=%d/s jvm-opts=%q\n\n",
+		"rebalance-records=%d rebalance-rate=%d/s failover-records=%d failover-rate=%d/s backpressure-rate=%d/s jvm-opts=%q\n\n",
 		c.records, c.keys, c.valueSize, c.words, c.partitions, c.threads, c.commitMs, c.alosCommitMs,
 		c.latencyRate, c.latencyDur, c.latencyLoads, c.restoreMB, c.restoreValue, c.rebalanceRecords, c.rebalanceRate,
-		c.failoverRecords, c.failoverRate, c.jvmOpts)
+		c.failoverRecords, c.failoverRate, c.backPressureRate, c.jvmOpts)
 	if len(c.set) > 0 {
 		fmt.Fprintf(w, "properties set on both engines: %v\n", c.set)
 	}
@@ -298,6 +298,15 @@ func (b *bench) report(w io.Writer, c *config, took time.Duration) {
 	for _, standbys := range []int{0, 1} {
 		wl := failoverWorkload(standbys)
 		noWorse(wl, wl+" kill → output ≤ Kafka Streams'", "%.2f s", func(a *agg) float64 { return a.toOutput })
+	}
+	if contains(c.workloads, wlBackPressure) {
+		noWorse(wlBackPressure, wlBackPressure+" slow partitions' p99 ≤ Kafka Streams'", "%.1f ms", p99)
+		noWorse(wlBackPressure, wlBackPressure+" peak RSS ≤ Kafka Streams'", "%.0f MiB", func(a *agg) float64 { return a.rss / (1 << 20) })
+		bounded, unbounded := find(aggs, wlBackPressure, engStoat), find(aggs, wlBackPressure, backPressureRuns[1].name)
+		if bounded != nil && unbounded != nil {
+			fmt.Fprintf(w, "- %s peak RSS, bound %d against unbounded: %.0f MiB against %.0f MiB\n", wlBackPressure, backPressureBound,
+				bounded.rss/(1<<20), unbounded.rss/(1<<20))
+		}
 	}
 	target("restore ≥ 70% of raw WriteBatch ingest", find(aggs, "restore (full)", engStoat), find(aggs, "restore (full)", engRawRestore), mbs, 0.70, false)
 
