@@ -96,19 +96,12 @@ func (b *bench) backPressureRun(ctx context.Context, name, engine string, round 
 	}
 	a := app{topology: "passthrough", props: props, set: b.streamsSet(appID, stateDir, set),
 		args: map[string]string{"input": input, "output": output}}
-	p, err := b.startEngine(engine, a, appID, "")
+	p, err := b.startRunning(ctx, engine, a, appID, "")
 	if err != nil {
 		r.err = err
 		return r
 	}
 	defer p.kill()
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	_, err = p.waitRunning(wctx)
-	cancel()
-	if err != nil {
-		r.err = err
-		return r
-	}
 	res, err := b.backPressureProbe(ctx, input, output)
 	if err != nil {
 		r.err = err

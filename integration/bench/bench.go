@@ -205,6 +205,22 @@ func (b *bench) streamsSet(appID, stateDir string, extra map[string]string) map[
 	return set
 }
 
+// startRunning starts engine as startEngine does and waits up to 2
+// minutes until it runs; a child that does not is killed.
+func (b *bench) startRunning(ctx context.Context, engine string, a app, appID, profile string) (*proc, error) {
+	p, err := b.startEngine(engine, a, appID, profile)
+	if err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if _, err := p.waitRunning(wctx); err != nil {
+		p.kill()
+		return nil, err
+	}
+	return p, nil
+}
+
 // startEngine starts engine as a child for a; appID doubles as the group
 // of the ceilings.
 func (b *bench) startEngine(engine string, a app, appID, profile string) (*proc, error) {

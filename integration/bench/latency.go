@@ -110,19 +110,12 @@ func (b *bench) latencyRun(ctx context.Context, workload string, rate int, engin
 	if engine == engStoat && b.cfg.profileDir != "" {
 		profile = filepath.Join(b.cfg.profileDir, fmt.Sprintf("latency-round%d.pprof", round+1))
 	}
-	p, err := b.startEngine(engine, a, appID, profile)
+	p, err := b.startRunning(ctx, engine, a, appID, profile)
 	if err != nil {
 		r.err = err
 		return r
 	}
 	defer p.kill()
-	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	_, err = p.waitRunning(wctx)
-	cancel()
-	if err != nil {
-		r.err = err
-		return r
-	}
 	probe := &latencyProbe{bootstrap: b.cfg.bootstrap, input: input, output: output, rate: rate,
 		duration: b.cfg.latencyDur, warmup: b.cfg.latencyWarmup, gen: b.line, outputsPer: wordsIn}
 	res, err := probe.run(ctx)
