@@ -2,6 +2,7 @@ package streams_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,4 +82,65 @@ func TestKfakePauseStopsProcessingUntilResume(t *testing.T) {
 	if _, err := testkafka.ReadCommitted(addr, "out", 3, 20*time.Second, time.Second); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// resumeOnRebalance resumes its instance from within the first assignment
+// it sees once armed: a Resume that comes while a rebalance hands the
+// thread its tasks.
+type resumeOnRebalance struct {
+	streams.NoHooks
+	armed, fired atomic.Bool
+	ks           atomic.Pointer[streams.KafkaStreams]
+}
+
+func (h *resumeOnRebalance) OnRebalance(int) {
+	if h.armed.Load() && !h.fired.Load() {
+		h.ks.Load().Resume()
+		h.fired.Store(true)
+	}
+}
+func (*resumeOnRebalance) OnPoll(int, int, time.Duration)                     {}
+func (*resumeOnRebalance) OnProcess(int, kstreams.TaskID, int, time.Duration) {}
+func (*resumeOnRebalance) OnRecordsLag(int, string, int32, int64)             {}
+func (*resumeOnRebalance) OnTaskOpened(int, kstreams.TaskID)                  {}
+
+// TestKfakeResumeDuringARebalanceResumesKeptTasks: a paused instance that
+// is resumed while a rebalance hands its thread the tasks it keeps (a
+// second instance joins) fetches and processes their partitions again;
+// the pause a running task's partitions got before the rebalance does
+// not outlive the Resume.
+func TestKfakeResumeDuringARebalanceResumesKeptTasks(t *testing.T) {
+	_, addr := startBroker(t)
+	createTopics(t, addr, 2, "in", "out")
+	produce := func(values ...string) {
+		for i, v := range values {
+			testkafka.Produce(t, addr, testkafka.Record{Topic: "in", Partition: int32(i % 2), Key: []byte("k"), Value: []byte(v)})
+		}
+	}
+	hooks := &resumeOnRebalance{}
+	a := startApp(t, forwardTopology(t), appConfig(t, addr, "resume-rebalance", t.TempDir()), streams.WithHooks(hooks))
+	hooks.ks.Store(a)
+	defer closeApp(t, a)
+	produce("a0", "a1")
+	if _, err := testkafka.ReadCommitted(addr, "out", 2, 30*time.Second, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	a.Pause()
+	time.Sleep(time.Second) // the thread pauses its partitions at its next round
+	hooks.armed.Store(true)
+	b := startApp(t, forwardTopology(t), appConfig(t, addr, "resume-rebalance", t.TempDir()))
+	defer closeApp(t, b)
+	waitFor(t, 30*time.Second, "a rebalance on the paused instance", hooks.fired.Load)
+	if a.IsPaused() {
+		t.Fatal("still paused after Resume")
+	}
+	waitFor(t, 30*time.Second, "both instances RUNNING", func() bool {
+		return a.State() == streams.Running && b.State() == streams.Running
+	})
+	produce("b0", "b1", "c0", "c1")
+	got, err := testkafka.ReadCommitted(addr, "out", 6, 30*time.Second, time.Second)
+	if err != nil {
+		t.Fatalf("after Resume during the rebalance: %v (a partition the resumed instance kept stays paused?)", err)
+	}
+	t.Logf("%d records out", len(got))
 }

@@ -165,9 +165,11 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		}
 	}
 	// Pauses outlive assignments in franz-go: onRevoked resumes what it
-	// gives up, the tasks kept stay paused while they restore, and what
-	// restores now is paused below.
-	t.fetchPaused = false // the next process pauses the new tasks' partitions if the instance is paused
+	// gives up, and the tasks kept keep their pauses (a restore's, a full
+	// queue's, the instance's, which syncPause lifts from every running
+	// task at Resume). A new task's partitions are paused below while it
+	// restores, and while the instance is paused: a Resume that comes
+	// before the next round then finds them with the others.
 	pause := map[string][]int32{}
 	startAt := map[tpKey]int64{}
 	for _, c := range committed {
@@ -182,7 +184,7 @@ func (t *streamThread) onAssigned(assigned map[string][]int32) error {
 		for _, tp := range tps {
 			t.byTP[tp] = a
 		}
-		if a.restoring > 0 {
+		if a.restoring > 0 || t.fetchPaused {
 			for _, tp := range tps {
 				pause[tp.topic] = append(pause[tp.topic], tp.partition)
 			}
