@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,25 +18,18 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/stoatflow/stoatflow/internal/reporoot"
 )
 
 // RepoRoot returns the directory holding go.mod, found by walking up from the
 // working directory.
 func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
+	dir, err := reporoot.Find()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("integration: %w", err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("integration: go.mod not found above the working directory")
-		}
-		dir = parent
-	}
+	return dir, nil
 }
 
 var buildMu sync.Mutex

@@ -43,6 +43,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stoatflow/stoatflow/internal/reporoot"
 )
 
 // Nodes is the cluster's size: node ids run from 1 to Nodes.
@@ -706,9 +708,9 @@ func resolveLib(ctx context.Context, lib string) (string, error) {
 	if lib != "" {
 		return lib, nil
 	}
-	root, err := repoRoot()
+	root, err := reporoot.Find()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("testcluster: %w: set Options.Lib", err)
 	}
 	home := envOr("STOATFLOW_KAFKA_HOME", filepath.Join(root, ".cache"))
 	lib = filepath.Join(home, "kafka-"+KafkaVersion, "lib")
@@ -721,24 +723,6 @@ func resolveLib(ctx context.Context, lib string) (string, error) {
 		return "", fmt.Errorf("testcluster: resolving the Kafka %s jars (%s jars): %w\n%s", KafkaVersion, script, err, tailLines(string(out), 20))
 	}
 	return lib, nil
-}
-
-// repoRoot is the directory holding go.mod, above the working directory.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("testcluster: go.mod not found above the working directory: set Options.Lib")
-		}
-		dir = parent
-	}
 }
 
 // freePorts returns n distinct loopback ports that were free a moment
