@@ -525,7 +525,7 @@ func checkClusterOutput(t *testing.T, r *clusterRun) {
 	counts := map[string]int64{}
 	total := 0
 	for i := range fed {
-		for _, w := range wordcount.Words(fleetLine(i)) {
+		for _, w := range wordcount.Words(wordLine(i)) {
 			counts[w]++
 			want[w] = append(want[w], counts[w])
 			total++

@@ -23,7 +23,7 @@ var (
 	wordCountWorkload = crashWorkload{
 		name: "wordcount", topology: wordcount.Name, example: "wordcount", outputs: []string{"output"},
 		partitions: 2, stepMs: 1, perRound: 10, perTick: 10,
-		input: func(i int) (string, string) { return "line-" + strconv.Itoa(i), crashLine(i) },
+		input: func(i int) (string, string) { return "line-" + strconv.Itoa(i), wordLine(i) },
 	}
 	windowedCountWorkload = crashWorkload{
 		name: "windowedcount", topology: windowedcount.Name, example: "windowedcount", outputs: []string{"output"},
@@ -77,9 +77,6 @@ var (
 		},
 	}
 )
-
-// crashLine is the i-th input line of the word count.
-func crashLine(i int) string { return wordLine(i) }
 
 // crashKey spreads record i over n keys irregularly, so that sessions both
 // merge and close.

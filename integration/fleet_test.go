@@ -79,13 +79,13 @@ func newWordCountFleet(t *testing.T) *fleetApp {
 // wordCountFleet gives f the word count's input, updates and tasks.
 func wordCountFleet(f *fleetApp) *fleetApp {
 	f.record = func(i int) testkafka.Record {
-		return testkafka.Record{Topic: f.in, Partition: int32(i % 4), Value: []byte(fleetLine(i)), Timestamp: time.UnixMilli(epochBase + int64(i))}
+		return testkafka.Record{Topic: f.in, Partition: int32(i % 4), Value: []byte(wordLine(i)), Timestamp: time.UnixMilli(epochBase + int64(i))}
 	}
 	f.updates = func(n int) map[string]int {
 		counts := map[string]int64{}
 		out := map[string]int{}
 		for i := range n {
-			for _, w := range wordcount.Words(fleetLine(i)) {
+			for _, w := range wordcount.Words(wordLine(i)) {
 				counts[w]++
 				out[updateID([]byte(w), binary.BigEndian.AppendUint64(nil, uint64(counts[w])))] = i
 			}
@@ -116,9 +116,6 @@ func wordLine(i int) string {
 	n := len(wordVocab)
 	return wordVocab[i%n] + " " + wordVocab[(i*7+3)%n] + " " + wordVocab[(i*5+1)%n]
 }
-
-// fleetLine is the fleets' word count input line i.
-func fleetLine(i int) string { return wordLine(i) }
 
 // fleetWindowStep is the event time between two windowed-count records:
 // 500 records per ten-second window, all within the grace period.

@@ -45,7 +45,7 @@ func preloadSize() (lines, wordLen int) {
 const preloadKeys = 20_000
 
 // preloadWord is the preload's word k, wordLen bytes long; every preload
-// word starts with "pre", which no word of fleetLine does.
+// word starts with "pre", which no word of wordVocab does.
 func preloadWord(k, wordLen int) string {
 	w := fmt.Sprintf("pre_%d_", k)
 	return w + strings.Repeat("x", max(wordLen-len(w), 0))
@@ -53,7 +53,7 @@ func preloadWord(k, wordLen int) string {
 
 // preload produces lines input lines of preload words to the application's
 // input before its instances start, and marks their output keys as outside
-// the checked updates (fleetLine's words never start with "pre").
+// the checked updates (wordVocab's words never start with "pre").
 func preload(t *testing.T, app *fleetApp, lines, wordLen int) {
 	t.Helper()
 	app.ignore = func(key []byte) bool { return strings.HasPrefix(string(key), "pre") }
