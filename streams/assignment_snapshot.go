@@ -32,7 +32,8 @@ type AssignmentSnapshot struct {
 	// EndOffsets the stateful tasks' changelog end offset sums.
 	Tasks      map[string][]string `json:"tasks"`
 	EndOffsets map[string]int64    `json:"endOffsets"`
-	// Leader is the leader's member id.
+	// Leader is the leader's process id: its client gets the probing
+	// rebalance's deadline.
 	Leader  string                     `json:"leader"`
 	Clients []AssignmentSnapshotClient `json:"clients"`
 	// Placement is each client's active and standby (warm-ups included)
@@ -104,12 +105,23 @@ func (r *leaderRound) snapshot(g *groupTasks, ends map[assignment.TaskID]int64, 
 	for _, id := range g.stateful {
 		snap.EndOffsets[id.String()] = ends[id]
 	}
-	if len(r.members) > 0 {
-		snap.Leader = r.members[0].MemberID
+	if r.a.m != nil {
+		snap.Leader = r.a.m.pid.String()
+	}
+	// The members in the order a Kafka Streams leader meets them (the
+	// HashMap of subscriptions its consumer hands it), which is the order
+	// its HashMap of clients is filled in: where two process ids fall in
+	// one bucket of that map, the sticky assignor's ties follow it.
+	index := make(map[string]int, len(r.members))
+	memberIDs := make([]string, len(r.members))
+	for i, m := range r.members {
+		index[m.MemberID], memberIDs[i] = i, m.MemberID
 	}
 	byPID := map[assignment.ProcessID]*AssignmentSnapshotClient{}
 	var order []assignment.ProcessID
-	for i, md := range r.decoded {
+	for _, id := range taskassign.SubscriptionOrder(memberIDs) {
+		i := index[id]
+		md := r.decoded[i]
 		pid := md.Info.ProcessID
 		c := byPID[pid]
 		if c == nil {

@@ -271,4 +271,25 @@ func TestLeaderMeetsClientsInSubscriptionOrder(t *testing.T) {
 	if want := []byte{2, 3, 1}; !slices.Equal(got, want) {
 		t.Errorf("clients met as %v, want %v", got, want)
 	}
+
+	// A snapshot of the round lists the clients, and each client's
+	// members, in that order too: replayed through Kafka Streams' leader,
+	// whose HashMap of clients it fills in the order of the list, it
+	// breaks ties as the live round did.
+	cfg, diags := compat.LoadFiles(nil, []string{"application.id=app", "bootstrap.servers=b:9092"}, nil)
+	if err := diags.Err(); err != nil {
+		t.Fatal(err)
+	}
+	r := bal.(*leaderRound)
+	r.a.s.cfg = cfg
+	snap := r.snapshot(&groupTasks{}, nil, taskassign.DefaultConfig(), nil, false)
+	var order []string
+	for _, c := range snap.Clients {
+		for _, m := range c.Consumers {
+			order = append(order, m.MemberID)
+		}
+	}
+	if want := []string{"Aa", "BB", "zz", "b"}; !slices.Equal(order, want) {
+		t.Errorf("the snapshot lists the members as %v, want %v", order, want)
+	}
 }
