@@ -15,6 +15,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stoatflow/stoatflow/internal/groupoffsets"
 	"github.com/stoatflow/stoatflow/kstreams"
 )
 
@@ -152,40 +153,33 @@ type committedOffset struct {
 func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error) {
 	defer t.doing("reading the group's committed offsets")()
 	deadline := time.Now().Add(committedOffsetsWait)
-	topics := map[string]bool{}
+	want := map[string][]int32{}
 	for _, tp := range parts {
-		topics[tp.topic] = true
+		want[tp.topic] = append(want[tp.topic], tp.partition)
 	}
-	names := make([]string, 0, len(topics))
-	for n := range topics {
-		names = append(names, n)
-	}
-	adm := kadm.NewClient(t.consumer)
+	names := slices.Sorted(maps.Keys(want))
 	began := time.Now()
 	var unstableSince time.Time
 	for {
 		ctx, cancel := context.WithTimeout(t.ctx, min(10*time.Second, max(time.Until(deadline), time.Millisecond)))
-		if t.s.cfg.ExactlyOnce() {
-			ctx = kadm.RequireStable(ctx)
-		}
-		resp, err := adm.FetchOffsetsForTopics(ctx, t.s.cfg.ApplicationID, names...)
+		// Only these partitions' offsets, as Kafka's consumer asks for
+		// them: an open transaction holding another partition's offset
+		// (another instance's next commit) does not hold this one up.
+		resp, err := groupoffsets.Fetch(ctx, t.consumer, t.s.cfg.ApplicationID, want, t.s.cfg.ExactlyOnce())
 		cancel()
 		var out []committedOffset
 		if err == nil {
 			for _, tp := range parts {
-				c := committedOffset{tp: tp, offset: -1}
-				if o, ok := resp.Lookup(tp.topic, tp.partition); ok {
-					// A partition can fail on its own (an offset commit of
-					// a transaction that is still completing:
-					// UNSTABLE_OFFSET_COMMIT); its offset is then no offset
-					// at all, never "from the start".
-					if o.Err != nil {
-						err = fmt.Errorf("%s [%d]: %w", tp.topic, tp.partition, o.Err)
-						break
-					}
-					c.offset, c.metadata = o.At, o.Metadata
+				o := resp[tp.topic][tp.partition]
+				// A partition can fail on its own (an offset commit of a
+				// transaction that is still completing:
+				// UNSTABLE_OFFSET_COMMIT); its offset is then no offset at
+				// all, never "from the start".
+				if o.Err != nil {
+					err = fmt.Errorf("%s [%d]: %w", tp.topic, tp.partition, o.Err)
+					break
 				}
-				out = append(out, c)
+				out = append(out, committedOffset{tp: tp, offset: max(o.Offset, -1), metadata: o.Metadata})
 			}
 		}
 		if err == nil {

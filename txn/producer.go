@@ -4,17 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/stoatflow/stoatflow/internal/failpoint"
+	"github.com/stoatflow/stoatflow/internal/groupoffsets"
 )
 
 // Error classes, checked with errors.Is.
@@ -763,33 +762,38 @@ func (p *Producer) resolveCommit(ctx context.Context, offsets []Offset, group Gr
 			Err: fmt.Errorf("the commit was sent and its answer lost (%w); its outcome is unknown: reading group %s's committed offsets: %w", cause, group.Group, err)}
 	}
 	for _, o := range offsets {
-		c, ok := committed.Lookup(o.Topic, o.Partition)
-		if !ok || c.At != o.Offset || c.Metadata != o.Metadata {
+		c, ok := committed[o.Topic][o.Partition]
+		if !ok || c.Offset != o.Offset || c.Metadata != o.Metadata {
 			p.outcome = OutcomeAborted
 			return &Error{Op: "commit", Class: ErrAbortable,
 				Err: fmt.Errorf("the commit was sent and its answer lost (%w); the group's committed offsets show it did not commit (%s [%d] at %d, the epoch's %d)",
-					cause, o.Topic, o.Partition, c.At, o.Offset)}
+					cause, o.Topic, o.Partition, c.Offset, o.Offset)}
 		}
 	}
 	p.outcome = OutcomeCommitted
 	return nil
 }
 
-// stableOffsets reads group's committed offsets of the topics of offsets
-// with require_stable, asking again while a transaction holds them
-// (UNSTABLE_OFFSET_COMMIT) or the coordinator is away, until ctx ends.
-func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []Offset) (kadm.OffsetResponses, error) {
-	var topics []string
+// stableOffsets reads group's committed offsets of the partitions of
+// offsets with require_stable, asking again while a transaction holds
+// them (UNSTABLE_OFFSET_COMMIT) or the coordinator is away, until ctx ends.
+// Only those partitions are asked for: another instance's open
+// transaction holding offsets of the group's other partitions does not
+// hold the answer up.
+func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []Offset) (map[string]map[int32]groupoffsets.Committed, error) {
+	parts := map[string][]int32{}
 	for _, o := range offsets {
-		if !slices.Contains(topics, o.Topic) {
-			topics = append(topics, o.Topic)
-		}
+		parts[o.Topic] = append(parts[o.Topic], o.Partition)
 	}
-	adm := kadm.NewClient(cl)
 	for {
-		resp, err := adm.FetchOffsetsForTopics(kadm.RequireStable(ctx), group, topics...)
+		resp, err := groupoffsets.Fetch(ctx, cl, group, parts, true)
 		if err == nil {
-			err = resp.Error()
+			for _, o := range offsets {
+				if c := resp[o.Topic][o.Partition]; c.Err != nil {
+					err = fmt.Errorf("%s [%d]: %w", o.Topic, o.Partition, c.Err)
+					break
+				}
+			}
 		}
 		if err == nil {
 			return resp, nil
@@ -797,7 +801,7 @@ func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []
 		if errors.Is(err, kerr.GroupIDNotFound) {
 			// A group that never committed (some coordinators answer so
 			// where Kafka's answers no offset).
-			return kadm.OffsetResponses{}, nil
+			return map[string]map[int32]groupoffsets.Committed{}, nil
 		}
 		var ke *kerr.Error
 		if errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, kerr.UnstableOffsetCommit) {
