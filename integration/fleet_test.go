@@ -397,22 +397,51 @@ func newFleet(t *testing.T, app *fleetApp) *fleet {
 	return fl
 }
 
-// dumpLogs logs what the StoatFlow instances said about the group.
+// dumpLogs keeps every instance's whole log in a file under
+// .cache/test-logs and logs where, with the lines of the StoatFlow
+// instances that say why a member lost its tasks or a thread failed (at
+// most five each): the failing check's own lines stay the last ones of
+// the test's log, which is what a CI summary shows.
 func (fl *fleet) dumpLogs(t *testing.T) {
+	dir, err := keptLogDir(t)
+	if err != nil {
+		t.Logf("%s: the instances' logs are not kept: %v", fl.app.name, err)
+		return
+	}
 	for _, e := range fl.engines {
-		g, ok := e.(goEngine)
-		if !ok {
+		label := fl.labels[e]
+		if err := os.WriteFile(filepath.Join(dir, label+".log"), []byte(e.log()), 0o644); err != nil {
+			t.Logf("%s: instance %s's log is not kept: %v", fl.app.name, label, err)
+		}
+		if _, ok := e.(goEngine); !ok {
 			continue
 		}
 		var lines []string
-		for _, l := range strings.Split(g.log(), "\n") {
-			if strings.Contains(l, "partitions") || strings.Contains(l, "rejoin") || strings.Contains(l, "rebalance") ||
-				strings.Contains(l, "leader") || strings.Contains(l, "fenced") || strings.Contains(l, " WARN ") || strings.Contains(l, " ERROR ") {
+		for _, l := range strings.Split(e.log(), "\n") {
+			if strings.Contains(l, "fenced") || strings.Contains(l, " ERROR ") {
 				lines = append(lines, l)
 			}
 		}
-		t.Logf("%s: StoatFlow instance %s said:\n%s", fl.app.name, fl.labels[e], strings.Join(lines, "\n"))
+		if len(lines) > 5 {
+			lines = append(lines[:5], fmt.Sprintf("(%d more)", len(lines)-5))
+		}
+		if len(lines) > 0 {
+			t.Logf("%s: StoatFlow instance %s said:\n%s", fl.app.name, label, strings.Join(lines, "\n"))
+		}
 	}
+	t.Logf("%s: the instances' logs are in %s", fl.app.name, dir)
+}
+
+// keptLogDir makes the directory a failed test keeps its instances' logs
+// in: .cache/test-logs/<test name> under the repository root.
+func keptLogDir(t *testing.T) (string, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	name := strings.NewReplacer("/", "_", " ", "_", ",", "", "=", "-").Replace(t.Name())
+	dir := filepath.Join(root, ".cache", "test-logs", name)
+	return dir, os.MkdirAll(dir, 0o755)
 }
 
 // label names the next instance of a kind: J1, J2, ... for Kafka Streams,
