@@ -411,8 +411,11 @@ func TestKfakeCorruptedStandbyStoreIsRebuiltAloneFromItsChangelog(t *testing.T) 
 	if act, sb := activeAndStandby(t, active, back); act != active || sb != back {
 		t.Fatal("the instance that came back runs the task")
 	}
+	// The hooks hear of a standby's batch after the store holds it: the
+	// wait covers both.
 	waitFor(t, 30*time.Second, "the standby's stores to hold their active's again", func() bool {
-		return storesMatch(t, active, back, "counts") && storesMatch(t, active, back, "sums")
+		return storesMatch(t, active, back, "counts") && storesMatch(t, active, back, "sums") &&
+			hooks.standbyApplied("counts") >= 500 && hooks.standbyApplied("sums") >= 200
 	})
 	checkLogNames(t, log.String(), "store files are corrupted; deleting them and restoring the store from its changelog",
 		"task=0_0", "store=counts")
