@@ -179,4 +179,8 @@
 // with a *CorruptionError matching ErrCorrupted and naming the store and
 // its path; the engine wipes that store alone and restores it. A directory
 // with files but no CURRENT counts as corrupted, not as new.
+//
+// A store whose volume is full or read-only, or whose directory the
+// process may not write, fails with a *VolumeError matching ErrVolume,
+// never ErrCorrupted: its files are sound and are kept.
 package state
