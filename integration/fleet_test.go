@@ -409,15 +409,15 @@ func (fl *fleet) dumpLogs(t *testing.T) {
 		return
 	}
 	for _, e := range fl.engines {
-		label := fl.labels[e]
-		if err := os.WriteFile(filepath.Join(dir, label+".log"), []byte(e.log()), 0o644); err != nil {
+		label, log := fl.labels[e], e.log()
+		if err := os.WriteFile(filepath.Join(dir, label+".log"), []byte(log), 0o644); err != nil {
 			t.Logf("%s: instance %s's log is not kept: %v", fl.app.name, label, err)
 		}
 		if _, ok := e.(goEngine); !ok {
 			continue
 		}
 		var lines []string
-		for _, l := range strings.Split(e.log(), "\n") {
+		for _, l := range strings.Split(log, "\n") {
 			if strings.Contains(l, "fenced") || strings.Contains(l, " ERROR ") {
 				lines = append(lines, l)
 			}

@@ -108,19 +108,13 @@ func (r *leaderRound) snapshot(g *groupTasks, ends map[assignment.TaskID]int64, 
 	if r.a.m != nil {
 		snap.Leader = r.a.m.pid.String()
 	}
-	// The members in the order a Kafka Streams leader meets them (the
-	// HashMap of subscriptions its consumer hands it), which is the order
-	// its HashMap of clients is filled in: where two process ids fall in
-	// one bucket of that map, the sticky assignor's ties follow it.
-	index := make(map[string]int, len(r.members))
-	memberIDs := make([]string, len(r.members))
-	for i, m := range r.members {
-		index[m.MemberID], memberIDs[i] = i, m.MemberID
-	}
+	// The members in the order a Kafka Streams leader meets them, which
+	// is the order its HashMap of clients is filled in: where two process
+	// ids fall in one bucket of that map, the sticky assignor's ties
+	// follow it.
 	byPID := map[assignment.ProcessID]*AssignmentSnapshotClient{}
 	var order []assignment.ProcessID
-	for _, id := range taskassign.SubscriptionOrder(memberIDs) {
-		i := index[id]
+	for _, i := range r.membersAsMet() {
 		md := r.decoded[i]
 		pid := md.Info.ProcessID
 		c := byPID[pid]

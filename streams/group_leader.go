@@ -449,24 +449,40 @@ func (r *leaderRound) assign(topics map[string]int32, log *slog.Logger) (syncPla
 // them, which the sticky assignor's ties follow: by the first of their
 // members in the HashMap of subscriptions its consumer hands it.
 func (r *leaderRound) clientsAsMet(clients map[assignment.ProcessID]*taskassign.ClientState) []*taskassign.ClientState {
-	pidOf := make(map[string]assignment.ProcessID, len(r.members))
-	ids := make([]string, len(r.members))
-	for i, m := range r.members {
-		ids[i] = m.MemberID
-		pidOf[m.MemberID] = r.decoded[i].Info.ProcessID
-		if r.decoded[i].Info.Future() {
-			pidOf[m.MemberID] = futureProcessID
-		}
-	}
 	out := make([]*taskassign.ClientState, 0, len(clients))
 	seen := map[assignment.ProcessID]bool{}
-	for _, id := range taskassign.SubscriptionOrder(ids) {
-		if pid := pidOf[id]; !seen[pid] {
+	for _, i := range r.membersAsMet() {
+		if pid := r.processOf(i); !seen[pid] {
 			seen[pid] = true
 			out = append(out, clients[pid])
 		}
 	}
 	return out
+}
+
+// membersAsMet are the indexes of the round's members in the order a Kafka
+// Streams leader meets them: the HashMap of subscriptions by member id its
+// consumer hands it (taskassign.SubscriptionOrder).
+func (r *leaderRound) membersAsMet() []int {
+	index := make(map[string]int, len(r.members))
+	ids := make([]string, len(r.members))
+	for i, m := range r.members {
+		index[m.MemberID], ids[i] = i, m.MemberID
+	}
+	out := make([]int, 0, len(ids))
+	for _, id := range taskassign.SubscriptionOrder(ids) {
+		out = append(out, index[id])
+	}
+	return out
+}
+
+// processOf is member i's process id as the leader groups it: one id for
+// every member of a future (version probing) subscription.
+func (r *leaderRound) processOf(i int) assignment.ProcessID {
+	if r.decoded[i].Info.Future() {
+		return futureProcessID
+	}
+	return r.decoded[i].Info.ProcessID
 }
 
 // runCtx is the threads' run context, or the background once Start has

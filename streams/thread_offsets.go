@@ -167,22 +167,18 @@ func (t *streamThread) committedOffsets(parts []tpKey) ([]committedOffset, error
 		// (another instance's next commit) does not hold this one up.
 		resp, err := groupoffsets.Fetch(ctx, t.consumer, t.s.cfg.ApplicationID, want, t.s.cfg.ExactlyOnce())
 		cancel()
-		var out []committedOffset
+		// A partition can fail on its own (an offset commit of a
+		// transaction that is still completing: UNSTABLE_OFFSET_COMMIT);
+		// its offset is then no offset at all, never "from the start".
 		if err == nil {
-			for _, tp := range parts {
-				o := resp[tp.topic][tp.partition]
-				// A partition can fail on its own (an offset commit of a
-				// transaction that is still completing:
-				// UNSTABLE_OFFSET_COMMIT); its offset is then no offset at
-				// all, never "from the start".
-				if o.Err != nil {
-					err = fmt.Errorf("%s [%d]: %w", tp.topic, tp.partition, o.Err)
-					break
-				}
-				out = append(out, committedOffset{tp: tp, offset: max(o.Offset, -1), metadata: o.Metadata})
-			}
+			err = resp.Err()
 		}
 		if err == nil {
+			out := make([]committedOffset, 0, len(parts))
+			for _, tp := range parts {
+				o := resp[tp.topic][tp.partition]
+				out = append(out, committedOffset{tp: tp, offset: o.Offset, metadata: o.Metadata})
+			}
 			if !unstableSince.IsZero() {
 				t.log.Info("the open transaction holding the group's offsets has completed; taking them over",
 					"group", t.s.cfg.ApplicationID, "waited", time.Since(unstableSince).Round(time.Millisecond))

@@ -780,7 +780,7 @@ func (p *Producer) resolveCommit(ctx context.Context, offsets []Offset, group Gr
 // Only those partitions are asked for: another instance's open
 // transaction holding offsets of the group's other partitions does not
 // hold the answer up.
-func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []Offset) (map[string]map[int32]groupoffsets.Committed, error) {
+func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []Offset) (groupoffsets.Offsets, error) {
 	parts := map[string][]int32{}
 	for _, o := range offsets {
 		parts[o.Topic] = append(parts[o.Topic], o.Partition)
@@ -788,12 +788,7 @@ func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []
 	for {
 		resp, err := groupoffsets.Fetch(ctx, cl, group, parts, true)
 		if err == nil {
-			for _, o := range offsets {
-				if c := resp[o.Topic][o.Partition]; c.Err != nil {
-					err = fmt.Errorf("%s [%d]: %w", o.Topic, o.Partition, c.Err)
-					break
-				}
-			}
+			err = resp.Err()
 		}
 		if err == nil {
 			return resp, nil
@@ -801,7 +796,7 @@ func stableOffsets(ctx context.Context, cl *kgo.Client, group string, offsets []
 		if errors.Is(err, kerr.GroupIDNotFound) {
 			// A group that never committed (some coordinators answer so
 			// where Kafka's answers no offset).
-			return map[string]map[int32]groupoffsets.Committed{}, nil
+			return groupoffsets.Offsets{}, nil
 		}
 		var ke *kerr.Error
 		if errors.As(err, &ke) && !ke.Retriable && !errors.Is(err, kerr.UnstableOffsetCommit) {

@@ -8,6 +8,8 @@ package groupoffsets
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -23,12 +25,29 @@ type Committed struct {
 	Err      error
 }
 
+// Offsets are the answers by topic and partition.
+type Offsets map[string]map[int32]Committed
+
+// Err is the first partition's error, in topic and partition order, as
+// "topic [partition]: error"; nil when every partition has its offset.
+func (o Offsets) Err() error {
+	for _, topic := range slices.Sorted(maps.Keys(o)) {
+		for _, p := range slices.Sorted(maps.Keys(o[topic])) {
+			if err := o[topic][p].Err; err != nil {
+				return fmt.Errorf("%s [%d]: %w", topic, p, err)
+			}
+		}
+	}
+	return nil
+}
+
 // Fetch reads group's committed offsets of parts (topic to partitions);
 // stable asks the broker for stable offsets only (require_stable, as
-// read_committed consumers do). A partition the answer leaves out has no
-// committed offset. The error is the request's or the group's; a
-// partition's error is in its Committed.
-func Fetch(ctx context.Context, cl *kgo.Client, group string, parts map[string][]int32, stable bool) (map[string]map[int32]Committed, error) {
+// read_committed consumers do). Every partition asked for is answered; one
+// the broker leaves out has no committed offset (-1). The error is the
+// request's or the group's; a partition's error is in its Committed
+// (Offsets.Err gives the first).
+func Fetch(ctx context.Context, cl *kgo.Client, group string, parts map[string][]int32, stable bool) (Offsets, error) {
 	req := kmsg.NewPtrOffsetFetchRequest()
 	req.Group = group
 	req.RequireStable = stable
@@ -42,7 +61,7 @@ func Fetch(ctx context.Context, cl *kgo.Client, group string, parts map[string][
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]map[int32]Committed{}
+	out := Offsets{}
 	put := func(topic string, p int32, offset int64, md *string, code int16) {
 		if out[topic] == nil {
 			out[topic] = map[int32]Committed{}

@@ -96,12 +96,7 @@ func TestStableFetchWaitsOnlyForItsPartitions(t *testing.T) {
 	end := kmsg.NewPtrEndTxnRequest()
 	end.TransactionalID, end.ProducerID, end.ProducerEpoch, end.Commit = txnID, id, epoch, false
 	endResp, err := end.RequestWith(ctx, cl)
-	if err == nil {
-		err = kerr.ErrorForCode(endResp.ErrorCode)
-	}
-	if err != nil {
-		t.Fatalf("EndTxn: %v", err)
-	}
+	answered(t, "EndTxn", err, func() int16 { return endResp.ErrorCode })
 	// The coordinator clears the pending offsets when the abort's marker
 	// reaches the offsets topic.
 	for {
@@ -135,12 +130,7 @@ func pendingOffsets(ctx context.Context, t *testing.T, cl *kgo.Client, adm *kadm
 	add := kmsg.NewPtrAddOffsetsToTxnRequest()
 	add.TransactionalID, add.ProducerID, add.ProducerEpoch, add.Group = txnID, id, epoch, group
 	addResp, err := add.RequestWith(ctx, cl)
-	if err == nil {
-		err = kerr.ErrorForCode(addResp.ErrorCode)
-	}
-	if err != nil {
-		t.Fatalf("AddOffsetsToTxn: %v", err)
-	}
+	answered(t, "AddOffsetsToTxn", err, func() int16 { return addResp.ErrorCode })
 	listed, err := adm.ListTopics(ctx, topic)
 	if err != nil {
 		t.Fatal(err)
@@ -166,5 +156,17 @@ func pendingOffsets(ctx context.Context, t *testing.T, cl *kgo.Client, adm *kadm
 				t.Fatalf("TxnOffsetCommit of partition %d: %v", p.Partition, err)
 			}
 		}
+	}
+}
+
+// answered fails the test when request what failed or its answer carries
+// an error code (code, read only when the request went through).
+func answered(t *testing.T, what string, err error, code func() int16) {
+	t.Helper()
+	if err == nil {
+		err = kerr.ErrorForCode(code())
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
 	}
 }

@@ -63,19 +63,11 @@ var (
 // further segments to column family names and back (nil for key-value
 // stores).
 func openRocksBase(name, path string, fixed map[int64]string, segName func(int64) string, parseSeg func(string) (int64, bool), ro Options) (_ *rocksBase, err error) {
-	corrupt := func(err error) error {
-		if volumeFault(err) {
-			return &state.VolumeError{Store: name, Path: path, Op: "open", Err: err}
-		}
-		return &state.CorruptionError{Store: name, Path: path, Err: err}
-	}
+	corrupt := func(err error) error { return storeFault(name, path, "open", err, true) }
 	// 0777 less the umask, as the JVM's RocksDBStore creates its
 	// directory (Files.createDirectories).
 	if err := os.MkdirAll(path, 0o777); err != nil {
-		if volumeFault(err) {
-			return nil, &state.VolumeError{Store: name, Path: path, Op: "open", Err: err}
-		}
-		return nil, storeErr(name, "open", err)
+		return nil, storeFault(name, path, "open", err, false)
 	}
 	fresh, err := isFreshDir(path)
 	if err != nil {
@@ -154,10 +146,7 @@ func openRocksBase(name, path string, fixed map[int64]string, segName func(int64
 	}
 	db, handles, oerr := grocksdb.OpenDbColumnFamilies(opts, path, names, cfOpts)
 	if oerr != nil {
-		if !fresh && !isLockError(oerr) || volumeFault(oerr) {
-			return nil, corrupt(oerr)
-		}
-		return nil, storeErr(name, "open", oerr)
+		return nil, storeFault(name, path, "open", oerr, !fresh && !isLockError(oerr))
 	}
 	b.db = db
 	b.handles = handles
@@ -266,20 +255,28 @@ func volumeFault(err error) bool {
 	return false
 }
 
+// storeFault is the error of op failing on store name at path: a
+// VolumeError when the store's volume or directory is at fault, else a
+// CorruptionError when its files are (files), else a StoreError.
+func storeFault(name, path, op string, err error, files bool) error {
+	switch {
+	case volumeFault(err):
+		return &state.VolumeError{Store: name, Path: path, Op: op, Err: err}
+	case files:
+		return &state.CorruptionError{Store: name, Path: path, Err: err}
+	}
+	return storeErr(name, op, err)
+}
+
 // classify turns a RocksDB error into a VolumeError when the store's
 // volume or directory is at fault, a CorruptionError when its files are.
 func (b *rocksBase) classify(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if volumeFault(err) {
-		return &state.VolumeError{Store: b.name, Path: b.path, Op: op, Err: err}
-	}
 	s := err.Error()
-	if strings.Contains(s, "Corruption") || strings.Contains(s, "No such file") || strings.Contains(s, "IO error") {
-		return &state.CorruptionError{Store: b.name, Path: b.path, Err: err}
-	}
-	return storeErr(b.name, op, err)
+	files := strings.Contains(s, "Corruption") || strings.Contains(s, "No such file") || strings.Contains(s, "IO error")
+	return storeFault(b.name, b.path, op, err, files)
 }
 
 func (b *rocksBase) Persistent() bool { return true }
